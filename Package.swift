@@ -1,0 +1,148 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// Settings every Nimbus target builds with: Swift 6 language mode plus the upcoming features the
+/// model codebases (Hummingbird, PostgresNIO) use, so `public import` marks what leaks into API.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "nimbus",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "nimbus", targets: ["NimbusCLI"]),
+        .library(name: "NimbusModel", targets: ["NimbusModel"]),
+        .library(name: "NimbusWire", targets: ["NimbusWire"]),
+        .library(name: "NimbusServer", targets: ["NimbusServer"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
+        .target(
+            name: "NimbusModel",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "NimbusStore",
+            dependencies: ["NimbusModel"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "NimbusSQL",
+            dependencies: [
+                "CSQLite",
+                .product(name: "Crypto", package: "swift-crypto"),
+                "NimbusModel",
+                "NimbusStore",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "NimbusEngine",
+            dependencies: [
+                "NimbusModel",
+                "NimbusStore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "NimbusWire",
+            dependencies: ["NimbusModel"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "NimbusHTTP",
+            dependencies: [
+                "NimbusEngine",
+                "NimbusModel",
+                "NimbusWire",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "NimbusServer",
+            dependencies: [
+                "NimbusEngine",
+                "NimbusHTTP",
+                "NimbusModel",
+                "NimbusSQL",
+                "NimbusStore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "NimbusCLI",
+            dependencies: [
+                "NimbusEngine",
+                "NimbusModel",
+                "NimbusServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "NimbusModelTests",
+            dependencies: ["NimbusModel"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "NimbusSQLTests",
+            dependencies: ["NimbusModel", "NimbusSQL", "NimbusStore"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "NimbusEngineTests",
+            dependencies: ["NimbusEngine", "NimbusModel", "NimbusSQL", "NimbusStore"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "NimbusHTTPTests",
+            dependencies: [
+                "NimbusEngine",
+                "NimbusHTTP",
+                "NimbusModel",
+                "NimbusServer",
+                "NimbusWire",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["NimbusModel"],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

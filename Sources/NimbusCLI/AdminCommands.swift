@@ -1,0 +1,118 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+import ArgumentParser
+import Logging
+import NimbusEngine
+import NimbusModel
+import NimbusServer
+
+import Foundation
+
+/// `nimbus container ...`
+struct ContainerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "container", abstract: "Manage containers.", subcommands: [Create.self])
+
+    /// `nimbus container create ID [--environment E]`: prints the environment's API token.
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Create a container environment and its API token.")
+
+        @OptionGroup var data: DataOptions
+        @Argument(help: "The container identifier, such as iCloud.com.example.app.") var id: String
+        @Option(help: "development or production.") var environment: String = "development"
+        @Flag(help: "Print one JSON object.") var json = false
+
+        func run() async throws {
+            guard let environment = Environment(parsing: environment) else {
+                throw CommandFailure(description: "environment must be development or production")
+            }
+            let result = try await Admin.run(data) { instance in
+                try await instance.accounts.createContainer(id, environment: environment)
+            }
+            Output.print(json: json, ["container": id, "environment": environment.rawValue, "apiToken": result.apiToken])
+        }
+    }
+}
+
+/// `nimbus user ...`
+struct UserCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "user", abstract: "Manage users.", subcommands: [Add.self])
+
+    /// `nimbus user add NAME --container ID`: prints the user's web auth token.
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Add a user to a container and sign them in.")
+
+        @OptionGroup var data: DataOptions
+        @Argument(help: "The user's name.") var name: String
+        @Option(help: "The container the user belongs to.") var container: String
+        @Option(help: "An email address others may look the user up by.") var email: String?
+        @Option(help: "A phone number others may look the user up by.") var phone: String?
+        @Flag(help: "Print one JSON object.") var json = false
+
+        func run() async throws {
+            let result = try await Admin.run(data) { instance in
+                try await instance.accounts.addUser(name: name, email: email, phone: phone, container: container)
+            }
+            Output.print(json: json, ["userRecordName": result.user.userRecordName, "webAuthToken": result.webAuthToken])
+        }
+    }
+}
+
+/// `nimbus key ...`
+struct KeyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "key", abstract: "Manage server-to-server keys.", subcommands: [Add.self])
+
+    /// `nimbus key add --container ID --public-key FILE.pem`: prints the key ID.
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Register a P-256 public key for server-to-server requests.",
+            discussion: """
+                Make a key pair with openssl:
+                  openssl ecparam -name prime256v1 -genkey -noout -out eckey.pem
+                  openssl ec -in eckey.pem -pubout -out eckey.pub.pem
+                """)
+
+        @OptionGroup var data: DataOptions
+        @Option(help: "The container the key belongs to.") var container: String
+        @Option(name: .customLong("public-key"), help: "The public key, PEM.") var publicKey: String
+        @Flag(help: "Print one JSON object.") var json = false
+
+        func run() async throws {
+            guard let pem = FileManager.default.contents(atPath: publicKey) else {
+                throw CommandFailure(description: "cannot read \(publicKey)")
+            }
+            let keyID = try await Admin.run(data) { instance in
+                try await instance.accounts.addServerKey(publicKeyPEM: String(decoding: pem, as: UTF8.self), container: container)
+            }
+            Output.print(json: json, ["keyID": keyID])
+        }
+    }
+}
+
+/// Opens the data directory for one admin action and closes it again; errors become messages.
+enum Admin {
+    static func run<Result: Sendable>(
+        _ data: DataOptions,
+        _ body: (NimbusInstance) async throws -> Result
+    ) async throws -> Result {
+        var logger = Logger(label: "nimbus")
+        logger.logLevel = .warning
+        let instance = try await NimbusInstance.open(ServerConfiguration(dataDirectory: data.directory), logger: logger)
+        do {
+            let result = try await body(instance)
+            await instance.close()
+            return result
+        } catch let error as NimbusError {
+            await instance.close()
+            throw CommandFailure(description: error.reason)
+        } catch {
+            await instance.close()
+            throw error
+        }
+    }
+}

@@ -1,0 +1,53 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+import ArgumentParser
+import Logging
+import NimbusServer
+
+import Foundation
+
+/// Options every subcommand that opens the data directory takes.
+struct DataOptions: ParsableArguments {
+    @Option(name: .long, help: "The data directory (default ./nimbus-data, or NIMBUS_DATA).")
+    var data: String?
+
+    var directory: String { data ?? ProcessInfo.processInfo.environment["NIMBUS_DATA"] ?? "./nimbus-data" }
+}
+
+/// Logging for the executable: to standard error, at NIMBUS_LOG_LEVEL (default info).
+enum CommandLogging {
+    static func bootstrap() -> Logger {
+        let level = ProcessInfo.processInfo.environment["NIMBUS_LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0.lowercased()) } ?? .info
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        return Logger(label: "nimbus")
+    }
+}
+
+/// Prints a result as readable text or, with `--json`, as one JSON object.
+enum Output {
+    static func print(json: Bool, _ fields: KeyValuePairs<String, String>) {
+        if json {
+            let object = Dictionary(uniqueKeysWithValues: fields.map { ($0.key, $0.value) })
+            let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+            Swift.print(String(decoding: data, as: UTF8.self))
+        } else {
+            let width = fields.map(\.key.count).max() ?? 0
+            for (key, value) in fields {
+                Swift.print(key.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + value)
+            }
+        }
+    }
+}
+
+/// Errors a subcommand reports: the message on standard error and a non-zero exit status.
+struct CommandFailure: Error, CustomStringConvertible {
+    var description: String
+}

@@ -1,0 +1,17 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+import ArgumentParser
+
+/// The `nimbus` command: the server and its administration.
+@main
+struct Nimbus: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "nimbus",
+        abstract: "A self-hosted server for the CloudKit model, speaking CloudKit Web Services.",
+        subcommands: [Serve.self, ContainerCommand.self, UserCommand.self, KeyCommand.self]
+    )
+}

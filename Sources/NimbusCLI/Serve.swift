@@ -1,0 +1,53 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+import ArgumentParser
+import Logging
+import NimbusServer
+
+import Foundation
+
+/// `nimbus serve`: runs the server on the embedded SQLite store.
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Run the Nimbus server.")
+
+    @OptionGroup var data: DataOptions
+
+    @Option(help: "The address to listen on (default 127.0.0.1, or NIMBUS_HOSTNAME).")
+    var hostname: String?
+
+    @Option(help: "The port to listen on (default 8080, or NIMBUS_PORT).")
+    var port: Int?
+
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let logger = CommandLogging.bootstrap()
+        let configuration = ServerConfiguration(
+            dataDirectory: data.directory,
+            hostname: hostname ?? environment["NIMBUS_HOSTNAME"] ?? "127.0.0.1",
+            port: port ?? environment["NIMBUS_PORT"].flatMap { Int($0) } ?? 8080,
+            publicBaseURL: environment["NIMBUS_PUBLIC_URL"],
+            fieldEncryptionKey: environment["NIMBUS_ENCRYPTION_KEY"])
+        let instance = try await NimbusInstance.open(configuration, logger: logger)
+        if let quickstart = try await NimbusServer.makeQuickstart(instance) {
+            let url = configuration.publicBaseURL ?? "http://\(configuration.hostname):\(configuration.port)"
+            // Written straight to the file descriptor: stdout is a pipe under scripts and tests, and
+            // buffered output would not arrive while the server runs.
+            FileHandle.standardOutput.write(Data(
+                """
+                New data directory \(configuration.dataDirectory): created a development container and a user.
+                The tokens are shown only now (the server stores their hashes). Paste these lines into a shell:
+
+                export NIMBUS_URL=\(url)
+                export NIMBUS_CONTAINER=\(quickstart.container)
+                export NIMBUS_API_TOKEN=\(quickstart.apiToken)
+                export NIMBUS_WEB_AUTH_TOKEN='\(quickstart.webAuthToken)'
+
+                """.utf8))
+        }
+        try await NimbusServer.run(instance, logger: logger)
+    }
+}

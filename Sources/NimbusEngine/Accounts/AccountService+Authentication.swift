@@ -1,0 +1,143 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+public import NimbusModel
+import Synchronization
+import NimbusStore
+
+/// A caller, and the web auth token the response must hand back (rotated or the same).
+public struct Authentication: Sendable {
+    public var caller: Caller
+    /// The token for the `X-Apple-CloudKit-Web-Auth-Token` response header, if a user signed in.
+    public var webAuthToken: String?
+
+    /// Creates an authentication result.
+    public init(caller: Caller, webAuthToken: String?) {
+        self.caller = caller
+        self.webAuthToken = webAuthToken
+    }
+}
+
+extension AccountService {
+    /// Authenticates an API-token request, with or without a signed-in user.
+    ///
+    /// - Throws: `.authenticationFailed` for an unknown API token, one of another container or
+    ///   environment, or an unknown or expired web auth token.
+    public func authenticate(
+        apiToken: String,
+        webAuthToken: String?,
+        container: String,
+        environment: Environment
+    ) async throws(NimbusError) -> Authentication {
+        let tokenEnvironment = try await apiTokenEnvironment(apiToken)
+        guard tokenEnvironment == ContainerEnvironment(container: container, environment: environment) else {
+            throw NimbusError(.authenticationFailed, "ckAPIToken is not valid for this container and environment")
+        }
+        guard let webAuthToken, !webAuthToken.isEmpty else {
+            return Authentication(
+                caller: Caller(container: container, environment: environment, kind: .anonymous, userRecordName: nil),
+                webAuthToken: nil)
+        }
+        // Form decoders turn a raw '+' into a space; base64 has no spaces, so put them back.
+        let token = webAuthToken.replacing(" ", with: "+")
+        let record = try await webAuthTokenRecord(hash: Credentials.hash(token))
+        let time = now()
+        guard let record, record.container == container, record.expiresAt > time else {
+            throw NimbusError(.authenticationFailed, "ckWebAuthToken is not valid or has expired; sign in again")
+        }
+        let caller = Caller(container: container, environment: environment, kind: .user, userRecordName: record.userRecordName)
+        let age = time - record.issuedAt
+        guard Double(age) >= Double(record.lifetime) * configuration.rotationFraction else {
+            return Authentication(caller: caller, webAuthToken: token)
+        }
+        let replacement = try await mintWebAuthToken(for: record.userRecordName, container: container, lifetime: record.lifetime)
+        let graceEnd = min(record.expiresAt, time + configuration.rotationGrace)
+        do {
+            try await store.setWebAuthTokenExpiry(hash: record.hash, expiresAt: graceEnd)
+        } catch {
+            throw internalError(error)
+        }
+        cache.withLock { $0.webAuthTokens[record.hash]?.value.expiresAt = graceEnd }
+        return Authentication(caller: caller, webAuthToken: replacement)
+    }
+
+    /// Authenticates a server-to-server request by its signature.
+    ///
+    /// - Throws: `.authenticationFailed` for an unknown key, a key of another container, a bad
+    ///   signature or a date outside the configured window.
+    public func authenticate(
+        signature: RequestSignature,
+        container: String,
+        environment: Environment
+    ) async throws(NimbusError) -> Caller {
+        let failure = NimbusError(.authenticationFailed, "request signature is not valid")
+        guard let key = try await serverKey(signature.keyID), key.container == container else { throw failure }
+        guard let date = ISO8601Timestamp.milliseconds(from: signature.date),
+            abs(date - now()) <= configuration.signatureDateWindow
+        else {
+            throw NimbusError(.authenticationFailed, "X-Apple-CloudKit-Request-ISO8601Date is missing or too far from the server's clock")
+        }
+        guard signature.isValid(publicKeyPEM: key.publicKeyPEM) else { throw failure }
+        guard try await environmentExists(ContainerEnvironment(container: container, environment: environment)) else {
+            throw NimbusError(.authenticationFailed, "container \(container) has no \(environment.rawValue) environment")
+        }
+        return Caller(container: container, environment: environment, kind: .serverKey, userRecordName: key.userRecordName)
+    }
+
+    // MARK: - Cached lookups
+
+    private func apiTokenEnvironment(_ token: String) async throws(NimbusError) -> ContainerEnvironment {
+        let hash = Credentials.hash(token)
+        if let cached = cache.withLock({ $0.apiTokens[hash] }) { return cached }
+        let found: ContainerEnvironment?
+        do {
+            found = try await store.apiToken(hash: hash)
+        } catch {
+            throw internalError(error)
+        }
+        guard let found else { throw NimbusError(.authenticationFailed, "ckAPIToken is not valid") }
+        cache.withLock { $0.apiTokens[hash] = found }
+        return found
+    }
+
+    private func environmentExists(_ environment: ContainerEnvironment) async throws(NimbusError) -> Bool {
+        if cache.withLock({ $0.apiTokens.values.contains(environment) }) { return true }
+        do {
+            return try await store.containerEnvironment(container: environment.container, environment: environment.environment) != nil
+        } catch {
+            throw internalError(error)
+        }
+    }
+
+    private func serverKey(_ keyID: String) async throws(NimbusError) -> ServerKeyRecord? {
+        if let cached = cache.withLock({ $0.serverKeys[keyID] }) { return cached }
+        let found: ServerKeyRecord?
+        do {
+            found = try await store.serverKey(id: keyID)
+        } catch {
+            throw internalError(error)
+        }
+        if let found { cache.withLock { $0.serverKeys[keyID] = found } }
+        return found
+    }
+
+    /// Web auth tokens are cached for a few seconds: long enough to spare the database under
+    /// load, short enough that an expiry set by another instance soon applies here too.
+    private func webAuthTokenRecord(hash: String) async throws(NimbusError) -> WebAuthTokenRecord? {
+        let time = now()
+        if let entry = cache.withLock({ $0.webAuthTokens[hash] }), time - entry.cachedAt < 5_000 { return entry.value }
+        let found: WebAuthTokenRecord?
+        do {
+            found = try await store.webAuthToken(hash: hash)
+        } catch {
+            throw internalError(error)
+        }
+        cache.withLock { cache in
+            if let found { cache.webAuthTokens[hash] = .init(value: found, cachedAt: time) } else { cache.webAuthTokens[hash] = nil }
+        }
+        return found
+    }
+}

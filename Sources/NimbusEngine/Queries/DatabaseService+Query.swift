@@ -1,0 +1,111 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+public import NimbusModel
+import NimbusStore
+
+/// One page of query results.
+public struct QueryResult: Sendable, Hashable {
+    public var records: [Record]
+    /// Present when more results may follow: pass it back to get the next page.
+    public var continuationMarker: String?
+}
+
+extension DatabaseService {
+    /// The comparators the store can run today; the rest answer `BAD_REQUEST`.
+    static let supportedComparators: Set<Filter.Comparator> = [
+        .equals, .notEquals, .lessThan, .lessThanOrEquals, .greaterThan, .greaterThanOrEquals, .in, .notIn,
+        .beginsWith, .notBeginsWith,
+    ]
+
+    /// Runs a query over one zone and returns a page of results.
+    ///
+    /// - Throws: `.badRequest` for unsupported comparators, encrypted fields in a filter or sort,
+    ///   values of the wrong type, a bad `resultsLimit` or a marker from another query;
+    ///   `.zoneNotFound`.
+    public func queryRecords(
+        _ query: Query,
+        inZone zoneID: ZoneID?,
+        resultsLimit: Int?,
+        continuationMarker: String?,
+        access: DatabaseAccess
+    ) async throws(NimbusError) -> QueryResult {
+        let limit = resultsLimit ?? Self.maximumOperations
+        guard (1...Self.maximumOperations).contains(limit) else {
+            throw .badRequest("resultsLimit must be between 1 and \(Self.maximumOperations)")
+        }
+        guard !query.recordType.isEmpty else { throw .badRequest("query needs a recordType") }
+        let tenant = try tenant(for: access)
+        let zoneName = try zoneName(of: zoneID, in: tenant, access: access)
+        if access.scope == .shared { throw NimbusError.zoneNotFound }
+        guard try await store({ try await records.zone(named: zoneName, of: tenant) }) != nil else {
+            throw NimbusError.zoneNotFound
+        }
+        let container = ContainerEnvironment(container: tenant.container, environment: tenant.environment)
+        let fields = try await store { try await schema.fields(of: query.recordType, in: container) }
+        let typed = try validated(query, fields: fields)
+        var request = RecordQuery(
+            tenant: tenant, zoneName: zoneName, query: typed, limit: limit,
+            fieldTypes: fields.mapValues(\.type))
+        let markers = ContinuationMarker(sealer: sealer)
+        if let continuationMarker {
+            request.after = try markers.decode(continuationMarker, for: request)
+        }
+        let found = try await store { try await records.query(request) }
+        let marker = found.count == limit ? found.last.map { markers.encode(request.position(of: $0), for: request) } : nil
+        let zone = reportedZoneID(zoneName, of: tenant)
+        return QueryResult(
+            records: found.map { record in
+                var record = record
+                record.recordID.zoneID = zone
+                return record
+            },
+            continuationMarker: marker)
+    }
+
+    /// Checks filters and sorts against the schema and gives untyped values the field's type.
+    private func validated(_ query: Query, fields: [String: FieldSchema]) throws(NimbusError) -> Query {
+        var query = query
+        for index in query.filters.indices {
+            let filter = query.filters[index]
+            guard Self.supportedComparators.contains(filter.comparator) else {
+                throw .badRequest("comparator \(filter.comparator.rawValue) is not supported yet")
+            }
+            let isList = filter.comparator == .in || filter.comparator == .notIn
+            if case .list = filter.value, !isList {
+                throw .badRequest("\(filter.comparator.rawValue) on '\(filter.fieldName)' needs a single value, not a list")
+            }
+            if isList, filter.value.type.isList == false {
+                throw .badRequest("\(filter.comparator.rawValue) on '\(filter.fieldName)' needs a list value")
+            }
+            if SystemField(rawValue: filter.fieldName) != nil { continue }
+            if let violation = FieldRules.nameViolation(filter.fieldName) { throw .badRequest(violation) }
+            guard let field = fields[filter.fieldName] else { continue }
+            if field.isEncrypted {
+                throw .badRequest("field '\(filter.fieldName)' is encrypted and cannot be used in a filter")
+            }
+            if field.type.isList {
+                throw .badRequest("field '\(filter.fieldName)' is a list; list comparators are not supported yet")
+            }
+            let wanted = isList ? (field.type.listType ?? field.type) : field.type
+            guard let value = FieldRules.coerce(filter.value, to: wanted) else {
+                throw .badRequest("field '\(filter.fieldName)' is \(field.type.rawValue), the filter value is \(filter.value.type.rawValue)")
+            }
+            query.filters[index].value = value
+        }
+        for sort in query.sortDescriptors {
+            if SystemField(rawValue: sort.fieldName) != nil { continue }
+            if let violation = FieldRules.nameViolation(sort.fieldName) { throw .badRequest(violation) }
+            if let field = fields[sort.fieldName], field.isEncrypted {
+                throw .badRequest("field '\(sort.fieldName)' is encrypted and cannot be used to sort")
+            }
+            if let field = fields[sort.fieldName], field.type.isList || field.type == .location || field.type == .asset {
+                throw .badRequest("field '\(sort.fieldName)' of type \(field.type.rawValue) cannot be used to sort")
+            }
+        }
+        return query
+    }
+}

@@ -1,0 +1,150 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+public import NimbusModel
+import NimbusStore
+
+extension DatabaseService {
+    /// Applies the operations of a `records/modify` request to one zone, in order.
+    ///
+    /// Per-operation failures come back as ``RecordResult/failed(recordName:_:)``; the request
+    /// as a whole fails only when it cannot be run at all. In a custom zone with `atomic` set,
+    /// either every operation is applied or none is.
+    ///
+    /// - Throws: `.limitExceeded` over 200 operations, `.badRequest` when two operations name one
+    ///   record, `.zoneNotFound`, `.authenticationRequired` for anonymous callers.
+    public func modifyRecords(
+        _ operations: [RecordOperation],
+        inZone zoneID: ZoneID?,
+        atomic: Bool,
+        access: DatabaseAccess
+    ) async throws(NimbusError) -> [RecordResult] {
+        guard operations.count <= Self.maximumOperations else {
+            throw .limitExceeded("a request may have at most \(Self.maximumOperations) operations, this one has \(operations.count)")
+        }
+        let tenant = try tenant(for: access)
+        let zoneName = try zoneName(of: zoneID, in: tenant, access: access)
+        let user = try writer(access)
+        if access.scope == .shared { throw NimbusError.zoneNotFound }
+
+        var named = operations
+        for index in named.indices where named[index].recordName?.isEmpty ?? true {
+            guard named[index].kind == .create else { throw .badRequest("operation \(index) has no recordName") }
+            named[index].recordName = makeRecordName()
+        }
+        let names = named.compactMap(\.recordName)
+        guard Set(names).count == names.count else { throw .badRequest("a request may have only one operation per record") }
+
+        let container = ContainerEnvironment(container: tenant.container, environment: tenant.environment)
+        let schemas = try await registerFields(of: named, zone: zoneName, tenant: tenant, container: container)
+        let context = RecordBatchPlanner.Context(
+            zoneID: reportedZoneID(zoneName, of: tenant), user: user, now: now(),
+            onlyCreatorMayChange: tenant.isPublic, isAtomic: atomic && zoneName != ZoneID.defaultZoneName,
+            schemas: schemas)
+        return try await store {
+            try await records.write(zone: zoneName, of: tenant) { transaction in
+                let snapshot = try await Self.snapshot(for: named, in: transaction)
+                var planner = RecordBatchPlanner(context: context, existing: snapshot.records, edges: snapshot.edges)
+                var plan = planner.plan(named)
+                let saved = try await transaction.save(plan.saves)
+                try await transaction.delete(plan.deletes)
+                for (index, record) in zip(plan.saveResultIndexes, saved) {
+                    plan.results[index] = .saved(record)
+                }
+                return plan.results
+            }
+        }
+    }
+
+    /// Returns records by name from one zone, in request order; missing ones as `.unknownItem`.
+    public func lookupRecords(
+        named names: [String],
+        inZone zoneID: ZoneID?,
+        access: DatabaseAccess
+    ) async throws(NimbusError) -> [Result<Record, NimbusError>] {
+        guard names.count <= Self.maximumOperations else {
+            throw .limitExceeded("a request may look up at most \(Self.maximumOperations) records, this one asks for \(names.count)")
+        }
+        let tenant = try tenant(for: access)
+        let zoneName = try zoneName(of: zoneID, in: tenant, access: access)
+        if access.scope == .shared { throw NimbusError.zoneNotFound }
+        guard try await store({ try await records.zone(named: zoneName, of: tenant) }) != nil else {
+            throw NimbusError.zoneNotFound
+        }
+        let found = try await store { try await records.records(named: names, inZone: zoneName, of: tenant) }
+        return names.map { name in
+            guard var record = found[name] else { return .failure(NimbusError.recordNotFound) }
+            record.recordID.zoneID = reportedZoneID(zoneName, of: tenant)
+            return .success(record)
+        }
+    }
+
+    // MARK: - Private
+
+    /// Everything the planner needs from the zone: the named records, the targets of their
+    /// `VALIDATE` references, and the records that refer to records being deleted, transitively.
+    private static func snapshot(
+        for operations: [RecordOperation],
+        in transaction: any ZoneTransaction
+    ) async throws -> (records: [String: Record], edges: [ReferenceEdge]) {
+        var wanted = Set(operations.compactMap(\.recordName))
+        for operation in operations {
+            for input in operation.fields.values {
+                for reference in input.value?.references ?? [] where reference.action == .validate {
+                    wanted.insert(reference.recordName)
+                }
+            }
+        }
+        var records = try await transaction.records(named: Array(wanted))
+        var edges: [ReferenceEdge] = []
+        var frontier = operations.filter(\.kind.isDelete).compactMap(\.recordName)
+        var visited = Set(frontier)
+        while !frontier.isEmpty {
+            let found = try await transaction.referrers(to: frontier)
+            edges += found
+            let sources = Set(found.map(\.sourceName)).subtracting(visited)
+            visited.formUnion(sources)
+            let missing = sources.filter { records[$0] == nil }
+            if !missing.isEmpty {
+                records.merge(try await transaction.records(named: Array(missing))) { old, _ in old }
+            }
+            frontier = Array(sources)
+        }
+        return (records, edges)
+    }
+
+    /// Adds fields the batch introduces to the schema, before the write transaction (the schema
+    /// store has transactions of its own), and returns the schema of every type involved.
+    private func registerFields(
+        of operations: [RecordOperation],
+        zone zoneName: String,
+        tenant: Tenant,
+        container: ContainerEnvironment
+    ) async throws(NimbusError) -> [String: [String: FieldSchema]] {
+        var typeless = operations.filter { $0.recordType == nil && !$0.kind.isDelete }.compactMap(\.recordName)
+        var existingTypes: [String: String] = [:]
+        if !typeless.isEmpty {
+            let found = try await store { try await records.records(named: typeless, inZone: zoneName, of: tenant) }
+            existingTypes = found.mapValues(\.recordType)
+            typeless.removeAll()
+        }
+        var proposed: [String: [String: FieldSchema]] = [:]
+        for operation in operations where !operation.kind.isDelete {
+            guard let type = operation.recordType ?? operation.recordName.flatMap({ existingTypes[$0] }) else { continue }
+            var fields = proposed[type] ?? [:]
+            for (name, input) in operation.fields where FieldRules.nameViolation(name) == nil {
+                guard let value = input.value, fields[name] == nil else { continue }
+                fields[name] = FieldSchema(type: value.type, isEncrypted: input.isEncrypted)
+            }
+            proposed[type] = fields
+        }
+        var schemas: [String: [String: FieldSchema]] = [:]
+        for (type, fields) in proposed {
+            schemas[type] = try await store { try await schema.register(fields, for: type, in: container) }
+        }
+        return schemas
+    }
+}

@@ -1,0 +1,220 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+import NimbusModel
+import NimbusStore
+
+/// Applies the operations of one `records/modify` request to a snapshot of the zone, in order,
+/// without I/O: the result says what each operation did and what the store must write.
+///
+/// Operations see the effects of earlier ones (a record created by the first can be the
+/// `VALIDATE` target of the second). An atomic batch with any failure writes nothing: the
+/// failing operations keep their errors and every other one reports `ATOMIC_ERROR`.
+struct RecordBatchPlanner {
+    struct Context {
+        var zoneID: ZoneID
+        var user: String
+        var now: Int64
+        /// Whether records may only be changed by their creator (the public database).
+        var onlyCreatorMayChange: Bool
+        var isAtomic: Bool
+        /// The schema of each record type the batch touches.
+        var schemas: [String: [String: FieldSchema]]
+    }
+
+    struct Plan {
+        var results: [RecordResult]
+        /// Records to save, in operation order.
+        var saves: [Record]
+        /// Records to delete, including `DELETE_SELF` cascades.
+        var deletes: [Tombstone]
+        /// Which result each save belongs to.
+        var saveResultIndexes: [Int]
+    }
+
+    let context: Context
+    /// The zone's state as the batch goes: `nil` means deleted in this batch.
+    private var state: [String: Record?]
+    /// References the server acts on, committed ones and those of records saved in this batch.
+    private var edges: [ReferenceEdge]
+
+    init(context: Context, existing: [String: Record], edges: [ReferenceEdge]) {
+        self.context = context
+        self.state = existing.mapValues { Optional($0) }
+        self.edges = edges
+    }
+
+    mutating func plan(_ operations: [RecordOperation]) -> Plan {
+        var plan = Plan(results: [], saves: [], deletes: [], saveResultIndexes: [])
+        for operation in operations {
+            let name = operation.recordName ?? ""
+            do {
+                if operation.kind.isDelete {
+                    let deleted = try delete(operation, name: name)
+                    plan.results.append(.deleted(recordName: name, recordType: deleted.first?.recordType ?? ""))
+                    plan.deletes += deleted
+                } else {
+                    let record = try save(operation, name: name)
+                    plan.saveResultIndexes.append(plan.results.count)
+                    plan.results.append(.saved(record))
+                    plan.saves.append(record)
+                }
+            } catch {
+                plan.results.append(.failed(recordName: name, error))
+            }
+        }
+        let failed = plan.results.contains { if case .failed = $0 { true } else { false } }
+        if context.isAtomic && failed {
+            plan.results = plan.results.map { result in
+                switch result {
+                case .failed: result
+                case .saved(let record):
+                    .failed(recordName: record.recordID.recordName, Self.atomicFailure)
+                case .deleted(let name, _): .failed(recordName: name, Self.atomicFailure)
+                }
+            }
+            plan.saves = []
+            plan.deletes = []
+            plan.saveResultIndexes = []
+        }
+        return plan
+    }
+
+    private static let atomicFailure = NimbusError(.atomicFailure, "another operation of the atomic batch failed")
+
+    // MARK: - Saves
+
+    private mutating func save(_ operation: RecordOperation, name: String) throws(NimbusError) -> Record {
+        let current = state[name] ?? nil
+        switch operation.kind {
+        case .update, .replace:
+            guard let tag = operation.recordChangeTag, !tag.isEmpty else {
+                throw .badRequest("BadRequestException: missing required field 'recordChangeTag'")
+            }
+            guard let current else { throw NimbusError.recordNotFound }
+            guard current.recordChangeTag == tag else {
+                throw NimbusError(.serverRecordChanged, "record was changed by another request", serverRecord: current)
+            }
+        case .create:
+            if current != nil { throw NimbusError(.alreadyExists, "record already exists") }
+        default:
+            break
+        }
+        if let current, context.onlyCreatorMayChange, current.created.userRecordName != context.user {
+            throw .permissionFailure("only the record's creator may change it")
+        }
+        if let current, let type = operation.recordType, type != current.recordType {
+            throw .badRequest("record type cannot change from '\(current.recordType)' to '\(type)'")
+        }
+        guard let recordType = current?.recordType ?? operation.recordType, !recordType.isEmpty else {
+            throw .badRequest("a new record needs a recordType")
+        }
+        let stamp = ChangeStamp(timestamp: context.now, userRecordName: context.user)
+        let recordID = RecordID(recordName: name, zoneID: context.zoneID)
+        var record = current ?? Record(recordID: recordID, recordType: recordType, created: stamp, modified: stamp)
+        record.modified = stamp
+        let merges = operation.kind == .update || operation.kind == .forceUpdate
+        if !merges {
+            record.fields = [:]
+            record.encryptedFields = [:]
+        }
+        try apply(operation.fields, to: &record)
+        switch operation.parent {
+        case .set(let parent):
+            guard parent != name else { throw .badRequest("a record cannot be its own parent") }
+            record.parentRecordName = parent
+        case .clear: record.parentRecordName = nil
+        case .unchanged: if !merges { record.parentRecordName = nil }
+        }
+        try validateReferences(of: record)
+        state[name] = record
+        edges.removeAll { $0.sourceName == name }
+        edges += record.references.filter { $0.action != .none }.map {
+            ReferenceEdge(sourceName: name, targetName: $0.recordName, action: $0.action)
+        }
+        return record
+    }
+
+    private func apply(_ inputs: [String: FieldInput], to record: inout Record) throws(NimbusError) {
+        let schema = context.schemas[record.recordType] ?? [:]
+        for (name, input) in inputs {
+            if let violation = FieldRules.nameViolation(name) { throw .badRequest(violation) }
+            record.fields[name] = nil
+            record.encryptedFields[name] = nil
+            guard var value = input.value else { continue }
+            if let known = schema[name] {
+                if known.isEncrypted != input.isEncrypted {
+                    throw .badRequest("field '\(name)' is \(known.isEncrypted ? "" : "not ")encrypted in the schema")
+                }
+                guard let typed = input.isTypeExplicit ? (value.type == known.type ? value : nil) : FieldRules.coerce(value, to: known.type) else {
+                    throw .badRequest("field '\(name)' is \(known.type.rawValue), not \(value.type.rawValue)")
+                }
+                value = typed
+            }
+            if input.isEncrypted {
+                guard value.references.isEmpty, ![FieldType.asset, .assetList].contains(value.type) else {
+                    throw .badRequest("field '\(name)': references and assets cannot be encrypted")
+                }
+                record.encryptedFields[name] = value
+            } else {
+                record.fields[name] = value
+            }
+        }
+        let size = (record.fields.values.map(\.estimatedSize) + record.encryptedFields.values.map(\.estimatedSize)).reduce(0, +)
+        if size > DatabaseService.maximumRecordSize {
+            throw .limitExceeded("record '\(record.recordID.recordName)' is over the 1 MB record size limit")
+        }
+    }
+
+    private func validateReferences(of record: Record) throws(NimbusError) {
+        for reference in record.references {
+            if let zoneID = reference.zoneID, zoneID.zoneName != context.zoneID.zoneName {
+                throw .badRequest("references cannot point to another zone ('\(zoneID.zoneName)')")
+            }
+            if reference.action == .validate, (state[reference.recordName] ?? nil) == nil {
+                throw NimbusError(.referenceViolation, "VALIDATE reference to missing record '\(reference.recordName)'")
+            }
+        }
+    }
+
+    // MARK: - Deletes
+
+    private mutating func delete(_ operation: RecordOperation, name: String) throws(NimbusError) -> [Tombstone] {
+        guard let current = state[name] ?? nil else { throw NimbusError.recordNotFound }
+        if operation.kind == .delete, let tag = operation.recordChangeTag, !tag.isEmpty, tag != current.recordChangeTag {
+            throw NimbusError(.serverRecordChanged, "record was changed by another request", serverRecord: current)
+        }
+        if context.onlyCreatorMayChange, current.created.userRecordName != context.user {
+            throw .permissionFailure("only the record's creator may delete it")
+        }
+        // DELETE_SELF sources go with their target, transitively.
+        var doomed: [String] = [name]
+        var index = 0
+        while index < doomed.count {
+            let target = doomed[index]
+            for edge in edges where edge.targetName == target && edge.action == .deleteSelf && !doomed.contains(edge.sourceName) {
+                if (state[edge.sourceName] ?? nil) != nil { doomed.append(edge.sourceName) }
+            }
+            index += 1
+        }
+        let doomedSet = Set(doomed)
+        if let blocker = edges.first(where: {
+            $0.action == .validate && doomedSet.contains($0.targetName) && !doomedSet.contains($0.sourceName)
+                && (state[$0.sourceName] ?? nil) != nil
+        }) {
+            throw NimbusError(
+                .referenceViolation, "record '\(blocker.targetName)' is the target of a VALIDATE reference from '\(blocker.sourceName)'")
+        }
+        var tombstones: [Tombstone] = []
+        for doomedName in doomed {
+            guard let record = state[doomedName] ?? nil else { continue }
+            tombstones.append(Tombstone(recordName: doomedName, recordType: record.recordType))
+            state[doomedName] = .some(nil)
+            edges.removeAll { $0.sourceName == doomedName }
+        }
+        return tombstones
+    }
+}

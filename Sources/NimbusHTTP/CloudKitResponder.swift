@@ -1,0 +1,152 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+import HTTPTypes
+public import Hummingbird
+public import Logging
+public import NimbusEngine
+import NimbusModel
+import NimbusWire
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Answers HTTP requests: the CloudKit Web Services endpoints, `/health` and `/metrics`.
+///
+/// Every database request gets an `X-Apple-Request-UUID`, is authenticated, and fails with an
+/// error dictionary in the CloudKit shape (never a bare 500): malformed input is a 4xx and
+/// writes nothing.
+public struct CloudKitResponder<Context: RequestContext>: HTTPResponder {
+    /// What the HTTP layer needs to know beyond the services.
+    public struct Configuration: Sendable {
+        /// The largest request body accepted, in bytes.
+        public var maximumBodySize: Int
+        /// The server's public URL, for links such as the sign-in `redirectURL`.
+        public var publicBaseURL: String
+
+        /// Creates a configuration.
+        public init(maximumBodySize: Int = 16 * 1024 * 1024, publicBaseURL: String) {
+            self.maximumBodySize = maximumBodySize
+            self.publicBaseURL = publicBaseURL
+        }
+    }
+
+    let database: DatabaseService
+    let accounts: AccountService
+    let configuration: Configuration
+    let metrics: HTTPMetrics
+    /// Renders the metrics registry for `/metrics`.
+    let renderMetrics: @Sendable () -> String
+    let logger: Logger
+
+    /// Creates the responder.
+    public init(
+        database: DatabaseService,
+        accounts: AccountService,
+        configuration: Configuration,
+        metrics: HTTPMetrics,
+        renderMetrics: @escaping @Sendable () -> String,
+        logger: Logger
+    ) {
+        self.database = database
+        self.accounts = accounts
+        self.configuration = configuration
+        self.metrics = metrics
+        self.renderMetrics = renderMetrics
+        self.logger = logger
+    }
+
+    public func respond(to request: Request, context: Context) async throws -> Response {
+        let path = request.uri.path
+        if request.method == .options { return CORS.preflight() }
+        switch path {
+        case "/health":
+            return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: #"{"status":"ok"}"#)))
+        case "/metrics":
+            return Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
+                body: .init(byteBuffer: ByteBuffer(string: renderMetrics())))
+        default:
+            if path.hasPrefix("/signin/") { return SignInPage.response() }
+            return await respondToDatabaseRequest(request)
+        }
+    }
+
+    private func respondToDatabaseRequest(_ request: Request) async -> Response {
+        let requestID = UUID().uuidString.lowercased()
+        let started = ContinuousClock.now
+        var requestLogger = logger
+        requestLogger[metadataKey: "nimbus.request"] = "\(requestID)"
+        var operationName = "unknown"
+        var exchange = Exchange(requestID: requestID)
+        do {
+            let route = try DatabaseRoute.parse(request.uri.path)
+            operationName = route.operation.rawValue
+            let body = try await collectBody(request)
+            let authentication = try await authenticate(request, body: body, route: route)
+            exchange.webAuthToken = authentication.webAuthToken
+            let access = DatabaseAccess(caller: authentication.caller, scope: route.scope)
+            let endpoint = DatabaseEndpoints(database: database, accounts: accounts, access: access, body: body)
+            exchange.body = try await endpoint.respond(to: route.operation)
+            exchange.status = .ok
+        } catch {
+            let error = error as? NimbusError ?? {
+                requestLogger.error("Request failed unexpectedly", metadata: ["nimbus.error": "\(String(reflecting: error))"])
+                return NimbusError(.internalError, "internal error")
+            }()
+            exchange.fail(with: error, redirectURL: redirectURL(for: error, path: request.uri.path))
+            requestLogger.debug(
+                "Request failed",
+                metadata: ["nimbus.operation": "\(operationName)", "nimbus.code": "\(error.code.serverErrorCode)"])
+        }
+        let elapsed = ContinuousClock.now - started
+        metrics.record(
+            operation: operationName,
+            nanoseconds: elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000,
+            errorCode: exchange.errorCode)
+        return exchange.response()
+    }
+
+    // MARK: - Private
+
+    private func collectBody(_ request: Request) async throws(NimbusError) -> [UInt8] {
+        let limit = configuration.maximumBodySize
+        let tooLarge = NimbusError.limitExceeded("request body is larger than the \(limit)-byte limit")
+        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit { throw tooLarge }
+        do {
+            let buffer = try await request.body.collect(upTo: limit)
+            return Array(buffer.readableBytesView)
+        } catch {
+            throw tooLarge
+        }
+    }
+
+    private func authenticate(_ request: Request, body: [UInt8], route: DatabaseRoute) async throws(NimbusError) -> Authentication {
+        if let keyID = request.headers[HeaderName.keyID] {
+            let signature = RequestSignature(
+                keyID: keyID, date: request.headers[HeaderName.date] ?? "",
+                signature: request.headers[HeaderName.signature] ?? "", body: body, path: request.uri.path)
+            let caller = try await accounts.authenticate(signature: signature, container: route.container, environment: route.environment)
+            return Authentication(caller: caller, webAuthToken: nil)
+        }
+        let query = request.uri.queryParameters
+        guard let apiToken = query["ckAPIToken"] else {
+            throw NimbusError(.authenticationFailed, "request has no credentials: pass ckAPIToken or sign it with a server-to-server key")
+        }
+        return try await accounts.authenticate(
+            apiToken: String(apiToken), webAuthToken: query["ckWebAuthToken"].map(String.init),
+            container: route.container, environment: route.environment)
+    }
+
+    private func redirectURL(for error: NimbusError, path: String) -> String? {
+        guard error.code == .authenticationRequired else { return nil }
+        let container = path.split(separator: "/").dropFirst(2).first.map(String.init) ?? ""
+        return "\(configuration.publicBaseURL)/signin/\(container)"
+    }
+}

@@ -1,0 +1,165 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+import NimbusEngine
+import NimbusModel
+import NimbusWire
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Runs one authenticated database operation: decodes its body, calls the engine, encodes the
+/// CloudKit-shaped response.
+struct DatabaseEndpoints {
+    let database: DatabaseService
+    let accounts: AccountService
+    let access: DatabaseAccess
+    let body: [UInt8]
+
+    func respond(to operation: DatabaseRoute.Operation) async throws(NimbusError) -> [UInt8] {
+        switch operation {
+        case .zonesList:
+            let zones = try await database.zones(access: access)
+            return try encode(ZonesResponse(zones: zones.map { .zone(wire($0)) }))
+        case .zonesLookup:
+            let request = try decode(ZonesLookupRequest.self)
+            let results = try await database.lookupZones(request.zones.map(\.zoneID), access: access)
+            return try encode(ZonesResponse(zones: zip(request.zones, results).map { item, result in
+                switch result {
+                case .success(let zone): .zone(wire(zone))
+                case .failure(let error): .error(itemError(error, zoneID: item.zoneID))
+                }
+            }))
+        case .zonesModify:
+            let request = try decode(ZonesModifyRequest.self)
+            var operations: [ZoneOperation] = []
+            for operation in request.operations {
+                switch operation.operationType.lowercased() {
+                case "create": operations.append(.create(operation.zone.zoneID))
+                case "delete": operations.append(.delete(operation.zone.zoneID))
+                default: throw .badRequest("unknown zone operationType '\(operation.operationType)'")
+                }
+            }
+            let results = try await database.modifyZones(operations, access: access)
+            return try encode(ZonesResponse(zones: results.map { result in
+                switch result {
+                case .saved(let zone): .zone(wire(zone))
+                case .deleted(let zoneID): .deleted(WireZoneID(zoneID))
+                case .failed(let zoneID, let error): .error(itemError(error, zoneID: zoneID))
+                }
+            }))
+        case .recordsModify:
+            let request = try decode(RecordsModifyRequest.self)
+            var operations: [RecordOperation] = []
+            for operation in request.operations { operations.append(try operation.operation()) }
+            let results = try await database.modifyRecords(
+                operations, inZone: request.zoneID, atomic: request.atomic ?? true, access: access)
+            let desired = request.desiredKeys.map(Set.init)
+            return try encode(
+                RecordsResponse(records: results.map { result in
+                    switch result {
+                    case .saved(let record): .record(WireRecord(record, desiredKeys: desired))
+                    case .deleted(let name, let type): .tombstone(WireTombstone(recordName: name, recordType: type))
+                    case .failed(let name, let error): .error(itemError(error, recordName: name))
+                    }
+                }),
+                numbersAsStrings: request.numbersAsStrings)
+        case .recordsLookup:
+            let request = try decode(RecordsLookupRequest.self)
+            let results = try await database.lookupRecords(named: request.records.map(\.recordName), inZone: request.zoneID, access: access)
+            return try encode(
+                RecordsResponse(records: zip(request.records, results).map { item, result in
+                    switch result {
+                    case .success(let record):
+                        .record(WireRecord(record, desiredKeys: (item.desiredKeys ?? request.desiredKeys).map(Set.init)))
+                    case .failure(let error): .error(itemError(error, recordName: item.recordName))
+                    }
+                }),
+                numbersAsStrings: request.numbersAsStrings)
+        case .recordsQuery:
+            let request = try decode(RecordsQueryRequest.self)
+            let result = try await database.queryRecords(
+                try request.query.query(), inZone: request.zoneID, resultsLimit: request.resultsLimit,
+                continuationMarker: request.continuationMarker, access: access)
+            let desired = request.desiredKeys.map(Set.init)
+            return try encode(
+                RecordsResponse(
+                    records: result.records.map { .record(WireRecord($0, desiredKeys: desired)) },
+                    continuationMarker: result.continuationMarker),
+                numbersAsStrings: request.numbersAsStrings)
+        case .usersCurrent:
+            return try encode(WireUser(try await currentUser()))
+        case .usersCaller:
+            return try encode(WireCallerResponse(try await currentUser()))
+        }
+    }
+
+    // MARK: - Private
+
+    private func currentUser() async throws(NimbusError) -> UserIdentity {
+        guard let user = access.caller.userRecordName else {
+            throw NimbusError(.authenticationRequired, "request needs authorization")
+        }
+        return try await accounts.user(user, container: access.caller.container)
+    }
+
+    private func wire(_ zone: Zone) -> WireZone {
+        WireZone(zoneID: zone.zoneID, syncToken: database.syncToken(for: zone, access: access), atomic: zone.isAtomic)
+    }
+
+    private func itemError(_ error: NimbusError, recordName: String? = nil, zoneID: ZoneID? = nil) -> WireError {
+        // Per-item errors have no request UUID of their own: CloudKit fills in a fresh one.
+        var wire = WireError(error, uuid: UUID().uuidString.lowercased())
+        wire.recordName = recordName
+        wire.zoneID = zoneID.map(WireZoneID.init)
+        return wire
+    }
+
+    private func decode<Body: Decodable>(_ type: Body.Type) throws(NimbusError) -> Body {
+        guard !body.isEmpty else { throw .badRequest("request body is empty; expected a JSON object") }
+        do {
+            return try JSONDecoder().decode(Body.self, from: Data(body))
+        } catch let error as DecodingError {
+            throw .badRequest(BadJSON.reason(error))
+        } catch {
+            throw .badRequest("request body is not valid JSON")
+        }
+    }
+
+    private func encode(_ value: some Encodable, numbersAsStrings: Bool? = nil) throws(NimbusError) -> [UInt8] {
+        let encoder = JSONEncoder()
+        if numbersAsStrings == true { encoder.userInfo[FieldValue.numbersAsStringsKey] = true }
+        do {
+            return Array(try encoder.encode(value))
+        } catch {
+            throw NimbusError(.internalError, "response could not be encoded")
+        }
+    }
+}
+
+/// Turns a decoding failure into a reason a client can act on: where, and what was expected.
+enum BadJSON {
+    static func reason(_ error: DecodingError) -> String {
+        func path(_ context: DecodingError.Context) -> String {
+            let keys = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+            return keys.isEmpty ? "the body" : String(keys.drop { $0 == "." })
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            let at = path(context)
+            return "missing required field '\(key.stringValue)'" + (context.codingPath.isEmpty ? "" : " in \(at)")
+        case .typeMismatch(let type, let context): return "wrong type at \(path(context)): expected \(type)"
+        case .valueNotFound(let type, let context): return "missing value at \(path(context)): expected \(type)"
+        case .dataCorrupted(let context):
+            return context.codingPath.isEmpty
+                ? "request body is not valid JSON" : "invalid value at \(path(context)): \(context.debugDescription)"
+        @unknown default: return "request body does not have the expected shape"
+        }
+    }
+}

@@ -1,0 +1,50 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+public import NimbusModel
+
+/// A parsed `/database/1/{container}/{environment}/{database}/{operation}` path.
+///
+/// Environment and database match case-insensitively (CloudKitPy users paste `DEVELOPMENT`).
+/// `users/*` are routed under any database segment, as MistKit sends them under its configured
+/// one.
+public struct DatabaseRoute: Sendable, Hashable {
+    public var container: String
+    public var environment: Environment
+    public var scope: DatabaseScope
+    public var operation: Operation
+
+    /// The operations Nimbus answers.
+    public enum Operation: String, Sendable, Hashable, CaseIterable {
+        case zonesList = "zones/list"
+        case zonesLookup = "zones/lookup"
+        case zonesModify = "zones/modify"
+        case recordsModify = "records/modify"
+        case recordsLookup = "records/lookup"
+        case recordsQuery = "records/query"
+        case usersCurrent = "users/current"
+        case usersCaller = "users/caller"
+    }
+
+    /// Parses a request path, or says why it is not one Nimbus answers.
+    public static func parse(_ path: String) throws(NimbusError) -> DatabaseRoute {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: true)
+        guard segments.count >= 7, segments[0] == "database", segments[1] == "1" else {
+            throw .badRequest("expected a path /database/1/{container}/{environment}/{database}/{operation}")
+        }
+        guard let environment = Environment(parsing: segments[3]) else {
+            throw .badRequest("unknown environment '\(segments[3].prefix(64))'; use development or production")
+        }
+        guard let scope = DatabaseScope(parsing: segments[4]) else {
+            throw .badRequest("unknown database '\(segments[4].prefix(64))'; use public, private or shared")
+        }
+        let name = segments[5...].joined(separator: "/")
+        guard let operation = Operation(rawValue: name) else {
+            throw .badRequest("unknown operation '\(name.prefix(64))'")
+        }
+        return DatabaseRoute(container: String(segments[2]), environment: environment, scope: scope, operation: operation)
+    }
+}

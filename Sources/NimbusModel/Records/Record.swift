@@ -1,0 +1,64 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+/// A record: typed fields plus the system fields the server maintains.
+///
+/// `fields` are stored as they are; `encryptedFields` are CloudKit's `encryptedValues`: stored
+/// encrypted at rest and never usable in a query filter or sort. A name is in at most one of
+/// the two.
+public struct Record: Sendable, Hashable {
+    /// The record's identity.
+    public var recordID: RecordID
+    /// The record's type, such as `Note`.
+    public var recordType: String
+    /// The server's version tag; it changes on every save.
+    public var recordChangeTag: String
+    /// Plain field values by name.
+    public var fields: [String: FieldValue]
+    /// Encrypted field values by name (in clear text in memory only).
+    public var encryptedFields: [String: FieldValue]
+    /// The parent record's name, for hierarchical sharing; always in the same zone.
+    public var parentRecordName: String?
+    /// When and by whom the record was created.
+    public var created: ChangeStamp
+    /// When and by whom the record was last changed.
+    public var modified: ChangeStamp
+
+    /// Creates a record.
+    public init(
+        recordID: RecordID,
+        recordType: String,
+        recordChangeTag: String = "",
+        fields: [String: FieldValue] = [:],
+        encryptedFields: [String: FieldValue] = [:],
+        parentRecordName: String? = nil,
+        created: ChangeStamp,
+        modified: ChangeStamp
+    ) {
+        self.recordID = recordID
+        self.recordType = recordType
+        self.recordChangeTag = recordChangeTag
+        self.fields = fields
+        self.encryptedFields = encryptedFields
+        self.parentRecordName = parentRecordName
+        self.created = created
+        self.modified = modified
+    }
+
+    /// Every reference in the record's fields (plain and encrypted).
+    public var references: [Reference] {
+        fields.values.flatMap(\.references) + encryptedFields.values.flatMap(\.references)
+    }
+
+    /// Returns a copy with only the named fields, as `desiredKeys` asks; `nil` keeps them all.
+    public func keeping(fields desiredKeys: Set<String>?) -> Record {
+        guard let desiredKeys else { return self }
+        var copy = self
+        copy.fields = fields.filter { desiredKeys.contains($0.key) }
+        copy.encryptedFields = encryptedFields.filter { desiredKeys.contains($0.key) }
+        return copy
+    }
+}

@@ -1,0 +1,30 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+/// Identifies a record zone: its name and the user record name of its owner.
+///
+/// Every database has the zone named ``defaultZoneName``, which always exists and cannot be
+/// deleted. Custom zone names are unique per owner.
+public struct ZoneID: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The name CloudKit gives the zone every database starts with.
+    public static let defaultZoneName = "_defaultZone"
+
+    /// The zone's name.
+    public var zoneName: String
+    /// The user record name of the zone's owner.
+    public var ownerRecordName: String
+
+    /// Creates a zone ID.
+    public init(zoneName: String, ownerRecordName: String) {
+        self.zoneName = zoneName
+        self.ownerRecordName = ownerRecordName
+    }
+
+    /// Whether this is the default zone, which is never atomic and never deleted.
+    public var isDefaultZone: Bool { zoneName == Self.defaultZoneName }
+
+    public var description: String { "\(zoneName):\(ownerRecordName)" }
+}

@@ -1,0 +1,35 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+/// A database connection that runs statements; the store's SQL is written against this.
+///
+/// Statements use `?` placeholders; a driver whose database spells them otherwise rewrites them.
+package protocol SQLConnection {
+    /// Runs one statement and returns every row it produced.
+    func query(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow]
+}
+
+extension SQLConnection {
+    /// Runs one statement, ignoring any rows.
+    package func execute(_ sql: String, _ binds: [SQLValue] = []) async throws {
+        _ = try await query(sql, binds)
+    }
+}
+
+/// A database: connections for reading, and one transaction at a time for writing.
+package protocol SQLDatabase: Sendable {
+    /// The SQL spellings this database needs.
+    var dialect: SQLDialect { get }
+
+    /// Runs `body` on a connection that sees a consistent snapshot of committed data.
+    func read<Result: Sendable>(_ body: (any SQLConnection) async throws -> Result) async throws -> Result
+
+    /// Runs `body` in a write transaction that commits when it returns and rolls back when it throws.
+    func write<Result: Sendable>(_ body: (any SQLConnection) async throws -> Result) async throws -> Result
+
+    /// Closes every connection. Nothing may use the database afterwards.
+    func close() async
+}

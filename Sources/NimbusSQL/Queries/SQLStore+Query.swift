@@ -1,0 +1,156 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+public import NimbusModel
+public import NimbusStore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+
+extension SQLStore {
+    public func query(_ request: RecordQuery) async throws -> [Record] {
+        var builder = QuerySQLBuilder(request: request, dialect: database.dialect)
+        let (sql, binds) = try builder.build()
+        let codec = RecordRowCodec(cipher: cipher, tenant: request.tenant, zoneName: request.zoneName)
+        let zoneID = ZoneID(zoneName: request.zoneName, ownerRecordName: request.tenant.owner)
+        let rows = try await database.read { connection in try await connection.query(sql, binds) }
+        return try rows.map { try codec.record(from: $0, zoneID: zoneID) }
+    }
+}
+
+/// Builds the SELECT for a ``RecordQuery``: filters, order, and keyset pagination.
+///
+/// Results are ordered by each sort key with records lacking the key last (in both directions,
+/// which SQLite and PostgreSQL disagree on by default, hence the explicit `IS NULL` key), then by
+/// record name. A page resumes strictly after the previous page's last position, so records that
+/// did not change are neither repeated nor skipped.
+struct QuerySQLBuilder {
+    let request: RecordQuery
+    let dialect: SQLDialect
+    private var binds: [SQLValue] = []
+
+    init(request: RecordQuery, dialect: SQLDialect) {
+        self.request = request
+        self.dialect = dialect
+    }
+
+    mutating func build() throws -> (String, [SQLValue]) {
+        var conditions = [
+            "container = ?", "environment = ?", "owner = ?", "zone_name = ?", "record_type = ?", "is_deleted = 0",
+        ]
+        binds = SQLStore.binds(request.tenant, zone: request.zoneName) + [.text(request.query.recordType)]
+        for filter in request.query.filters {
+            conditions.append(try condition(for: filter))
+        }
+        let sorts = request.query.sortDescriptors.map { (expression: column(for: $0.fieldName), ascending: $0.ascending) }
+        if let after = request.after {
+            guard after.sortValues.count == sorts.count else {
+                throw StoreError(.database, detail: "query position does not match the sort")
+            }
+            conditions.append(keyset(sorts: sorts, values: after.sortValues, recordName: after.recordName, from: 0))
+        }
+        let order = sorts.map { "(\($0.expression) IS NULL), \($0.expression) \($0.ascending ? "ASC" : "DESC")" }
+        binds.append(.integer(Int64(request.limit)))
+        let sql = """
+            SELECT \(RecordRowCodec.columns) FROM records
+            WHERE \(conditions.joined(separator: " AND "))
+            ORDER BY \((order + ["record_name ASC"]).joined(separator: ", "))
+            LIMIT ?
+            """
+        return (sql, binds)
+    }
+
+    // MARK: - Private
+
+    /// The SQL expression of a field.
+    private func column(for field: String) -> String {
+        switch SystemField(rawValue: field) {
+        case .createTime: return "created_at"
+        case .modTime: return "modified_at"
+        case .createdBy: return "created_by"
+        case .modifiedBy: return "modified_by"
+        case .recordID: return "record_name"
+        case nil:
+            let path = request.fieldTypes[field] == .reference ? [field, "value", "recordName"] : [field, "value"]
+            return dialect.jsonScalar(column: "fields", path: path)
+        }
+    }
+
+    private mutating func condition(for filter: Filter) throws -> String {
+        let expression = column(for: filter.fieldName)
+        switch filter.comparator {
+        case .equals, .notEquals, .lessThan, .lessThanOrEquals, .greaterThan, .greaterThanOrEquals:
+            let op = switch filter.comparator {
+            case .equals: "="
+            case .notEquals: "<>"
+            case .lessThan: "<"
+            case .lessThanOrEquals: "<="
+            case .greaterThan: ">"
+            default: ">="
+            }
+            binds.append(try Self.bind(filter.value))
+            return "\(expression) \(op) ?"
+        case .in, .notIn:
+            guard case .list(_, let elements) = filter.value else {
+                throw StoreError(.database, detail: "IN needs a list")
+            }
+            guard !elements.isEmpty else { return filter.comparator == .in ? "1 = 0" : "1 = 1" }
+            binds.append(contentsOf: try elements.map(Self.bind))
+            let placeholders = Array(repeating: "?", count: elements.count).joined(separator: ", ")
+            return "\(expression) \(filter.comparator == .in ? "IN" : "NOT IN") (\(placeholders))"
+        case .beginsWith, .notBeginsWith:
+            guard case .string(let prefix) = filter.value else { throw StoreError(.database, detail: "BEGINS_WITH needs a string") }
+            // substr keeps the comparison case-sensitive and free of LIKE's wildcards.
+            binds.append(.integer(Int64(prefix.count)))
+            binds.append(.text(prefix))
+            return "\(filter.comparator == .beginsWith ? "" : "NOT ")(substr(\(expression), 1, ?) = ?)"
+        default:
+            throw StoreError(.database, detail: "comparator \(filter.comparator.rawValue) is not supported by the SQL store")
+        }
+    }
+
+    private mutating func keyset(
+        sorts: [(expression: String, ascending: Bool)],
+        values: [SortKeyValue?],
+        recordName: String,
+        from index: Int
+    ) -> String {
+        guard index < sorts.count else {
+            binds.append(.text(recordName))
+            return "record_name > ?"
+        }
+        let expression = sorts[index].expression
+        guard let value = values[index] else {
+            // NULLs sort last: only records also lacking the key, later by the remaining keys, follow.
+            return "(\(expression) IS NULL AND \(keyset(sorts: sorts, values: values, recordName: recordName, from: index + 1)))"
+        }
+        let op = sorts[index].ascending ? ">" : "<"
+        binds.append(Self.bind(value))
+        let beyond = "\(expression) \(op) ?"
+        binds.append(Self.bind(value))
+        let rest = keyset(sorts: sorts, values: values, recordName: recordName, from: index + 1)
+        return "(\(expression) IS NULL OR \(beyond) OR (\(expression) = ? AND \(rest)))"
+    }
+
+    private static func bind(_ value: FieldValue) throws -> SQLValue {
+        guard let key = SortKeyValue(value) else {
+            throw StoreError(.database, detail: "\(value.type.rawValue) values cannot be compared")
+        }
+        return bind(key)
+    }
+
+    private static func bind(_ value: SortKeyValue) -> SQLValue {
+        switch value {
+        case .integer(let integer): .integer(integer)
+        case .real(let real): .real(real)
+        case .text(let text): .text(text)
+        }
+    }
+}

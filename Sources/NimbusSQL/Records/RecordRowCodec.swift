@@ -1,0 +1,69 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+import NimbusModel
+import NimbusStore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Turns records into `records` rows and back.
+///
+/// Plain fields are a JSON object of field value dictionaries, so SQL can read a field with the
+/// dialect's JSON accessor. Encrypted fields are one AES-GCM sealed JSON object in their own
+/// column; their clear text is never written.
+struct RecordRowCodec {
+    /// The columns ``record(from:zoneID:)`` reads, in order.
+    static let columns = """
+        record_name, record_type, change_tag, parent_name, fields, encrypted_fields, \
+        created_at, created_by, created_device, modified_at, modified_by, modified_device
+        """
+
+    let cipher: FieldCipher
+    let tenant: Tenant
+    let zoneName: String
+
+    /// Reads a row selected with ``columns``.
+    func record(from row: SQLRow, zoneID: ZoneID) throws -> Record {
+        let name = row.string(0)
+        var record = Record(
+            recordID: RecordID(recordName: name, zoneID: zoneID),
+            recordType: row.string(1),
+            recordChangeTag: row.string(2),
+            parentRecordName: row[3].text,
+            created: ChangeStamp(timestamp: row.int(6), userRecordName: row.string(7), deviceID: row.string(8)),
+            modified: ChangeStamp(timestamp: row.int(9), userRecordName: row.string(10), deviceID: row.string(11))
+        )
+        record.fields = try decodeFields(Data(row.string(4).utf8))
+        if let sealed = row[5].blob, !sealed.isEmpty {
+            record.encryptedFields = try decodeFields(try cipher.open(sealed, identity: identity(of: name)))
+        }
+        return record
+    }
+
+    /// The `fields` column of a record.
+    func fieldsColumn(_ record: Record) throws -> SQLValue {
+        .text(String(decoding: try JSONEncoder().encode(record.fields), as: UTF8.self))
+    }
+
+    /// The `encrypted_fields` column of a record: NULL when it has none.
+    func encryptedColumn(_ record: Record) throws -> SQLValue {
+        guard !record.encryptedFields.isEmpty else { return .null }
+        let plaintext = try JSONEncoder().encode(record.encryptedFields)
+        return .blob(try cipher.seal(plaintext, identity: identity(of: record.recordID.recordName)))
+    }
+
+    private func decodeFields(_ data: Data) throws -> [String: FieldValue] {
+        try JSONDecoder().decode([String: FieldValue].self, from: data)
+    }
+
+    private func identity(of recordName: String) -> String {
+        "\(tenant.container)\u{0}\(tenant.environment.rawValue)\u{0}\(tenant.owner)\u{0}\(zoneName)\u{0}\(recordName)"
+    }
+}

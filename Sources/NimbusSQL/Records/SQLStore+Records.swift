@@ -1,0 +1,79 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+public import NimbusModel
+public import NimbusStore
+
+extension SQLStore: RecordStore {
+    public func records(named names: [String], inZone zoneName: String, of tenant: Tenant) async throws -> [String: Record] {
+        guard !names.isEmpty else { return [:] }
+        return try await database.read { connection in
+            try await Self.liveRecords(
+                named: names, zone: zoneName, tenant: tenant, on: connection, dialect: database.dialect,
+                codec: RecordRowCodec(cipher: cipher, tenant: tenant, zoneName: zoneName))
+        }
+    }
+
+    public func write<Result: Sendable>(
+        zone zoneName: String,
+        of tenant: Tenant,
+        _ body: (any ZoneTransaction) async throws -> Result
+    ) async throws -> Result {
+        try await database.write { connection in
+            let zone = try await Self.lockZone(zoneName, of: tenant, on: connection, createdAt: now())
+            let transaction = SQLZoneTransaction(
+                zone: zone, tenant: tenant, connection: connection, dialect: database.dialect,
+                codec: RecordRowCodec(cipher: cipher, tenant: tenant, zoneName: zoneName))
+            return try await body(transaction)
+        }
+    }
+
+    /// Reads the zone row inside a write transaction; creates the default zone's row on first use.
+    private static func lockZone(_ name: String, of tenant: Tenant, on connection: any SQLConnection, createdAt: Int64) async throws -> Zone {
+        let zoneID = ZoneID(zoneName: name, ownerRecordName: tenant.owner)
+        if zoneID.isDefaultZone {
+            try await connection.execute(
+                """
+                INSERT INTO zones (container, environment, owner, zone_name, change_counter, incarnation, is_deleted, created_at)
+                VALUES (?, ?, ?, ?, 0, 1, 0, ?)
+                ON CONFLICT (container, environment, owner, zone_name) DO NOTHING
+                """,
+                binds(tenant, zone: name) + [.integer(createdAt)])
+        }
+        let rows = try await connection.query(
+            """
+            SELECT change_counter FROM zones
+            WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND is_deleted = 0
+            """,
+            binds(tenant, zone: name))
+        guard let row = rows.first else { throw StoreError(.zoneNotFound, detail: "zone \(name)") }
+        return Zone(zoneID: zoneID, changeCounter: row.int(0))
+    }
+
+    static func liveRecords(
+        named names: [String],
+        zone zoneName: String,
+        tenant: Tenant,
+        on connection: any SQLConnection,
+        dialect: SQLDialect,
+        codec: RecordRowCodec
+    ) async throws -> [String: Record] {
+        let rows = try await connection.query(
+            """
+            SELECT \(RecordRowCodec.columns) FROM records
+            WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND is_deleted = 0
+              AND \(dialect.isMember("record_name"))
+            """,
+            binds(tenant, zone: zoneName) + [jsonArray(names)])
+        let zoneID = ZoneID(zoneName: zoneName, ownerRecordName: tenant.owner)
+        var records: [String: Record] = [:]
+        for row in rows {
+            let record = try codec.record(from: row, zoneID: zoneID)
+            records[record.recordID.recordName] = record
+        }
+        return records
+    }
+}

@@ -1,0 +1,139 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+import NimbusModel
+import NimbusStore
+
+/// A write transaction on one zone, over the connection of an open SQL transaction.
+///
+/// Each save or delete takes fresh counter values from the zone row in the same transaction,
+/// so counters follow commit order within the zone.
+final class SQLZoneTransaction: ZoneTransaction {
+    let zone: Zone
+    private let tenant: Tenant
+    private let connection: any SQLConnection
+    private let dialect: SQLDialect
+    private let codec: RecordRowCodec
+
+    init(zone: Zone, tenant: Tenant, connection: any SQLConnection, dialect: SQLDialect, codec: RecordRowCodec) {
+        self.zone = zone
+        self.tenant = tenant
+        self.connection = connection
+        self.dialect = dialect
+        self.codec = codec
+    }
+
+    private var zoneBinds: [SQLValue] { SQLStore.binds(tenant, zone: zone.zoneID.zoneName) }
+
+    func records(named names: [String]) async throws -> [String: Record] {
+        guard !names.isEmpty else { return [:] }
+        return try await SQLStore.liveRecords(
+            named: names, zone: zone.zoneID.zoneName, tenant: tenant, on: connection, dialect: dialect, codec: codec)
+    }
+
+    func referrers(to targetNames: [String]) async throws -> [ReferenceEdge] {
+        guard !targetNames.isEmpty else { return [] }
+        let rows = try await connection.query(
+            """
+            SELECT source_name, target_name, action FROM record_references
+            WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND \(dialect.isMember("target_name"))
+            """,
+            zoneBinds + [SQLStore.jsonArray(targetNames)])
+        return rows.compactMap { row in
+            Reference.Action(rawValue: row.string(2)).map {
+                ReferenceEdge(sourceName: row.string(0), targetName: row.string(1), action: $0)
+            }
+        }
+    }
+
+    func save(_ records: [Record]) async throws -> [Record] {
+        guard !records.isEmpty else { return [] }
+        var counter = try await allocateCounters(records.count)
+        var saved: [Record] = []
+        saved.reserveCapacity(records.count)
+        for var record in records {
+            counter += 1
+            record.recordChangeTag = String(counter, radix: 36)
+            try await connection.execute(
+                """
+                INSERT INTO records (container, environment, owner, zone_name, record_name, record_type, change_counter,
+                    change_tag, parent_name, fields, encrypted_fields, created_at, created_by, created_device,
+                    modified_at, modified_by, modified_device, is_deleted)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)
+                ON CONFLICT (container, environment, owner, zone_name, record_name) DO UPDATE SET
+                    record_type = excluded.record_type, change_counter = excluded.change_counter,
+                    change_tag = excluded.change_tag, parent_name = excluded.parent_name, fields = excluded.fields,
+                    encrypted_fields = excluded.encrypted_fields, created_at = excluded.created_at,
+                    created_by = excluded.created_by, created_device = excluded.created_device,
+                    modified_at = excluded.modified_at, modified_by = excluded.modified_by,
+                    modified_device = excluded.modified_device, is_deleted = 0
+                """,
+                zoneBinds + [
+                    .text(record.recordID.recordName), .text(record.recordType), .integer(counter),
+                    .text(record.recordChangeTag), record.parentRecordName.map(SQLValue.text) ?? .null,
+                    try codec.fieldsColumn(record), try codec.encryptedColumn(record),
+                    .integer(record.created.timestamp), .text(record.created.userRecordName),
+                    .text(record.created.deviceID), .integer(record.modified.timestamp),
+                    .text(record.modified.userRecordName), .text(record.modified.deviceID),
+                ])
+            try await replaceReferences(of: record.recordID.recordName, with: record.references)
+            saved.append(record)
+        }
+        return saved
+    }
+
+    func delete(_ records: [Tombstone]) async throws {
+        guard !records.isEmpty else { return }
+        var counter = try await allocateCounters(records.count)
+        for tombstone in records {
+            counter += 1
+            try await connection.execute(
+                """
+                UPDATE records SET is_deleted = 1, change_counter = ?, change_tag = ?, record_type = ?,
+                    fields = '{}', encrypted_fields = NULL, parent_name = NULL
+                WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND record_name = ?
+                """,
+                [.integer(counter), .text(String(counter, radix: 36)), .text(tombstone.recordType)]
+                    + zoneBinds + [.text(tombstone.recordName)])
+            try await replaceReferences(of: tombstone.recordName, with: [])
+        }
+    }
+
+    // MARK: - Private
+
+    /// Reserves `count` counter values; returns the value just before the first.
+    private func allocateCounters(_ count: Int) async throws -> Int64 {
+        let rows = try await connection.query(
+            """
+            UPDATE zones SET change_counter = change_counter + ?
+            WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ?
+            RETURNING change_counter
+            """,
+            [.integer(Int64(count))] + zoneBinds)
+        guard let row = rows.first else { throw StoreError(.zoneNotFound, detail: "zone vanished mid-transaction") }
+        return row.int(0) - Int64(count)
+    }
+
+    /// Indexes the references the server acts on (`DELETE_SELF`, `VALIDATE`) by target.
+    private func replaceReferences(of sourceName: String, with references: [Reference]) async throws {
+        try await connection.execute(
+            """
+            DELETE FROM record_references
+            WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND source_name = ?
+            """,
+            zoneBinds + [.text(sourceName)])
+        for reference in references where reference.action != .none {
+            try await connection.execute(
+                """
+                INSERT INTO record_references (container, environment, owner, zone_name, target_name, source_name, action)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (container, environment, owner, zone_name, target_name, source_name)
+                    DO UPDATE SET action = excluded.action
+                """,
+                zoneBinds + [.text(reference.recordName), .text(sourceName), .text(reference.action.rawValue)])
+        }
+    }
+}

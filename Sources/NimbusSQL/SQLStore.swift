@@ -1,0 +1,72 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+public import Crypto
+public import NimbusModel
+public import NimbusStore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The record, account and schema store over SQL: one implementation for every SQL engine.
+///
+/// The statements are written once; ``SQLDialect`` holds what differs between engines. Only the
+/// executables pick an engine (``openSQLite(path:cipher:)``), everything else sees the store
+/// protocols.
+public final class SQLStore: Sendable {
+    let database: any SQLDatabase
+    let cipher: FieldCipher
+    /// Milliseconds since 1970-01-01 UTC; injected so tests control time.
+    let now: @Sendable () -> Int64
+
+    init(database: any SQLDatabase, cipher: FieldCipher, now: @escaping @Sendable () -> Int64) {
+        self.database = database
+        self.cipher = cipher
+        self.now = now
+    }
+
+    /// Opens (creating if needed) an SQLite store at `path` and migrates it to the latest schema.
+    /// - Parameters:
+    ///   - path: The database file.
+    ///   - cipher: Seals encrypted fields; its key must stay the same for the life of the data.
+    ///   - now: The clock, in milliseconds since 1970-01-01 UTC.
+    public static func openSQLite(
+        path: String,
+        cipher: FieldCipher,
+        now: @escaping @Sendable () -> Int64 = SQLStore.systemTime
+    ) async throws -> SQLStore {
+        SQLStore(database: try await SQLiteDatabase.open(path: path), cipher: cipher, now: now)
+    }
+
+    /// Closes the database; the store must not be used afterwards.
+    public func close() async {
+        await database.close()
+    }
+
+    /// The system clock in milliseconds since 1970-01-01 UTC.
+    @Sendable public static func systemTime() -> Int64 {
+        Int64((Date().timeIntervalSince1970 * 1000).rounded())
+    }
+
+    /// Binds the tenant key columns `container, environment, owner`.
+    static func binds(_ tenant: Tenant) -> [SQLValue] {
+        [.text(tenant.container), .text(tenant.environment.rawValue), .text(tenant.owner)]
+    }
+
+    /// Binds the zone key columns `container, environment, owner, zone_name`.
+    static func binds(_ tenant: Tenant, zone: String) -> [SQLValue] {
+        binds(tenant) + [.text(zone)]
+    }
+
+    /// A JSON array of strings, the bind of ``SQLDialect`` membership tests.
+    static func jsonArray(_ values: [String]) -> SQLValue {
+        let data = (try? JSONEncoder().encode(values)) ?? Data("[]".utf8)
+        return .text(String(decoding: data, as: UTF8.self))
+    }
+}

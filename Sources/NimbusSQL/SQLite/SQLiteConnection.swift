@@ -1,0 +1,137 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+import CSQLite
+import NimbusStore
+
+/// One SQLite connection with a cache of prepared statements.
+///
+/// Statements run synchronously on the calling thread. That is the point of this type:
+/// sqlite-nio hops to a thread pool for every statement (and to an event loop for every row),
+/// which costs more than the statement itself for the small keyed reads and writes a record
+/// store makes. Statements here take microseconds, so running them inline on a cooperative
+/// thread is cheaper than any hop.
+///
+/// Not thread-safe by itself: ``SQLiteDatabase`` leases each connection to one task at a time.
+final class SQLiteConnection: SQLConnection {
+    private var handle: OpaquePointer?
+    private var statements: [String: OpaquePointer] = [:]
+
+    /// Opens (creating if needed) the database file at `path`.
+    init(path: String, readOnly: Bool) throws {
+        let flags =
+            (readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE))
+            | SQLITE_OPEN_NOMUTEX
+        var handle: OpaquePointer?
+        let status = sqlite3_open_v2(path, &handle, flags, nil)
+        guard status == SQLITE_OK, let handle else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close_v2(handle)
+            throw StoreErrorFactory.database("cannot open SQLite database: \(message)")
+        }
+        self.handle = handle
+        // Writers from other processes (the admin CLI) hold the lock briefly; wait for them.
+        sqlite3_busy_timeout(handle, 10_000)
+    }
+
+    deinit {
+        close()
+    }
+
+    /// Finalizes every statement and closes the connection.
+    func close() {
+        for statement in statements.values { sqlite3_finalize(statement) }
+        statements.removeAll()
+        if let handle { sqlite3_close_v2(handle) }
+        handle = nil
+    }
+
+    func query(_ sql: String, _ binds: [SQLValue]) throws -> [SQLRow] {
+        let statement = try prepared(sql)
+        defer {
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+        }
+        try bind(binds, to: statement)
+        var rows: [SQLRow] = []
+        let columnCount = sqlite3_column_count(statement)
+        while true {
+            let status = sqlite3_step(statement)
+            if status == SQLITE_DONE { break }
+            guard status == SQLITE_ROW else { throw error(status, sql: sql) }
+            var values: [SQLValue] = []
+            values.reserveCapacity(Int(columnCount))
+            for column in 0..<columnCount {
+                values.append(value(of: statement, at: column))
+            }
+            rows.append(SQLRow(values: values))
+        }
+        return rows
+    }
+
+    /// Runs statements that take no binds, such as a migration script.
+    func executeScript(_ sql: String) throws {
+        let status = sqlite3_exec(handle, sql, nil, nil, nil)
+        guard status == SQLITE_OK else { throw error(status, sql: sql) }
+    }
+
+    // MARK: - Private
+
+    private func prepared(_ sql: String) throws -> OpaquePointer {
+        if let statement = statements[sql] { return statement }
+        var statement: OpaquePointer?
+        let status = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        guard status == SQLITE_OK, let statement else { throw error(status, sql: sql) }
+        statements[sql] = statement
+        return statement
+    }
+
+    private func bind(_ binds: [SQLValue], to statement: OpaquePointer) throws {
+        for (offset, value) in binds.enumerated() {
+            let index = Int32(offset + 1)
+            let status: Int32
+            switch value {
+            case .null: status = sqlite3_bind_null(statement, index)
+            case .integer(let integer): status = sqlite3_bind_int64(statement, index, integer)
+            case .real(let real): status = sqlite3_bind_double(statement, index, real)
+            case .text(let text): status = sqlite3_bind_text(statement, index, text, -1, sqliteTransient)
+            case .blob(let bytes):
+                status = bytes.withUnsafeBytes {
+                    sqlite3_bind_blob(statement, index, $0.baseAddress, Int32($0.count), sqliteTransient)
+                }
+            }
+            guard status == SQLITE_OK else { throw error(status, sql: "bind \(index)") }
+        }
+    }
+
+    private func value(of statement: OpaquePointer, at column: Int32) -> SQLValue {
+        switch sqlite3_column_type(statement, column) {
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(statement, column))
+        case SQLITE_FLOAT: return .real(sqlite3_column_double(statement, column))
+        case SQLITE_TEXT:
+            guard let text = sqlite3_column_text(statement, column) else { return .text("") }
+            return .text(String(cString: text))
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(statement, column))
+            guard count > 0, let bytes = sqlite3_column_blob(statement, column) else { return .blob([]) }
+            return .blob(Array(UnsafeRawBufferPointer(start: bytes, count: count)))
+        default: return .null
+        }
+    }
+
+    private func error(_ status: Int32, sql: String) -> StoreError {
+        let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "closed"
+        let kind: StoreError.Kind = (status & 0xff) == SQLITE_CONSTRAINT ? .alreadyExists : .database
+        return StoreError(kind, detail: "SQLite error \(status): \(message) in \(sql)")
+    }
+}
+
+/// SQLite's "copy the bytes now" destructor sentinel, which C spells `(sqlite3_destructor_type)-1`.
+private let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+enum StoreErrorFactory {
+    static func database(_ detail: String) -> StoreError { StoreError(.database, detail: detail) }
+}

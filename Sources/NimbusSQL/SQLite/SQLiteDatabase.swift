@@ -1,0 +1,80 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+/// An SQLite database file in WAL mode: one writer connection and a few reader connections.
+///
+/// WAL lets readers run while a write is in progress and sees each reader's statements in one
+/// snapshot. `synchronous = NORMAL` makes a commit durable across a process crash (the WAL is
+/// written before the commit returns) and across power loss up to the last checkpoint, which is
+/// the usual trade for a server. Several processes may open the same file (the admin CLI does
+/// while the server runs); they take turns at the write lock.
+package final class SQLiteDatabase: SQLDatabase {
+    package let dialect = SQLDialect.sqlite
+    private let writer: ResourcePool<SQLiteConnection>
+    private let readers: ResourcePool<SQLiteConnection>
+
+    /// Opens or creates the database at `path` and brings its schema up to date.
+    package static func open(path: String, readerCount: Int = 4) async throws -> SQLiteDatabase {
+        let database = try SQLiteDatabase(path: path, readerCount: readerCount)
+        try await database.write { connection in
+            try await SQLMigrations.migrate(connection, dialect: .sqlite)
+        }
+        return database
+    }
+
+    private init(path: String, readerCount: Int) throws {
+        let writeConnection = try SQLiteConnection(path: path, readOnly: false)
+        try writeConnection.executeScript(
+            """
+            PRAGMA journal_mode = WAL;
+            PRAGMA synchronous = NORMAL;
+            PRAGMA foreign_keys = OFF;
+            PRAGMA temp_store = MEMORY;
+            """
+        )
+        let readConnections = try (0..<max(1, readerCount)).map { _ in
+            let connection = try SQLiteConnection(path: path, readOnly: true)
+            try connection.executeScript("PRAGMA temp_store = MEMORY;")
+            return connection
+        }
+        writer = ResourcePool([writeConnection])
+        readers = ResourcePool(readConnections)
+    }
+
+    package func read<Result: Sendable>(_ body: (any SQLConnection) async throws -> Result) async throws -> Result {
+        try await readers.withResource { connection in
+            try connection.executeScript("BEGIN")
+            do {
+                let result = try await body(connection)
+                try connection.executeScript("COMMIT")
+                return result
+            } catch {
+                try? connection.executeScript("ROLLBACK")
+                throw error
+            }
+        }
+    }
+
+    package func write<Result: Sendable>(_ body: (any SQLConnection) async throws -> Result) async throws -> Result {
+        try await writer.withResource { connection in
+            // IMMEDIATE takes the write lock now, so another process's writer cannot make this
+            // transaction fail halfway with SQLITE_BUSY.
+            try connection.executeScript("BEGIN IMMEDIATE")
+            do {
+                let result = try await body(connection)
+                try connection.executeScript("COMMIT")
+                return result
+            } catch {
+                try? connection.executeScript("ROLLBACK")
+                throw error
+            }
+        }
+    }
+
+    package func close() async {
+        for connection in readers.all + writer.all { connection.close() }
+    }
+}

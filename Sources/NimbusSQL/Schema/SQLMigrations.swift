@@ -1,0 +1,113 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+/// The versioned schema of the store, applied in order by ``migrate(_:dialect:)``.
+///
+/// Every table of tenant data is keyed by container, environment and owner first, and nothing
+/// refers across tenants, so a tenant's rows can be moved or sharded as a unit. Ordering comes
+/// from per-zone counters, never from a global sequence.
+enum SQLMigrations {
+    /// One schema version: the statements that bring the previous version to it.
+    struct Migration: Sendable {
+        var version: Int64
+        var statements: @Sendable (SQLDialect) -> [String]
+    }
+
+    static let all: [Migration] = [
+        Migration(version: 1) { dialect in
+            [
+                """
+                CREATE TABLE containers (
+                    container TEXT NOT NULL, environment TEXT NOT NULL, created_at BIGINT NOT NULL,
+                    PRIMARY KEY (container, environment))
+                """,
+                """
+                CREATE TABLE api_tokens (
+                    token_hash TEXT PRIMARY KEY, container TEXT NOT NULL, environment TEXT NOT NULL,
+                    created_at BIGINT NOT NULL)
+                """,
+                """
+                CREATE TABLE users (
+                    container TEXT NOT NULL, user_record_name TEXT NOT NULL, name TEXT NOT NULL,
+                    email TEXT, phone TEXT, is_developer BIGINT NOT NULL DEFAULT 0, created_at BIGINT NOT NULL,
+                    PRIMARY KEY (container, user_record_name))
+                """,
+                """
+                CREATE TABLE web_auth_tokens (
+                    token_hash TEXT PRIMARY KEY, container TEXT NOT NULL, user_record_name TEXT NOT NULL,
+                    issued_at BIGINT NOT NULL, expires_at BIGINT NOT NULL, lifetime BIGINT NOT NULL)
+                """,
+                """
+                CREATE TABLE server_keys (
+                    key_id TEXT PRIMARY KEY, container TEXT NOT NULL, public_key_pem TEXT NOT NULL,
+                    user_record_name TEXT NOT NULL, created_at BIGINT NOT NULL)
+                """,
+                """
+                CREATE TABLE record_fields (
+                    container TEXT NOT NULL, environment TEXT NOT NULL, record_type TEXT NOT NULL,
+                    field_name TEXT NOT NULL, field_type TEXT NOT NULL, is_encrypted BIGINT NOT NULL,
+                    PRIMARY KEY (container, environment, record_type, field_name))
+                """,
+                """
+                CREATE TABLE zones (
+                    container TEXT NOT NULL, environment TEXT NOT NULL, owner TEXT NOT NULL, zone_name TEXT NOT NULL,
+                    change_counter BIGINT NOT NULL, incarnation BIGINT NOT NULL, is_deleted BIGINT NOT NULL,
+                    created_at BIGINT NOT NULL,
+                    PRIMARY KEY (container, environment, owner, zone_name))
+                """,
+                """
+                CREATE TABLE records (
+                    container TEXT NOT NULL, environment TEXT NOT NULL, owner TEXT NOT NULL, zone_name TEXT NOT NULL,
+                    record_name TEXT NOT NULL, record_type TEXT NOT NULL, change_counter BIGINT NOT NULL,
+                    change_tag TEXT NOT NULL, parent_name TEXT, fields \(dialect.jsonType) NOT NULL,
+                    encrypted_fields \(dialect.blobType), created_at BIGINT NOT NULL, created_by TEXT NOT NULL,
+                    created_device TEXT NOT NULL, modified_at BIGINT NOT NULL, modified_by TEXT NOT NULL,
+                    modified_device TEXT NOT NULL, is_deleted BIGINT NOT NULL,
+                    PRIMARY KEY (container, environment, owner, zone_name, record_name))
+                """,
+                """
+                CREATE INDEX records_by_change
+                    ON records (container, environment, owner, zone_name, change_counter)
+                """,
+                """
+                CREATE INDEX records_by_type
+                    ON records (container, environment, owner, zone_name, record_type, is_deleted, record_name)
+                """,
+                """
+                CREATE INDEX records_by_parent
+                    ON records (container, environment, owner, zone_name, parent_name)
+                """,
+                """
+                CREATE TABLE record_references (
+                    container TEXT NOT NULL, environment TEXT NOT NULL, owner TEXT NOT NULL, zone_name TEXT NOT NULL,
+                    target_name TEXT NOT NULL, source_name TEXT NOT NULL, action TEXT NOT NULL,
+                    PRIMARY KEY (container, environment, owner, zone_name, target_name, source_name))
+                """,
+                """
+                CREATE INDEX record_references_by_source
+                    ON record_references (container, environment, owner, zone_name, source_name)
+                """,
+            ]
+        }
+    ]
+
+    /// Brings the schema up to the latest version. Safe to run from several processes at once:
+    /// each version is applied in the caller's write transaction after re-reading the version.
+    static func migrate(_ connection: any SQLConnection, dialect: SQLDialect) async throws {
+        try await connection.execute(
+            "CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, applied_at BIGINT NOT NULL)")
+        let applied = Set(
+            try await connection.query("SELECT version FROM schema_migrations", []).map { $0.int(0) })
+        for migration in all where !applied.contains(migration.version) {
+            for statement in migration.statements(dialect) {
+                try await connection.execute(statement)
+            }
+            try await connection.execute(
+                "INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)",
+                [.integer(migration.version), .integer(0)])
+        }
+    }
+}

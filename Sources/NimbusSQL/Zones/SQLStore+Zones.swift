@@ -1,0 +1,86 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+public import NimbusModel
+public import NimbusStore
+
+extension SQLStore {
+    public func zones(of tenant: Tenant) async throws -> [Zone] {
+        let rows = try await database.read { connection in
+            try await connection.query(
+                """
+                SELECT zone_name, change_counter FROM zones
+                WHERE container = ? AND environment = ? AND owner = ? AND is_deleted = 0
+                ORDER BY zone_name
+                """,
+                Self.binds(tenant))
+        }
+        var zones = rows.map { Zone(zoneID: ZoneID(zoneName: $0.string(0), ownerRecordName: tenant.owner), changeCounter: $0.int(1)) }
+        // The default zone exists from the start; its row is only written with its first record.
+        if let index = zones.firstIndex(where: \.zoneID.isDefaultZone) {
+            zones.insert(zones.remove(at: index), at: 0)
+        } else {
+            zones.insert(Zone(zoneID: ZoneID(zoneName: ZoneID.defaultZoneName, ownerRecordName: tenant.owner), changeCounter: 0), at: 0)
+        }
+        return zones
+    }
+
+    public func zone(named name: String, of tenant: Tenant) async throws -> Zone? {
+        let rows = try await database.read { connection in
+            try await connection.query(
+                """
+                SELECT change_counter FROM zones
+                WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND is_deleted = 0
+                """,
+                Self.binds(tenant, zone: name))
+        }
+        let zoneID = ZoneID(zoneName: name, ownerRecordName: tenant.owner)
+        if let row = rows.first { return Zone(zoneID: zoneID, changeCounter: row.int(0)) }
+        return zoneID.isDefaultZone ? Zone(zoneID: zoneID, changeCounter: 0) : nil
+    }
+
+    public func createZone(named name: String, of tenant: Tenant) async throws -> Zone {
+        let createdAt = now()
+        let counter: Int64 = try await database.write { connection in
+            // A deleted zone's row stays as a tombstone; re-creating it starts a new incarnation
+            // but keeps the counter growing, so change tags never repeat.
+            let rows = try await connection.query(
+                """
+                INSERT INTO zones (container, environment, owner, zone_name, change_counter, incarnation, is_deleted, created_at)
+                VALUES (?, ?, ?, ?, 1, 1, 0, ?)
+                ON CONFLICT (container, environment, owner, zone_name) DO UPDATE
+                    SET change_counter = zones.change_counter + 1, incarnation = zones.incarnation + 1,
+                        is_deleted = 0, created_at = excluded.created_at
+                    WHERE zones.is_deleted = 1
+                RETURNING change_counter
+                """,
+                Self.binds(tenant, zone: name) + [.integer(createdAt)])
+            guard let row = rows.first else { throw StoreError(.alreadyExists, detail: "zone \(name)") }
+            return row.int(0)
+        }
+        return Zone(zoneID: ZoneID(zoneName: name, ownerRecordName: tenant.owner), changeCounter: counter)
+    }
+
+    public func deleteZone(named name: String, of tenant: Tenant) async throws -> Bool {
+        try await database.write { connection in
+            let rows = try await connection.query(
+                """
+                UPDATE zones SET is_deleted = 1, change_counter = change_counter + 1
+                WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND is_deleted = 0
+                RETURNING change_counter
+                """,
+                Self.binds(tenant, zone: name))
+            guard !rows.isEmpty else { return false }
+            try await connection.execute(
+                "DELETE FROM records WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ?",
+                Self.binds(tenant, zone: name))
+            try await connection.execute(
+                "DELETE FROM record_references WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ?",
+                Self.binds(tenant, zone: name))
+            return true
+        }
+    }
+}

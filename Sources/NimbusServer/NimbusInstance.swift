@@ -1,0 +1,58 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+public import Logging
+public import NimbusEngine
+import NimbusModel
+import NimbusSQL
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// An opened Nimbus: the store on its data directory and the services over it.
+///
+/// `nimbus serve` and the admin subcommands both start here, so they see the same data and the
+/// same keys. Only this module picks the concrete store.
+public struct NimbusInstance: Sendable {
+    public let configuration: ServerConfiguration
+    public let database: DatabaseService
+    public let accounts: AccountService
+    let store: SQLStore
+    let tokenKey: [UInt8]
+    /// Whether the data directory was empty before this open.
+    public let isNew: Bool
+
+    /// Opens (creating if needed) the data directory of a configuration.
+    public static func open(_ configuration: ServerConfiguration, logger: Logger) async throws -> NimbusInstance {
+        let files = FileManager.default
+        do {
+            try files.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
+        } catch {
+            throw ServerError("cannot create the data directory \(configuration.dataDirectory): \(error)")
+        }
+        let isNew = !files.fileExists(atPath: configuration.databasePath)
+        let keys = try ServerKeys.load(dataDirectory: configuration.dataDirectory, configuredFieldKey: configuration.fieldEncryptionKey)
+        guard let cipher = FieldCipher(keyBytes: keys.field) else { throw ServerError("field encryption key must be 32 bytes") }
+        let store = try await SQLStore.openSQLite(path: configuration.databasePath, cipher: cipher)
+        var accountConfiguration = AccountService.Configuration()
+        accountConfiguration.signatureDateWindow = Int64(configuration.signatureDateWindowSeconds) * 1000
+        let accounts = AccountService(store: store, configuration: accountConfiguration, now: SQLStore.systemTime, logger: logger)
+        let database = DatabaseService(
+            records: store, schemaStore: store, now: SQLStore.systemTime,
+            makeRecordName: { UUID().uuidString }, cursorKey: keys.token, logger: logger)
+        return NimbusInstance(
+            configuration: configuration, database: database, accounts: accounts, store: store, tokenKey: keys.token,
+            isNew: isNew)
+    }
+
+    /// Closes the store.
+    public func close() async {
+        await store.close()
+    }
+}

@@ -1,0 +1,99 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+public import Hummingbird
+public import Logging
+import Metrics
+import NimbusEngine
+import NimbusHTTP
+import NimbusModel
+public import NIOCore
+import Prometheus
+import ServiceLifecycle
+
+/// Builds and runs the Nimbus HTTP server over an opened ``NimbusInstance``.
+///
+/// One `ServiceGroup` runs the HTTP application and, after it, closes the store: on SIGTERM or
+/// SIGINT the server stops accepting connections, lets in-flight requests finish, and then
+/// closes SQLite cleanly.
+public enum NimbusServer {
+    /// What `nimbus serve` prints on first start: a container and a user to try it with.
+    public struct Quickstart: Sendable {
+        public var container: String
+        public var apiToken: String
+        public var userRecordName: String
+        public var webAuthToken: String
+    }
+
+    /// The container a new data directory starts with.
+    public static let quickstartContainer = "iCloud.com.example.nimbus"
+
+    /// On a new data directory, creates a development container and a signed-in user.
+    public static func makeQuickstart(_ instance: NimbusInstance) async throws -> Quickstart? {
+        guard instance.isNew else { return nil }
+        let container = try await instance.accounts.createContainer(quickstartContainer, environment: .development)
+        let user = try await instance.accounts.addUser(name: "Quick Start", email: nil, phone: nil, container: quickstartContainer)
+        return Quickstart(
+            container: quickstartContainer, apiToken: container.apiToken, userRecordName: user.user.userRecordName,
+            webAuthToken: user.webAuthToken)
+    }
+
+    /// Builds the HTTP application.
+    /// - Parameters:
+    ///   - instance: The opened data directory.
+    ///   - logger: The server's logger.
+    ///   - onServerRunning: Called with the listening channel once the server accepts connections.
+    public static func makeApplication(
+        _ instance: NimbusInstance,
+        logger: Logger,
+        onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
+    ) -> some ApplicationProtocol {
+        let configuration = instance.configuration
+        let registry = PrometheusCollectorRegistry()
+        let factory = PrometheusMetricsFactory(registry: registry)
+        let baseURL = configuration.publicBaseURL ?? "http://\(configuration.hostname):\(configuration.port)"
+        let responder = CloudKitResponder<BasicRequestContext>(
+            database: instance.database,
+            accounts: instance.accounts,
+            configuration: .init(maximumBodySize: configuration.maximumBodySize, publicBaseURL: baseURL),
+            metrics: HTTPMetrics(factory: factory),
+            renderMetrics: { registry.emitToString() },
+            logger: logger)
+        return Application(
+            responder: responder,
+            configuration: .init(address: .hostname(configuration.hostname, port: configuration.port), serverName: "Nimbus"),
+            services: [StoreCloser(instance: instance)],
+            onServerRunning: onServerRunning,
+            logger: logger)
+    }
+
+    /// Runs the server until SIGTERM or SIGINT, then shuts it down gracefully.
+    public static func run(_ instance: NimbusInstance, logger: Logger) async throws {
+        let application = makeApplication(instance, logger: logger) { channel in
+            let port = channel.localAddress?.port ?? instance.configuration.port
+            logger.info(
+                "Nimbus ready",
+                metadata: [
+                    "nimbus.url": "http://\(instance.configuration.hostname):\(port)",
+                    "nimbus.data": "\(instance.configuration.dataDirectory)",
+                ])
+        }
+        try await application.runService()
+    }
+}
+
+/// Closes the store once everything started after it has shut down.
+///
+/// The application runs its own services before the HTTP server stops, so this waits for
+/// graceful shutdown and then for the server to drain before closing SQLite.
+struct StoreCloser: Service {
+    let instance: NimbusInstance
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        await instance.close()
+    }
+}

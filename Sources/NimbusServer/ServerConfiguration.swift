@@ -1,0 +1,49 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+/// How to run a Nimbus server; every value has a documented default.
+///
+/// Only executables build this from flags and the environment (see `nimbus serve --help`);
+/// libraries and tests pass values.
+public struct ServerConfiguration: Sendable {
+    /// Where the embedded SQLite database and the server's keys live. Default `./nimbus-data`.
+    public var dataDirectory: String
+    /// The address to listen on. Default `127.0.0.1`: only this machine.
+    public var hostname: String
+    /// The port to listen on; 0 picks a free one. Default 8080.
+    public var port: Int
+    /// The server's public URL, for links it hands out; default `http://{hostname}:{port}`.
+    public var publicBaseURL: String?
+    /// A base64 256-bit key for encrypted fields; default: the key in the data directory, made
+    /// on first start. Must stay the same for the life of the data.
+    public var fieldEncryptionKey: String?
+    /// The largest request body accepted, in bytes. Default 16 MiB.
+    public var maximumBodySize: Int
+    /// How far a signed request's date may be from the server's clock, in seconds. Default 300.
+    public var signatureDateWindowSeconds: Int
+
+    /// Creates a configuration with the defaults above.
+    public init(
+        dataDirectory: String = "./nimbus-data",
+        hostname: String = "127.0.0.1",
+        port: Int = 8080,
+        publicBaseURL: String? = nil,
+        fieldEncryptionKey: String? = nil,
+        maximumBodySize: Int = 16 * 1024 * 1024,
+        signatureDateWindowSeconds: Int = 300
+    ) {
+        self.dataDirectory = dataDirectory
+        self.hostname = hostname
+        self.port = port
+        self.publicBaseURL = publicBaseURL
+        self.fieldEncryptionKey = fieldEncryptionKey
+        self.maximumBodySize = maximumBodySize
+        self.signatureDateWindowSeconds = signatureDateWindowSeconds
+    }
+
+    /// The SQLite database file inside the data directory.
+    public var databasePath: String { dataDirectory + "/nimbus.sqlite" }
+}

@@ -1,0 +1,99 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+public import NimbusModel
+
+/// Stores containers, users and credentials.
+///
+/// Secrets are never stored: API tokens and web auth tokens are kept as SHA-256 hashes, and
+/// server-to-server keys are public keys.
+public protocol AccountStore: Sendable {
+    /// Creates a container environment with its API token and developer user.
+    /// - Throws: ``StoreError`` `.alreadyExists` if that container environment exists.
+    func createContainer(_ container: ContainerEnvironment, apiTokenHash: String, developer: UserIdentity) async throws
+
+    /// Returns a container environment's settings, or `nil` if there is none.
+    func containerEnvironment(container: String, environment: Environment) async throws -> ContainerEnvironment?
+
+    /// Returns the developer user of a container (the acting user of its server-to-server keys).
+    func developer(ofContainer container: String) async throws -> String?
+
+    /// Returns the container environment an API token hash belongs to.
+    func apiToken(hash: String) async throws -> ContainerEnvironment?
+
+    /// Adds a user to a container.
+    /// - Throws: ``StoreError`` `.alreadyExists` if the record name is taken.
+    func addUser(_ user: UserIdentity, toContainer container: String) async throws
+
+    /// Returns a user of a container, or `nil` if there is none.
+    func user(named userRecordName: String, inContainer container: String) async throws -> UserIdentity?
+
+    /// Stores a web auth token's hash.
+    func addWebAuthToken(_ token: WebAuthTokenRecord) async throws
+
+    /// Returns a web auth token by its hash.
+    func webAuthToken(hash: String) async throws -> WebAuthTokenRecord?
+
+    /// Shortens or extends a web auth token's life.
+    func setWebAuthTokenExpiry(hash: String, expiresAt: Int64) async throws
+
+    /// Registers a server-to-server public key.
+    /// - Throws: ``StoreError`` `.alreadyExists` if the key ID is registered.
+    func addServerKey(_ key: ServerKeyRecord) async throws
+
+    /// Returns a registered server-to-server key.
+    func serverKey(id keyID: String) async throws -> ServerKeyRecord?
+}
+
+/// A container in one environment.
+public struct ContainerEnvironment: Sendable, Hashable {
+    public var container: String
+    public var environment: Environment
+
+    public init(container: String, environment: Environment) {
+        self.container = container
+        self.environment = environment
+    }
+}
+
+/// A stored web auth token: its hash, whose it is, and when it stops working.
+public struct WebAuthTokenRecord: Sendable, Hashable {
+    public var hash: String
+    public var container: String
+    public var userRecordName: String
+    /// Milliseconds since 1970-01-01 UTC.
+    public var issuedAt: Int64
+    /// Milliseconds since 1970-01-01 UTC.
+    public var expiresAt: Int64
+    /// How long a replacement of this token lives, in milliseconds.
+    public var lifetime: Int64
+
+    public init(hash: String, container: String, userRecordName: String, issuedAt: Int64, expiresAt: Int64, lifetime: Int64) {
+        self.hash = hash
+        self.container = container
+        self.userRecordName = userRecordName
+        self.issuedAt = issuedAt
+        self.expiresAt = expiresAt
+        self.lifetime = lifetime
+    }
+}
+
+/// A registered server-to-server key.
+public struct ServerKeyRecord: Sendable, Hashable {
+    public var keyID: String
+    public var container: String
+    /// The P-256 public key, SubjectPublicKeyInfo PEM.
+    public var publicKeyPEM: String
+    /// The user requests signed with this key act as.
+    public var userRecordName: String
+
+    public init(keyID: String, container: String, publicKeyPEM: String, userRecordName: String) {
+        self.keyID = keyID
+        self.container = container
+        self.publicKeyPEM = publicKeyPEM
+        self.userRecordName = userRecordName
+    }
+}

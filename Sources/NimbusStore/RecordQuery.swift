@@ -1,0 +1,95 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+public import NimbusModel
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A query as the store runs it: already validated by the engine.
+///
+/// Results are ordered by the sort descriptors and then by record name, so every record has
+/// one position and a page can resume after ``after``.
+public struct RecordQuery: Sendable, Hashable {
+    public var tenant: Tenant
+    public var zoneName: String
+    public var query: Query
+    /// The most results to return.
+    public var limit: Int
+    /// Resume after this position (the sort key of the last record of the previous page).
+    public var after: QueryPosition?
+    /// The schema type of each record field the query names.
+    public var fieldTypes: [String: FieldType]
+
+    public init(
+        tenant: Tenant,
+        zoneName: String,
+        query: Query,
+        limit: Int,
+        after: QueryPosition? = nil,
+        fieldTypes: [String: FieldType] = [:]
+    ) {
+        self.tenant = tenant
+        self.zoneName = zoneName
+        self.query = query
+        self.limit = limit
+        self.after = after
+        self.fieldTypes = fieldTypes
+    }
+
+    /// The position of a record in this query's order, to resume after it.
+    public func position(of record: Record) -> QueryPosition {
+        QueryPosition(
+            sortValues: query.sortDescriptors.map { Self.sortKey(of: record, field: $0.fieldName) },
+            recordName: record.recordID.recordName)
+    }
+
+    /// The value a record sorts by for a field; `nil` where the record lacks it.
+    public static func sortKey(of record: Record, field: String) -> SortKeyValue? {
+        switch SystemField(rawValue: field) {
+        case .createTime: return .integer(record.created.timestamp)
+        case .modTime: return .integer(record.modified.timestamp)
+        case .createdBy: return .text(record.created.userRecordName)
+        case .modifiedBy: return .text(record.modified.userRecordName)
+        case .recordID: return .text(record.recordID.recordName)
+        case nil: return record.fields[field].flatMap(SortKeyValue.init)
+        }
+    }
+}
+
+/// A record's position in a query's order: its sort key values and its name.
+public struct QueryPosition: Sendable, Hashable, Codable {
+    /// One value per sort descriptor; `nil` where the record lacks the field.
+    public var sortValues: [SortKeyValue?]
+    public var recordName: String
+
+    public init(sortValues: [SortKeyValue?], recordName: String) {
+        self.sortValues = sortValues
+        self.recordName = recordName
+    }
+}
+
+/// A sortable scalar, as a sort key holds it.
+public enum SortKeyValue: Sendable, Hashable, Codable {
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+
+    /// The sortable form of a field value, or `nil` for values that have no order.
+    public init?(_ value: FieldValue) {
+        switch value {
+        case .string(let text): self = .text(text)
+        case .int64(let integer), .timestamp(let integer): self = .integer(integer)
+        case .double(let real): self = .real(real)
+        case .reference(let reference): self = .text(reference.recordName)
+        case .bytes(let data): self = .text(data.base64EncodedString())
+        default: return nil
+        }
+    }
+}

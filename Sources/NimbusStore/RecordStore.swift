@@ -1,0 +1,84 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+public import NimbusModel
+
+/// Stores zones and records of every tenant.
+///
+/// Reads see committed data only. Writes to a zone happen inside ``write(zone:of:_:)``, which
+/// serialises writers of that zone: a write's change counters are therefore allocated in commit
+/// order, so a reader can never see a counter value and later find a smaller one committed.
+public protocol RecordStore: Sendable {
+    /// Returns the tenant's live zones, the default zone first (it always exists).
+    func zones(of tenant: Tenant) async throws -> [Zone]
+
+    /// Returns a live zone, or `nil` if there is none of that name. The default zone always exists.
+    func zone(named name: String, of tenant: Tenant) async throws -> Zone?
+
+    /// Creates a custom zone.
+    /// - Throws: ``StoreError`` `.alreadyExists` if a live zone has that name.
+    func createZone(named name: String, of tenant: Tenant) async throws -> Zone
+
+    /// Deletes a custom zone and every record in it; returns `false` if there was no such zone.
+    func deleteZone(named name: String, of tenant: Tenant) async throws -> Bool
+
+    /// Returns the live records of a zone with the given names, by name; absent names are left out.
+    func records(named names: [String], inZone zoneName: String, of tenant: Tenant) async throws -> [String: Record]
+
+    /// Runs `body` as one transaction on a zone: everything it writes commits together or not at all.
+    /// - Throws: ``StoreError`` `.zoneNotFound` if the zone does not exist; whatever `body` throws.
+    func write<Result: Sendable>(
+        zone zoneName: String,
+        of tenant: Tenant,
+        _ body: (any ZoneTransaction) async throws -> Result
+    ) async throws -> Result
+
+    /// Returns one page of a query's results, in the query's order.
+    func query(_ query: RecordQuery) async throws -> [Record]
+}
+
+/// The operations available inside a zone write transaction. It must not escape its closure.
+public protocol ZoneTransaction {
+    /// The zone being written, as of the start of the transaction.
+    var zone: Zone { get }
+
+    /// Returns live records of this zone by name.
+    func records(named names: [String]) async throws -> [String: Record]
+
+    /// Returns the references held by live records of this zone that point at the given records.
+    func referrers(to targetNames: [String]) async throws -> [ReferenceEdge]
+
+    /// Saves whole records, inserting or replacing them. The store assigns each a new change
+    /// counter and change tag, and returns the records as saved, in order.
+    func save(_ records: [Record]) async throws -> [Record]
+
+    /// Deletes records, leaving tombstones for the change feed.
+    func delete(_ records: [Tombstone]) async throws
+}
+
+/// A reference from one record to another in the same zone, as the store indexes it.
+public struct ReferenceEdge: Sendable, Hashable {
+    public var sourceName: String
+    public var targetName: String
+    public var action: Reference.Action
+
+    public init(sourceName: String, targetName: String, action: Reference.Action) {
+        self.sourceName = sourceName
+        self.targetName = targetName
+        self.action = action
+    }
+}
+
+/// What remains of a deleted record: enough for the change feed to report it.
+public struct Tombstone: Sendable, Hashable {
+    public var recordName: String
+    public var recordType: String
+
+    public init(recordName: String, recordType: String) {
+        self.recordName = recordName
+        self.recordType = recordType
+    }
+}

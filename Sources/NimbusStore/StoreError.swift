@@ -1,0 +1,32 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+/// Failures of a store that callers act on; anything else is a driver error.
+///
+/// The engine maps these to `NimbusError` at its boundary, so storage details never reach
+/// clients. `description` is generic on purpose; the driver's text is in `debugDescription`.
+public struct StoreError: Error, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
+    public enum Kind: Sendable, Hashable {
+        /// The zone does not exist (or was deleted).
+        case zoneNotFound
+        /// A zone, container, user or key with that identity exists already.
+        case alreadyExists
+        /// The database failed; `detail` says how.
+        case database
+    }
+
+    public var kind: Kind
+    /// Driver detail for logs and debugging; may contain SQL. Never shown to clients.
+    public var detail: String
+
+    public init(_ kind: Kind, detail: String = "") {
+        self.kind = kind
+        self.detail = detail
+    }
+
+    public var description: String { "StoreError(\(kind))" }
+    public var debugDescription: String { "StoreError(\(kind)): \(detail)" }
+}
