@@ -1,0 +1,137 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import NimbusEngine
+import NimbusModel
+import Testing
+
+@Suite("field types and encrypted values")
+struct FieldTests {
+    static let everyType: [(String, FieldValue)] = [
+        ("string", .string("héllo")),
+        ("int", .int64(-42)),
+        ("double", .double(3.25)),
+        ("timestamp", .timestamp(1_700_000_000_123)),
+        ("bytes", .bytes(Data([0, 1, 2, 255]))),
+        ("encryptedBytes", .encryptedBytes(Data([9, 8]))),
+        ("reference", .reference(Reference(recordName: "other", action: .none))),
+        ("asset", .asset(Asset(fileChecksum: "abc", size: 12))),
+        ("location", .location(Location(latitude: 52.5, longitude: 13.4, altitude: 34))),
+        ("strings", .list(elementType: .string, [.string("a"), .string("b")])),
+        ("ints", .list(elementType: .int64, [.int64(1), .int64(2)])),
+        ("doubles", .list(elementType: .double, [.double(1.5)])),
+        ("timestamps", .list(elementType: .timestamp, [.timestamp(1)])),
+        ("bytesList", .list(elementType: .bytes, [.bytes(Data([1]))])),
+        ("references", .list(elementType: .reference, [.reference(Reference(recordName: "a"))])),
+        ("assets", .list(elementType: .asset, [.asset(Asset(fileChecksum: "c"))])),
+        ("locations", .list(elementType: .location, [.location(Location(latitude: 1, longitude: 2))])),
+        ("emptyList", .list(elementType: .string, [])),
+    ]
+
+    @Test("every field type of the spec round-trips through the store")
+    func everyTypeRoundTrips() async throws {
+        try await EngineFixture.with { f in
+            try await f.makeZone("Notes", for: f.alice)
+            let fields = Dictionary(uniqueKeysWithValues: Self.everyType)
+            _ = try await f.save(.note("all", fields))
+            let stored = try #require(try await f.lookup("all"))
+            #expect(stored.fields == fields)
+        }
+    }
+
+    @Test("a value of another type than the field's is a BAD_REQUEST; nothing is written")
+    func wrongType() async throws {
+        try await EngineFixture.with { f in
+            try await f.makeZone("Notes", for: f.alice)
+            _ = try await f.save(.note("n1", ["count": .int64(1)]))
+            let results = try await f.modify([.note("n2", ["count": .string("one")])])
+            #expect(results.first?.error?.code == .badRequest)
+            #expect(results.first?.error?.reason.contains("INT64") == true)
+            #expect(try await f.lookup("n2") == nil)
+        }
+    }
+
+    @Test("an untyped value takes the field's type when its shape allows")
+    func untypedValuesAreCoerced() async throws {
+        try await EngineFixture.with { f in
+            try await f.makeZone("Notes", for: f.alice)
+            _ = try await f.save(.note("n1", ["when": .timestamp(5)]))
+            var untyped = RecordOperation.note("n2")
+            untyped.fields["when"] = FieldInput(.int64(1_700_000_000_000), isTypeExplicit: false)
+            _ = try await f.save(untyped)
+            #expect(try await f.lookup("n2")?.fields["when"] == .timestamp(1_700_000_000_000))
+        }
+    }
+
+    @Test("invalid field names are rejected", arguments: ["1abc", "___createTime", "with space", "quo\"te"])
+    func invalidFieldNames(name: String) async throws {
+        try await EngineFixture.with { f in
+            try await f.makeZone("Notes", for: f.alice)
+            let results = try await f.modify([.note("n1", [name: .string("x")])])
+            #expect(results.first?.error?.code == .badRequest)
+        }
+    }
+
+    @Test("encrypted values are stored encrypted: their clear text is in no file of the database")
+    func encryptedAtRest() async throws {
+        try await EngineFixture.with { f in
+            try await f.makeZone("Notes", for: f.alice)
+            let secret = "correct-horse-battery-staple-\(UUID().uuidString)"
+            var operation = RecordOperation.note("n1", ["title": .string("visible-title-marker")])
+            operation.fields["diagnosis"] = FieldInput(.string(secret), isEncrypted: true)
+            _ = try await f.save(operation)
+            let stored = try #require(try await f.lookup("n1"))
+            #expect(stored.encryptedFields["diagnosis"] == .string(secret))
+            #expect(stored.fields["diagnosis"] == nil)
+            let files = try FileManager.default.contentsOfDirectory(atPath: f.directory.path)
+            var sawTitle = false
+            for file in files {
+                let data = try Data(contentsOf: f.directory.appendingPathComponent(file))
+                #expect(data.range(of: Data(secret.utf8)) == nil, "clear text found in \(file)")
+                sawTitle = sawTitle || data.range(of: Data("visible-title-marker".utf8)) != nil
+            }
+            // Proves the scan reads the files records are written to.
+            #expect(sawTitle)
+        }
+    }
+
+    @Test("encrypted fields cannot be used in a filter or a sort")
+    func encryptedNotQueryable() async throws {
+        try await EngineFixture.with { f in
+            try await f.makeZone("Notes", for: f.alice)
+            var operation = RecordOperation.note("n1")
+            operation.fields["diagnosis"] = FieldInput(.string("x"), isEncrypted: true)
+            _ = try await f.save(operation)
+            let zone = ZoneID(zoneName: "Notes", ownerRecordName: "")
+            let queries = [
+                Query(recordType: "Note", filters: [Filter("diagnosis", .equals, .string("x"))]),
+                Query(recordType: "Note", sortDescriptors: [SortDescriptor("diagnosis")]),
+            ]
+            for query in queries {
+                do {
+                    _ = try await f.database.queryRecords(query, inZone: zone, resultsLimit: nil, continuationMarker: nil, access: f.access(f.alice))
+                    Issue.record("query on an encrypted field ran")
+                } catch let error as NimbusError {
+                    #expect(error.code == .badRequest)
+                    #expect(error.reason.contains("encrypted"))
+                }
+            }
+        }
+    }
+
+    @Test("a field cannot switch between encrypted and plain")
+    func encryptionIsFixed() async throws {
+        try await EngineFixture.with { f in
+            try await f.makeZone("Notes", for: f.alice)
+            _ = try await f.save(.note("n1", ["title": .string("plain")]))
+            var operation = RecordOperation.note("n2")
+            operation.fields["title"] = FieldInput(.string("now secret"), isEncrypted: true)
+            let results = try await f.modify([operation])
+            #expect(results.first?.error?.code == .badRequest)
+        }
+    }
+}
