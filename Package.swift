@@ -9,6 +9,11 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+/// Tests import what they use without the API-surface discipline of library targets.
+let testSwiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny")
+]
+
 let package = Package(
     name: "nimbus",
     platforms: [.macOS(.v15)],
@@ -113,17 +118,17 @@ let package = Package(
         .testTarget(
             name: "NimbusModelTests",
             dependencies: ["NimbusModel"],
-            swiftSettings: swiftSettings
+            swiftSettings: testSwiftSettings
         ),
         .testTarget(
             name: "NimbusSQLTests",
             dependencies: ["NimbusModel", "NimbusSQL", "NimbusStore"],
-            swiftSettings: swiftSettings
+            swiftSettings: testSwiftSettings
         ),
         .testTarget(
             name: "NimbusEngineTests",
             dependencies: ["NimbusEngine", "NimbusModel", "NimbusSQL", "NimbusStore"],
-            swiftSettings: swiftSettings
+            swiftSettings: testSwiftSettings
         ),
         .testTarget(
             name: "NimbusHTTPTests",
@@ -136,13 +141,18 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                "NimbusSQL",
+                "NimbusStore",
             ],
-            swiftSettings: swiftSettings
+            exclude: ["Fixtures"],
+            swiftSettings: testSwiftSettings
         ),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["NimbusModel"],
-            swiftSettings: swiftSettings
+            swiftSettings: testSwiftSettings
         ),
     ]
 )

@@ -7,7 +7,7 @@
 public import Logging
 public import NimbusEngine
 import NimbusModel
-import NimbusSQL
+public import NimbusSQL
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -29,7 +29,15 @@ public struct NimbusInstance: Sendable {
     public let isNew: Bool
 
     /// Opens (creating if needed) the data directory of a configuration.
-    public static func open(_ configuration: ServerConfiguration, logger: Logger) async throws -> NimbusInstance {
+    /// - Parameters:
+    ///   - configuration: Where the data is and how to serve it.
+    ///   - logger: Where the services log.
+    ///   - now: The clock, in milliseconds since 1970-01-01 UTC; tests pass one they control.
+    public static func open(
+        _ configuration: ServerConfiguration,
+        logger: Logger,
+        now: @escaping @Sendable () -> Int64 = SQLStore.systemTime
+    ) async throws -> NimbusInstance {
         let files = FileManager.default
         do {
             try files.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
@@ -39,12 +47,12 @@ public struct NimbusInstance: Sendable {
         let isNew = !files.fileExists(atPath: configuration.databasePath)
         let keys = try ServerKeys.load(dataDirectory: configuration.dataDirectory, configuredFieldKey: configuration.fieldEncryptionKey)
         guard let cipher = FieldCipher(keyBytes: keys.field) else { throw ServerError("field encryption key must be 32 bytes") }
-        let store = try await SQLStore.openSQLite(path: configuration.databasePath, cipher: cipher)
+        let store = try await SQLStore.openSQLite(path: configuration.databasePath, cipher: cipher, now: now)
         var accountConfiguration = AccountService.Configuration()
         accountConfiguration.signatureDateWindow = Int64(configuration.signatureDateWindowSeconds) * 1000
-        let accounts = AccountService(store: store, configuration: accountConfiguration, now: SQLStore.systemTime, logger: logger)
+        let accounts = AccountService(store: store, configuration: accountConfiguration, now: now, logger: logger)
         let database = DatabaseService(
-            records: store, schemaStore: store, now: SQLStore.systemTime,
+            records: store, schemaStore: store, now: now,
             makeRecordName: { UUID().uuidString }, cursorKey: keys.token, logger: logger)
         return NimbusInstance(
             configuration: configuration, database: database, accounts: accounts, store: store, tokenKey: keys.token,

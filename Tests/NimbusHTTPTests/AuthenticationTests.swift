@@ -1,0 +1,179 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+import Crypto
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import NimbusEngine
+import NimbusModel
+import Testing
+
+@Suite("authentication: API tokens, web auth tokens, server-to-server signatures")
+struct AuthenticationTests {
+    private static var iso8601: ISO8601DateFormatter {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter
+    }
+
+    /// The three signature headers for a request.
+    private func signed(_ key: OpenSSLKey, keyID: String, path: String, body: String, date: Date = Date()) throws -> HTTPFields {
+        let dateText = Self.iso8601.string(from: date)
+        let signature = try RequestSignature.sign(body: Array(body.utf8), path: path, date: dateText, privateKey: key.privateKey)
+        return [
+            HTTPField.Name("X-Apple-CloudKit-Request-KeyID")!: keyID,
+            HTTPField.Name("X-Apple-CloudKit-Request-ISO8601Date")!: dateText,
+            HTTPField.Name("X-Apple-CloudKit-Request-SignatureV1")!: signature,
+        ]
+    }
+
+    @Test("a request that needs a user and has none gets 421 AUTHENTICATION_REQUIRED with a redirectURL")
+    func authenticationRequired() async throws {
+        try await HTTPFixture.with { f, client in
+            let response = try await client.send(.get, f.path("users/current", scope: "public"))
+            try response.expectError("AUTHENTICATION_REQUIRED", status: .misdirectedRequest)
+            let redirect = try #require(try response.json["redirectURL"] as? String)
+            #expect(redirect.hasPrefix("http://nimbus.test/"))
+            let page = try await client.send(.get, String(redirect.dropFirst("http://nimbus.test".count)))
+            #expect(page.status == .ok)
+        }
+    }
+
+    @Test("an anonymous caller may read the public database")
+    func anonymousPublicRead() async throws {
+        try await HTTPFixture.with { f, client in
+            let response = try await client.send(.get, f.path("zones/list", scope: "public"))
+            #expect(response.status == .ok)
+        }
+    }
+
+    @Test("a missing or foreign API token is AUTHENTICATION_FAILED")
+    func badAPIToken() async throws {
+        try await HTTPFixture.with { f, client in
+            let none = try await client.send(.get, "/database/1/\(HTTPFixture.container)/development/public/zones/list")
+            try none.expectError("AUTHENTICATION_FAILED", status: .unauthorized)
+            let wrong = try await client.send(.get, "/database/1/\(HTTPFixture.container)/development/public/zones/list?ckAPIToken=\(String(repeating: "0", count: 64))")
+            try wrong.expectError("AUTHENTICATION_FAILED", status: .unauthorized)
+            // The development token does not open production.
+            let production = try await client.send(.get, "/database/1/\(HTTPFixture.container)/production/public/zones/list?ckAPIToken=\(f.apiToken)")
+            try production.expectError("AUTHENTICATION_FAILED", status: .unauthorized)
+        }
+    }
+
+    @Test("users/current and users/caller describe the signed-in user; the token comes back in the header")
+    func currentUser() async throws {
+        try await HTTPFixture.with { f, client in
+            let current = try await client.send(.get, f.path("users/current", scope: "public", user: f.alice.webAuthToken))
+            #expect(current.status == .ok)
+            #expect(try current.json["userRecordName"] as? String == f.alice.user.userRecordName)
+            #expect(try current.json["firstName"] as? String == "Alice")
+            #expect(current.headers[HTTPField.Name("X-Apple-CloudKit-Web-Auth-Token")!] == f.alice.webAuthToken)
+            let caller = try await client.send(.get, f.path("users/caller", scope: "private", user: f.alice.webAuthToken))
+            let users = try #require(try caller.json["users"] as? [[String: Any]])
+            #expect(users.first?["userRecordName"] as? String == f.alice.user.userRecordName)
+        }
+    }
+
+    @Test("a web auth token with '+' turned into a space still works")
+    func plusAsSpace() async throws {
+        try await HTTPFixture.with { f, client in
+            var token = f.alice.webAuthToken
+            var attempts = 0
+            // Tokens are random; mint until one holds a '+', so the test exercises the rule.
+            while !token.contains("+"), attempts < 50 {
+                token = try await f.instance.accounts.addUser(name: "P", email: nil, phone: nil, container: HTTPFixture.container).webAuthToken
+                attempts += 1
+            }
+            try #require(token.contains("+"))
+            let mangled = token.replacingOccurrences(of: "+", with: " ").addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+            let response = try await client.send(
+                .get, "/database/1/\(HTTPFixture.container)/development/public/users/current?ckAPIToken=\(f.apiToken)&ckWebAuthToken=\(mangled)")
+            #expect(response.status == .ok)
+        }
+    }
+
+    @Test("an old token is rotated through the response header; the old one works for a short grace period")
+    func tokenRotation() async throws {
+        try await HTTPFixture.with { f, client in
+            f.clock.advance(seconds: 8 * 24 * 60 * 60)
+            let first = try await client.send(.get, f.path("users/current", scope: "public", user: f.alice.webAuthToken))
+            #expect(first.status == .ok)
+            let replacement = try #require(first.headers[HTTPField.Name("X-Apple-CloudKit-Web-Auth-Token")!])
+            #expect(replacement != f.alice.webAuthToken)
+            let duringGrace = try await client.send(.get, f.path("users/current", scope: "public", user: f.alice.webAuthToken))
+            #expect(duringGrace.status == .ok)
+            f.clock.advance(seconds: 120)
+            let afterGrace = try await client.send(.get, f.path("users/current", scope: "public", user: f.alice.webAuthToken))
+            try afterGrace.expectError("AUTHENTICATION_FAILED", status: .unauthorized)
+            let withReplacement = try await client.send(.get, f.path("users/current", scope: "public", user: replacement))
+            #expect(withReplacement.status == .ok)
+        }
+    }
+
+    @Test("server-to-server: a request signed with an openssl key acts on the public database as the key's creator")
+    func signedRequests() async throws {
+        try await HTTPFixture.with { f, client in
+            let key = try OpenSSLKey.make()
+            let keyID = try await f.instance.accounts.addServerKey(publicKeyPEM: key.publicKeyPEM, container: HTTPFixture.container)
+            #expect(keyID.count == 64)
+            let path = "/database/1/\(HTTPFixture.container)/development/public/records/modify"
+            let body = #"{"operations":[{"operationType":"create","record":{"recordName":"s2s","recordType":"Note","fields":{"title":{"value":"signed"}}}}]}"#
+            let response = try await client.send(.post, path, json: body, headers: try signed(key, keyID: keyID, path: path, body: body))
+            #expect(response.status == .ok)
+            let record = try #require((try response.json["records"] as? [[String: Any]])?.first)
+            #expect(record["recordChangeTag"] != nil)
+
+            // GET with no body, signed MistKit's way: an empty string as the body hash.
+            let listPath = "/database/1/\(HTTPFixture.container)/development/public/zones/list"
+            let date = Self.iso8601.string(from: Date())
+            let signature = try key.privateKey.signature(for: Data("\(date)::\(listPath)".utf8)).derRepresentation.base64EncodedString()
+            let list = try await client.send(.get, listPath, headers: [
+                HTTPField.Name("X-Apple-Cloudkit-Request-Keyid")!: keyID,
+                HTTPField.Name("X-Apple-Cloudkit-Request-Iso8601date")!: date,
+                HTTPField.Name("X-Apple-Cloudkit-Request-Signaturev1")!: signature,
+            ])
+            #expect(list.status == .ok)
+        }
+    }
+
+    @Test("bad signatures are AUTHENTICATION_FAILED and write nothing")
+    func badSignatures() async throws {
+        try await HTTPFixture.with { f, client in
+            let key = try OpenSSLKey.make()
+            let other = try OpenSSLKey.make()
+            let keyID = try await f.instance.accounts.addServerKey(publicKeyPEM: key.publicKeyPEM, container: HTTPFixture.container)
+            let path = "/database/1/\(HTTPFixture.container)/development/public/records/modify"
+            let body = #"{"operations":[{"operationType":"create","record":{"recordName":"forged","recordType":"Note"}}]}"#
+            let tampered = body.replacingOccurrences(of: "forged", with: "forgeD")
+            let cases: [(String, HTTPFields)] = [
+                (tampered, try signed(key, keyID: keyID, path: path, body: body)),
+                (body, try signed(other, keyID: keyID, path: path, body: body)),
+                (body, try signed(key, keyID: keyID, path: path, body: body, date: Date().addingTimeInterval(-3600))),
+                (body, try signed(key, keyID: String(repeating: "a", count: 64), path: path, body: body)),
+                (body, try signed(key, keyID: keyID, path: path.replacingOccurrences(of: "public", with: "private"), body: body)),
+            ]
+            for (sentBody, headers) in cases {
+                let response = try await client.send(.post, path, json: sentBody, headers: headers)
+                try response.expectError("AUTHENTICATION_FAILED", status: .unauthorized)
+            }
+            let lookup = try await f.instance.database.lookupRecords(
+                named: ["forged", "forgeD"], inZone: nil, access: f.access(f.alice, scope: .public))
+            #expect(lookup.allSatisfy { if case .failure = $0 { true } else { false } })
+        }
+    }
+
+    @Test("a server-to-server key cannot reach a private database")
+    func signedPrivateIsDenied() async throws {
+        try await HTTPFixture.with { f, client in
+            let key = try OpenSSLKey.make()
+            let keyID = try await f.instance.accounts.addServerKey(publicKeyPEM: key.publicKeyPEM, container: HTTPFixture.container)
+            let path = "/database/1/\(HTTPFixture.container)/development/private/zones/list"
+            let response = try await client.send(.get, path, headers: try signed(key, keyID: keyID, path: path, body: ""))
+            try response.expectError("ACCESS_DENIED", status: .forbidden)
+        }
+    }
+}

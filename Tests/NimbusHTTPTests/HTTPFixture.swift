@@ -1,0 +1,126 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NimbusEngine
+import NimbusModel
+import NimbusServer
+import Synchronization
+import Testing
+
+/// A clock tests move by hand, in milliseconds since 1970 (starting at the real time, so signed
+/// requests made now are inside the date window).
+final class TestClock: Sendable {
+    private let value = Mutex<Int64>(Int64(Date().timeIntervalSince1970 * 1000))
+
+    var now: Int64 { value.withLock { $0 } }
+
+    func advance(seconds: Int64) {
+        value.withLock { $0 += seconds * 1000 }
+    }
+}
+
+/// A real Nimbus server on an ephemeral port over a temporary data directory, with a
+/// container, two signed-in users and the tokens to call it with.
+struct HTTPFixture: Sendable {
+    static let container = "iCloud.test.http"
+    let directory: URL
+    let instance: NimbusInstance
+    let clock: TestClock
+    let apiToken: String
+    let alice: NimbusEngine.AccountService.NewUser
+    let bob: NimbusEngine.AccountService.NewUser
+
+    /// Runs `body` against a live server and removes everything afterwards.
+    static func with(
+        signatureWindowSeconds: Int = 300,
+        seed: (URL) async throws -> Void = { _ in },
+        _ body: @escaping @Sendable (HTTPFixture, any TestClientProtocol) async throws -> Void
+    ) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-http-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await seed(directory)
+        let clock = TestClock()
+        let logger = Logger(label: "test")
+        let configuration = ServerConfiguration(
+            dataDirectory: directory.path, port: 0, publicBaseURL: "http://nimbus.test",
+            signatureDateWindowSeconds: signatureWindowSeconds)
+        let instance = try await NimbusInstance.open(configuration, logger: logger, now: { clock.now })
+        let created = try await instance.accounts.createContainer(container, environment: .development)
+        let alice = try await instance.accounts.addUser(name: "Alice Liddell", email: "alice@example.com", phone: nil, container: container)
+        let bob = try await instance.accounts.addUser(name: "Bob", email: nil, phone: nil, container: container)
+        let fixture = HTTPFixture(
+            directory: directory, instance: instance, clock: clock, apiToken: created.apiToken, alice: alice, bob: bob)
+        let app = NimbusServer.makeApplication(instance, logger: logger)
+        try await app.test(.live) { client in
+            try await body(fixture, client)
+        }
+    }
+
+    /// `/database/1/{container}/development/{scope}/{operation}?ckAPIToken=...[&ckWebAuthToken=...]`
+    func path(_ operation: String, scope: String = "private", user: String? = nil) -> String {
+        var query = "ckAPIToken=\(apiToken)"
+        if let user {
+            query += "&ckWebAuthToken=" + user.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        }
+        return "/database/1/\(Self.container)/development/\(scope)/\(operation)?\(query)"
+    }
+
+    /// The database access of a user, for checking what the store holds without HTTP.
+    func access(_ user: NimbusEngine.AccountService.NewUser, scope: DatabaseScope = .private) -> DatabaseAccess {
+        DatabaseAccess(
+            caller: Caller(container: Self.container, environment: .development, kind: .user, userRecordName: user.user.userRecordName),
+            scope: scope)
+    }
+
+    /// Whether a record exists, asked of the engine directly.
+    func recordExists(_ name: String, zone: String, user: NimbusEngine.AccountService.NewUser) async -> Bool {
+        let result = try? await instance.database.lookupRecords(
+            named: [name], inZone: ZoneID(zoneName: zone, ownerRecordName: ""), access: access(user))
+        if case .success = result?.first { return true }
+        return false
+    }
+}
+
+extension TestClientProtocol {
+    /// Sends a request with a body and returns the response.
+    func send(_ method: HTTPRequest.Method, _ uri: String, json: String? = nil, headers: HTTPFields = [:]) async throws -> TestResponse {
+        try await execute(uri: uri, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) }) { $0 }
+    }
+}
+
+extension TestResponse {
+    /// The body as a JSON object.
+    var json: [String: Any] {
+        get throws {
+            let object = try JSONSerialization.jsonObject(with: Data(body.readableBytesView))
+            guard let dictionary = object as? [String: Any] else { throw FixtureFailure("body is not a JSON object") }
+            return dictionary
+        }
+    }
+
+    /// Checks the body is a CloudKit error dictionary with this code and returns its reason.
+    @discardableResult
+    func expectError(_ code: String, status expected: HTTPResponse.Status, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        #expect(status == expected, sourceLocation: sourceLocation)
+        let body = try json
+        #expect(body["serverErrorCode"] as? String == code, "body: \(body)", sourceLocation: sourceLocation)
+        #expect((body["uuid"] as? String) == headers[HTTPField.Name("X-Apple-Request-UUID")!], sourceLocation: sourceLocation)
+        let reason = body["reason"] as? String
+        #expect(reason?.isEmpty == false, sourceLocation: sourceLocation)
+        return reason ?? ""
+    }
+}
+
+struct FixtureFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,74 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import Testing
+
+@Suite("response shapes, request IDs, health and metrics")
+struct WireShapeTests {
+    @Test("records carry every key clients need; desiredKeys and numbersAsStrings are honoured")
+    func recordShape() async throws {
+        try await HTTPFixture.with { f, client in
+            let uri = f.path("records/modify", user: f.alice.webAuthToken)
+            let response = try await client.send(.post, uri, json: """
+                {"desiredKeys":["count"],"numbersAsStrings":true,"operations":[{"operationType":"create","record":{
+                "recordType":"Note","fields":{"count":{"value":9007199254740993},"title":{"value":"t"},
+                "secret":{"value":"s","isEncrypted":true}}}}]}
+                """)
+            #expect(response.status == .ok)
+            let record = try #require((try response.json["records"] as? [[String: Any]])?.first)
+            for key in ["recordName", "recordType", "recordChangeTag", "fields", "created", "modified", "zoneID"] {
+                #expect(record[key] != nil, "missing \(key)")
+            }
+            let created = try #require(record["created"] as? [String: Any])
+            #expect(created["deviceID"] != nil && created["timestamp"] is Int && created["userRecordName"] as? String == f.alice.user.userRecordName)
+            let fields = try #require(record["fields"] as? [String: Any])
+            #expect(Set(fields.keys) == ["count"])
+            #expect((fields["count"] as? [String: Any])?["value"] as? String == "9007199254740993")
+            #expect((fields["count"] as? [String: Any])?["type"] as? String == "INT64")
+
+            let lookup = try await client.send(.post, f.path("records/lookup", user: f.alice.webAuthToken), json: """
+                {"records":[{"recordName":"\(record["recordName"] as! String)"},{"recordName":"missing"}]}
+                """)
+            let records = try #require(try lookup.json["records"] as? [[String: Any]])
+            let secret = try #require((records[0]["fields"] as? [String: Any])?["secret"] as? [String: Any])
+            #expect(secret["isEncrypted"] as? Bool == true && secret["value"] as? String == "s")
+            #expect(records[1]["serverErrorCode"] as? String == "NOT_FOUND")
+            #expect(records[1]["recordName"] as? String == "missing")
+            #expect(records[1]["reason"] as? String == "Record not found")
+        }
+    }
+
+    @Test("deletes answer with tombstones that carry recordType")
+    func tombstoneShape() async throws {
+        try await HTTPFixture.with { f, client in
+            let uri = f.path("records/modify", user: f.alice.webAuthToken)
+            _ = try await client.send(.post, uri, json: #"{"operations":[{"operationType":"create","record":{"recordName":"n1","recordType":"Note"}}]}"#)
+            let response = try await client.send(.post, uri, json: #"{"operations":[{"operationType":"delete","record":{"recordName":"n1","fields":null,"deleted":false}}]}"#)
+            let tombstone = try #require((try response.json["records"] as? [[String: Any]])?.first)
+            #expect(tombstone["deleted"] as? Bool == true)
+            #expect(tombstone["recordType"] as? String == "Note")
+        }
+    }
+
+    @Test("every response has an X-Apple-Request-UUID; /health answers; /metrics counts requests and errors")
+    func observability() async throws {
+        try await HTTPFixture.with { f, client in
+            let ok = try await client.send(.get, f.path("zones/list", user: f.alice.webAuthToken))
+            #expect(ok.headers[HTTPField.Name("X-Apple-Request-UUID")!]?.count == 36)
+            _ = try await client.send(.get, f.path("zones/list"))
+            let health = try await client.send(.get, "/health")
+            #expect(health.status == .ok)
+            let metrics = try await client.send(.get, "/metrics")
+            let text = String(buffer: metrics.body)
+            #expect(text.contains(#"nimbus_requests_total{operation="zones/list"} 2"#))
+            #expect(text.contains(#"nimbus_errors_total{operation="zones/list",code="AUTHENTICATION_REQUIRED"} 1"#))
+            #expect(text.contains("nimbus_request_duration_seconds_bucket"))
+        }
+    }
+}
