@@ -1,0 +1,123 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import Synchronization
+
+/// The `nimbus` executable, run as a user runs it.
+enum NimbusBinary {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The built executable: `NIMBUS_BINARY`, or the debug build next to the tests.
+    static var path: String {
+        if let path = ProcessInfo.processInfo.environment["NIMBUS_BINARY"] { return path }
+        return packageRoot.appendingPathComponent(".build/debug/nimbus").path
+    }
+
+    /// Runs a subcommand to completion and returns its exit status and output.
+    static func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        try runProcess(path, arguments)
+    }
+}
+
+/// Runs a program to completion, returning its status and output.
+func runProcess(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    if let environment { process.environment = environment }
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let stdout = out.fileHandleForReading.readDataToEndOfFile()
+    let stderr = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+}
+
+/// A `nimbus serve` process on a free port; stopped with SIGTERM by ``stop()``.
+final class ServerProcess: Sendable {
+    private let process: Process
+    private let output: OutputBuffer
+    let url: String
+
+    /// Starts the server on `directory` and waits until it logs that it is ready.
+    init(dataDirectory: String) async throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: NimbusBinary.path)
+        process.arguments = ["serve", "--data", dataDirectory, "--port", "0"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["NIMBUS_LOG_LEVEL"] = "info"
+        process.environment = environment
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        let output = OutputBuffer()
+        out.fileHandleForReading.readabilityHandler = { handle in
+            let text = String(decoding: handle.availableData, as: UTF8.self)
+            output.value.withLock { $0.stdout += text }
+        }
+        err.fileHandleForReading.readabilityHandler = { handle in
+            let text = String(decoding: handle.availableData, as: UTF8.self)
+            output.value.withLock { $0.stderr += text }
+        }
+        try process.run()
+        self.process = process
+        self.output = output
+        var url: String?
+        for _ in 0..<300 where url == nil {
+            try await Task.sleep(for: .milliseconds(50))
+            let stderr = output.value.withLock { $0.stderr }
+            if let line = stderr.split(separator: "\n").first(where: { $0.contains("Nimbus ready") }),
+                let range = line.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression)
+            {
+                url = String(line[range])
+            }
+            if !process.isRunning { break }
+        }
+        guard let url else {
+            process.terminate()
+            throw EndToEndFailure("server did not start: \(output.value.withLock { $0.stderr })")
+        }
+        self.url = url
+    }
+
+    var stdout: String { output.value.withLock { $0.stdout } }
+
+    /// The value of `export NAME=value` in what the server printed on first start.
+    func exported(_ name: String) -> String? {
+        for line in stdout.split(separator: "\n") where line.hasPrefix("export \(name)=") {
+            return String(line.dropFirst("export \(name)=".count)).trimmingCharacters(in: CharacterSet(charactersIn: "'"))
+        }
+        return nil
+    }
+
+    /// Sends SIGTERM and waits for the process to exit; returns its exit status.
+    func stop() async throws -> Int32 {
+        process.terminate()
+        for _ in 0..<200 where process.isRunning {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            throw EndToEndFailure("server did not stop within 10 s of SIGTERM")
+        }
+        return process.terminationStatus
+    }
+}
+
+/// What a child process has written so far.
+final class OutputBuffer: Sendable {
+    let value = Mutex((stdout: "", stderr: ""))
+}
+
+struct EndToEndFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,83 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import Testing
+
+/// Drives the real `nimbus` executable: `serve`, the admin subcommands against a running
+/// server's data directory, the README's quick start, and shutdown.
+@Suite("nimbus serve and the admin subcommands", .timeLimit(.minutes(2)))
+struct ServeAndAdminTests {
+    private func withDataDirectory(_ body: (String) async throws -> Void) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-e2e-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await body(directory.path)
+    }
+
+    @Test("the README quick start works when pasted against a fresh server")
+    func readmeQuickStart() async throws {
+        try await withDataDirectory { data in
+            let server = try await ServerProcess(dataDirectory: data)
+            let readme = try String(contentsOf: NimbusBinary.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+            let begin = try #require(readme.range(of: "<!-- quickstart:begin -->"))
+            let end = try #require(readme.range(of: "<!-- quickstart:end -->"))
+            let script = readme[begin.upperBound..<end.lowerBound]
+                .split(separator: "\n").filter { !$0.hasPrefix("```") }.joined(separator: "\n")
+            var environment = ProcessInfo.processInfo.environment
+            for name in ["NIMBUS_CONTAINER", "NIMBUS_API_TOKEN", "NIMBUS_WEB_AUTH_TOKEN"] {
+                environment[name] = try #require(server.exported(name), "first start did not print \(name)")
+            }
+            // The printed URL names the configured port (0 here); the log line has the real one.
+            environment["NIMBUS_URL"] = server.url
+            let result = try runProcess("/bin/bash", ["-euo", "pipefail", "-c", script], environment: environment)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.contains(#""zoneName":"Notes""#))
+            #expect(result.stdout.components(separatedBy: "Hello, Nimbus").count >= 3, "\(result.stdout)")
+            #expect(try await server.stop() == 0)
+        }
+    }
+
+    @Test("admin subcommands work on the data directory of a running server; SIGTERM shuts down cleanly")
+    func adminWhileServing() async throws {
+        try await withDataDirectory { data in
+            let server = try await ServerProcess(dataDirectory: data)
+            let container = try NimbusBinary.run(["container", "create", "iCloud.e2e", "--environment", "production", "--data", data, "--json"])
+            #expect(container.status == 0, "\(container.stderr)")
+            let created = try JSONSerialization.jsonObject(with: Data(container.stdout.utf8)) as? [String: String]
+            #expect(created?["container"] == "iCloud.e2e" && created?["environment"] == "production")
+            let apiToken = try #require(created?["apiToken"])
+            #expect(apiToken.count == 64)
+
+            let user = try NimbusBinary.run(["user", "add", "Ann Example", "--container", "iCloud.e2e", "--email", "ann@example.com", "--data", data, "--json"])
+            #expect(user.status == 0, "\(user.stderr)")
+            let added = try JSONSerialization.jsonObject(with: Data(user.stdout.utf8)) as? [String: String]
+            let token = try #require(added?["webAuthToken"])
+
+            let keyDirectory = data + "/keys"
+            try FileManager.default.createDirectory(atPath: keyDirectory, withIntermediateDirectories: true)
+            _ = try runProcess("/usr/bin/env", ["openssl", "ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", keyDirectory + "/k.pem"])
+            _ = try runProcess("/usr/bin/env", ["openssl", "ec", "-in", keyDirectory + "/k.pem", "-pubout", "-out", keyDirectory + "/k.pub.pem"])
+            let key = try NimbusBinary.run(["key", "add", "--container", "iCloud.e2e", "--public-key", keyDirectory + "/k.pub.pem", "--data", data])
+            #expect(key.status == 0, "\(key.stderr)")
+            #expect(key.stdout.contains("keyID"))
+
+            // The running server sees what the admin commands wrote.
+            let current = try runProcess("/usr/bin/env", [
+                "curl", "-s", "--url-query", "ckAPIToken=\(apiToken)", "--url-query", "ckWebAuthToken=\(token)",
+                "\(server.url)/database/1/iCloud.e2e/production/public/users/current",
+            ])
+            #expect(current.stdout.contains(#""firstName":"Ann""#), "\(current.stdout)")
+
+            let failure = try NimbusBinary.run(["user", "add", "Nobody", "--container", "iCloud.missing", "--data", data])
+            #expect(failure.status != 0)
+            #expect(failure.stderr.contains("iCloud.missing"))
+
+            #expect(try await server.stop() == 0)
+            let check = try runProcess("/usr/bin/env", ["sqlite3", data + "/nimbus.sqlite", "PRAGMA integrity_check"])
+            #expect(check.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "ok")
+        }
+    }
+}

@@ -1,0 +1,112 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import NimbusModel
+import NimbusSQL
+import NimbusStore
+import Testing
+
+@Suite("change bookkeeping in the SQL store")
+struct ChangeBookkeepingTests {
+    private static let tenant = Tenant(container: "c", environment: .development, owner: "_owner")
+
+    private static func withStore(_ body: (SQLStore, String) async throws -> Void) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-sql-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("store.sqlite").path
+        let store = try await SQLStore.openSQLite(path: path, cipher: FieldCipher(keyBytes: Array(repeating: 3, count: 32))!)
+        try await body(store, path)
+        await store.close()
+    }
+
+    private static func record(_ name: String, zone: String = "Z") -> Record {
+        let stamp = ChangeStamp(timestamp: 1, userRecordName: "_owner")
+        return Record(
+            recordID: RecordID(recordName: name, zoneID: ZoneID(zoneName: zone, ownerRecordName: "_owner")),
+            recordType: "Note", created: stamp, modified: stamp)
+    }
+
+    @Test("every write bumps the zone counter in its transaction and stamps the rows it changes")
+    func countersGrow() async throws {
+        try await Self.withStore { store, _ in
+            let created = try await store.createZone(named: "Z", of: Self.tenant)
+            var last = created.changeCounter
+            for round in 0..<5 {
+                let saved = try await store.write(zone: "Z", of: Self.tenant) { transaction in
+                    try await transaction.save([Self.record("a\(round)"), Self.record("b\(round)")])
+                }
+                let zone = try #require(try await store.zone(named: "Z", of: Self.tenant))
+                #expect(zone.changeCounter == last + 2)
+                #expect(saved.map(\.recordChangeTag) == [String(last + 1, radix: 36), String(last + 2, radix: 36)])
+                last = zone.changeCounter
+            }
+        }
+    }
+
+    @Test("a failed transaction leaves neither rows nor counter behind")
+    func rollback() async throws {
+        try await Self.withStore { store, _ in
+            _ = try await store.createZone(named: "Z", of: Self.tenant)
+            let before = try #require(try await store.zone(named: "Z", of: Self.tenant)).changeCounter
+            struct Boom: Error {}
+            await #expect(throws: Boom.self) {
+                try await store.write(zone: "Z", of: Self.tenant) { transaction in
+                    _ = try await transaction.save([Self.record("doomed")])
+                    throw Boom()
+                }
+            }
+            #expect(try await store.records(named: ["doomed"], inZone: "Z", of: Self.tenant).isEmpty)
+            #expect(try #require(try await store.zone(named: "Z", of: Self.tenant)).changeCounter == before)
+        }
+    }
+
+    @Test("deletes leave tombstones with the record type and a new counter value")
+    func tombstones() async throws {
+        try await Self.withStore { store, path in
+            _ = try await store.createZone(named: "Z", of: Self.tenant)
+            _ = try await store.write(zone: "Z", of: Self.tenant) { try await $0.save([Self.record("gone")]) }
+            let before = try #require(try await store.zone(named: "Z", of: Self.tenant)).changeCounter
+            try await store.write(zone: "Z", of: Self.tenant) { try await $0.delete([Tombstone(recordName: "gone", recordType: "Note")]) }
+            #expect(try await store.records(named: ["gone"], inZone: "Z", of: Self.tenant).isEmpty)
+            #expect(try #require(try await store.zone(named: "Z", of: Self.tenant)).changeCounter == before + 1)
+            let rows = try sqlite(path, "SELECT record_type, is_deleted, change_counter FROM records WHERE record_name = 'gone'")
+            #expect(rows == "Note|1|\(before + 1)")
+        }
+    }
+
+    @Test("concurrent writers to one zone get distinct, gap-free counters in commit order")
+    func concurrentWriters() async throws {
+        try await Self.withStore { store, _ in
+            _ = try await store.createZone(named: "Z", of: Self.tenant)
+            let start = try #require(try await store.zone(named: "Z", of: Self.tenant)).changeCounter
+            let tags = try await withThrowingTaskGroup(of: String.self) { group in
+                for index in 0..<40 {
+                    group.addTask {
+                        try await store.write(zone: "Z", of: Self.tenant) { try await $0.save([Self.record("r\(index)")]) }[0].recordChangeTag
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            let counters = tags.compactMap { Int64($0, radix: 36) }.sorted()
+            #expect(counters == Array(start + 1...start + 40))
+        }
+    }
+
+    /// Reads the database file with the sqlite3 tool, as an operator would.
+    private func sqlite(_ path: String, _ sql: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["sqlite3", path, sql]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        process.waitUntilExit()
+        return String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
