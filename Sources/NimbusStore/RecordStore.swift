@@ -29,11 +29,14 @@ public protocol RecordStore: Sendable {
     func records(named names: [String], inZone zoneName: String, of tenant: Tenant) async throws -> [String: Record]
 
     /// Runs `body` as one transaction on a zone: everything it writes commits together or not at all.
+    ///
+    /// The body may run on another task than the caller's: a store may run the bodies of
+    /// concurrent writers together and commit them at once (group commit).
     /// - Throws: ``StoreError`` `.zoneNotFound` if the zone does not exist; whatever `body` throws.
     func write<Result: Sendable>(
         zone zoneName: String,
         of tenant: Tenant,
-        _ body: (any ZoneTransaction) async throws -> Result
+        _ body: @escaping @Sendable (any ZoneTransaction) async throws -> Result
     ) async throws -> Result
 
     /// Returns one page of a query's results, in the query's order.

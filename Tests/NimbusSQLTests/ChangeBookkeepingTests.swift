@@ -97,6 +97,36 @@ struct ChangeBookkeepingTests {
         }
     }
 
+    @Test("writers sharing a commit: a failing one rolls back only its own changes")
+    func groupCommitIsolation() async throws {
+        try await Self.withStore { store, _ in
+            _ = try await store.createZone(named: "Z", of: Self.tenant)
+            struct Refused: Error {}
+            let outcomes = await withTaskGroup(of: (Int, Bool).self) { group in
+                for index in 0..<60 {
+                    group.addTask {
+                        do {
+                            _ = try await store.write(zone: "Z", of: Self.tenant) { transaction in
+                                _ = try await transaction.save([Self.record("w\(index)")])
+                                if index.isMultiple(of: 3) { throw Refused() }
+                            }
+                            return (index, true)
+                        } catch {
+                            return (index, false)
+                        }
+                    }
+                }
+                return await group.reduce(into: [Int: Bool]()) { $0[$1.0] = $1.1 }
+            }
+            let names = (0..<60).map { "w\($0)" }
+            let stored = try await store.records(named: names, inZone: "Z", of: Self.tenant)
+            for index in 0..<60 {
+                #expect(outcomes[index] == !index.isMultiple(of: 3))
+                #expect((stored["w\(index)"] != nil) == !index.isMultiple(of: 3), "w\(index)")
+            }
+        }
+    }
+
     /// Reads the database file with the sqlite3 tool, as an operator would.
     private func sqlite(_ path: String, _ sql: String) throws -> String {
         let process = Process()

@@ -44,11 +44,12 @@ extension DatabaseService {
             zoneID: reportedZoneID(zoneName, of: tenant), user: user, now: now(),
             onlyCreatorMayChange: tenant.isPublic, isAtomic: atomic && zoneName != ZoneID.defaultZoneName,
             schemas: schemas)
+        let planned = named
         return try await store {
             try await records.write(zone: zoneName, of: tenant) { transaction in
-                let snapshot = try await Self.snapshot(for: named, in: transaction)
+                let snapshot = try await Self.snapshot(for: planned, in: transaction)
                 var planner = RecordBatchPlanner(context: context, existing: snapshot.records, edges: snapshot.edges)
-                var plan = planner.plan(named)
+                var plan = planner.plan(planned)
                 let saved = try await transaction.save(plan.saves)
                 try await transaction.delete(plan.deletes)
                 for (index, record) in zip(plan.saveResultIndexes, saved) {

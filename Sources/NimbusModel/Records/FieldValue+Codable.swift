@@ -114,7 +114,18 @@ extension FieldValue: Codable {
     }
 
     /// Infers a value's type from its JSON shape, for clients that leave `type` out.
+    ///
+    /// The most common shapes are tried first: each failed attempt throws a `DecodingError`,
+    /// which costs far more than a successful decode.
     private static func inferred(from decoder: any Decoder) throws -> FieldValue {
+        if let single = try? decoder.singleValueContainer() {
+            if let value = try? single.decode(String.self) { return .string(value) }
+            if let value = try? single.decode(Int64.self) { return .int64(value) }
+            if let value = try? single.decode(Double.self) { return .double(value) }
+            if let value = try? single.decode(Bool.self) { return .int64(value ? 1 : 0) }
+            if let value = try? single.decode(Reference.self) { return .reference(value) }
+            if let value = try? single.decode(Location.self) { return .location(value) }
+        }
         if var list = try? decoder.unkeyedContainer() {
             var elements: [FieldValue] = []
             while !list.isAtEnd {
@@ -130,19 +141,13 @@ extension FieldValue: Codable {
             return .list(elementType: elements.first?.type ?? .string, elements)
         }
         let single = try decoder.singleValueContainer()
-        if let value = try? single.decode(Bool.self) { return .int64(value ? 1 : 0) }
-        if let value = try? single.decode(Int64.self) { return .int64(value) }
-        if let value = try? single.decode(Double.self) { return .double(value) }
-        if let value = try? single.decode(String.self) { return .string(value) }
-        if let value = try? single.decode(Reference.self) { return .reference(value) }
-        if let value = try? single.decode(Location.self) { return .location(value) }
         if let value = try? single.decode(Asset.self) { return .asset(value) }
         throw DecodingError.dataCorruptedError(in: single, debugDescription: "field value has no recognisable type")
     }
 
     private static func integer(from single: any SingleValueDecodingContainer, allowingBool: Bool) throws -> Int64 {
-        if allowingBool, let value = try? single.decode(Bool.self) { return value ? 1 : 0 }
         if let value = try? single.decode(Int64.self) { return value }
+        if allowingBool, let value = try? single.decode(Bool.self) { return value ? 1 : 0 }
         if let text = try? single.decode(String.self), let value = Int64(text) { return value }
         // Some clients write integral numbers with a fraction part (`1.7e12`, `3.0`).
         if let value = try? single.decode(Double.self), value.rounded() == value, abs(value) < 9.0e18 {

@@ -28,7 +28,10 @@ package protocol SQLDatabase: Sendable {
     func read<Result: Sendable>(_ body: (any SQLConnection) async throws -> Result) async throws -> Result
 
     /// Runs `body` in a write transaction that commits when it returns and rolls back when it throws.
-    func write<Result: Sendable>(_ body: (any SQLConnection) async throws -> Result) async throws -> Result
+    ///
+    /// The body may run on another task than the caller's (SQLite runs concurrent writers' bodies
+    /// in one shared transaction), hence `@Sendable`.
+    func write<Result: Sendable>(_ body: @escaping @Sendable (any SQLConnection) async throws -> Result) async throws -> Result
 
     /// Closes every connection. Nothing may use the database afterwards.
     func close() async

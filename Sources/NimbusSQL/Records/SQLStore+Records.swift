@@ -20,13 +20,15 @@ extension SQLStore: RecordStore {
     public func write<Result: Sendable>(
         zone zoneName: String,
         of tenant: Tenant,
-        _ body: (any ZoneTransaction) async throws -> Result
+        _ body: @escaping @Sendable (any ZoneTransaction) async throws -> Result
     ) async throws -> Result {
-        try await database.write { connection in
-            let zone = try await Self.lockZone(zoneName, of: tenant, on: connection, createdAt: now())
+        let createdAt = now()
+        let dialect = database.dialect
+        let codec = RecordRowCodec(cipher: cipher, tenant: tenant, zoneName: zoneName)
+        return try await database.write { connection in
+            let zone = try await Self.lockZone(zoneName, of: tenant, on: connection, createdAt: createdAt)
             let transaction = SQLZoneTransaction(
-                zone: zone, tenant: tenant, connection: connection, dialect: database.dialect,
-                codec: RecordRowCodec(cipher: cipher, tenant: tenant, zoneName: zoneName))
+                zone: zone, tenant: tenant, connection: connection, dialect: dialect, codec: codec)
             return try await body(transaction)
         }
     }

@@ -7,13 +7,13 @@
 /// An SQLite database file in WAL mode: one writer connection and a few reader connections.
 ///
 /// WAL lets readers run while a write is in progress and sees each reader's statements in one
-/// snapshot. `synchronous = NORMAL` makes a commit durable across a process crash (the WAL is
+/// snapshot. Concurrent writes share commits (``GroupCommitWriter``). `synchronous = NORMAL` makes a commit durable across a process crash (the WAL is
 /// written before the commit returns) and across power loss up to the last checkpoint, which is
 /// the usual trade for a server. Several processes may open the same file (the admin CLI does
 /// while the server runs); they take turns at the write lock.
 package final class SQLiteDatabase: SQLDatabase {
     package let dialect = SQLDialect.sqlite
-    private let writer: ResourcePool<SQLiteConnection>
+    private let writer: GroupCommitWriter
     private let readers: ResourcePool<SQLiteConnection>
 
     /// Opens or creates the database at `path` and brings its schema up to date.
@@ -33,14 +33,16 @@ package final class SQLiteDatabase: SQLDatabase {
             PRAGMA synchronous = NORMAL;
             PRAGMA foreign_keys = OFF;
             PRAGMA temp_store = MEMORY;
+            PRAGMA cache_size = -65536;
             """
         )
         let readConnections = try (0..<max(1, readerCount)).map { _ in
             let connection = try SQLiteConnection(path: path, readOnly: true)
-            try connection.executeScript("PRAGMA temp_store = MEMORY;")
+            // A large page cache and memory-mapped reads keep hot pages out of read(2) calls.
+            try connection.executeScript("PRAGMA temp_store = MEMORY; PRAGMA cache_size = -32768; PRAGMA mmap_size = 268435456;")
             return connection
         }
-        writer = ResourcePool([writeConnection])
+        writer = GroupCommitWriter(writeConnection)
         readers = ResourcePool(readConnections)
     }
 
@@ -58,23 +60,13 @@ package final class SQLiteDatabase: SQLDatabase {
         }
     }
 
-    package func write<Result: Sendable>(_ body: (any SQLConnection) async throws -> Result) async throws -> Result {
-        try await writer.withResource { connection in
-            // IMMEDIATE takes the write lock now, so another process's writer cannot make this
-            // transaction fail halfway with SQLITE_BUSY.
-            try connection.executeScript("BEGIN IMMEDIATE")
-            do {
-                let result = try await body(connection)
-                try connection.executeScript("COMMIT")
-                return result
-            } catch {
-                try? connection.executeScript("ROLLBACK")
-                throw error
-            }
-        }
+    package func write<Result: Sendable>(
+        _ body: @escaping @Sendable (any SQLConnection) async throws -> Result
+    ) async throws -> Result {
+        try await writer.write { connection in try await body(connection) }
     }
 
     package func close() async {
-        for connection in readers.all + writer.all { connection.close() }
+        for connection in readers.all + [writer.underlyingConnection] { connection.close() }
     }
 }

@@ -1,0 +1,32 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// The benchmark harness: a load generator that drives a release build of `nimbus serve` over
+/// HTTP and measures, in the same run, the references its figures are compared with.
+let package = Package(
+    name: "nimbus-benchmarks",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "nimbus-load", targets: ["NimbusLoad"])
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CSQLiteBench",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .executableTarget(
+            name: "NimbusLoad",
+            dependencies: [
+                "CSQLiteBench",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
+    ]
+)

@@ -1,0 +1,129 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+import Crypto
+import Foundation
+
+/// A running `nimbus serve` on a fresh data directory, with users and seeded records.
+final class LoadSession: @unchecked Sendable {
+    static let container = "iCloud.bench.load"
+    static let seedRecords = 1000
+    static let groups = 50
+
+    let directory: URL
+    let url: String
+    let apiToken: String
+    let webAuthTokens: [String]
+    let keyID: String
+    let privateKey: P256.Signing.PrivateKey
+    private let server: Process
+
+    var databasePath: String { directory.appendingPathComponent("nimbus.sqlite").path }
+
+    private init(directory: URL, url: String, apiToken: String, webAuthTokens: [String], keyID: String, privateKey: P256.Signing.PrivateKey, server: Process) {
+        self.directory = directory
+        self.url = url
+        self.apiToken = apiToken
+        self.webAuthTokens = webAuthTokens
+        self.keyID = keyID
+        self.privateKey = privateKey
+        self.server = server
+    }
+
+    static func start(nimbus: String, users: Int) async throws -> LoadSession {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-load-\(UUID().uuidString)")
+        let data = directory.path
+        let container = try json(try Shell.run(nimbus, ["container", "create", container, "--data", data, "--json"]))
+        var tokens: [String] = []
+        for index in 0..<users {
+            let user = try json(try Shell.run(nimbus, ["user", "add", "Load User \(index)", "--container", Self.container, "--data", data, "--json"]))
+            tokens.append(user["webAuthToken"] ?? "")
+        }
+        let privateKey = P256.Signing.PrivateKey()
+        let keyPath = directory.appendingPathComponent("load.pub.pem").path
+        try privateKey.publicKey.pemRepresentation.write(toFile: keyPath, atomically: true, encoding: .utf8)
+        let key = try json(try Shell.run(nimbus, ["key", "add", "--container", Self.container, "--public-key", keyPath, "--data", data, "--json"]))
+
+        let port = 18_000 + Int.random(in: 0..<2000)
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: nimbus)
+        server.arguments = ["serve", "--data", data, "--port", String(port)]
+        var environment = ProcessInfo.processInfo.environment
+        environment["NIMBUS_LOG_LEVEL"] = "warning"
+        server.environment = environment
+        try server.run()
+        let url = "http://127.0.0.1:\(port)"
+        for _ in 0..<200 {
+            if (try? Shell.run("/usr/bin/env", ["curl", "-sf", url + "/health"])) != nil { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        let session = LoadSession(
+            directory: directory, url: url, apiToken: container["apiToken"] ?? "", webAuthTokens: tokens,
+            keyID: key["keyID"] ?? "", privateKey: privateKey, server: server)
+        try session.seed()
+        return session
+    }
+
+    func stop() {
+        server.terminate()
+        server.waitUntilExit()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// The private-database path of an operation, authenticated as user `index`.
+    func privatePath(_ operation: String, user index: Int) -> String {
+        let token = webAuthTokens[index].addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+        return "/database/1/\(Self.container)/development/private/\(operation)?ckAPIToken=\(apiToken)&ckWebAuthToken=\(token)"
+    }
+
+    /// Records `seed-0 ... seed-999` in every user's default zone, in groups `g0 ... g49`.
+    private func seed() throws {
+        for user in webAuthTokens.indices {
+            for batch in stride(from: 0, to: Self.seedRecords, by: 200) {
+                let records = (batch..<batch + 200).map { index in
+                    #"{"operationType":"create","record":{"recordName":"seed-\#(index)","recordType":"Note","fields":{"title":{"value":"seed \#(index)"},"group":{"value":"g\#(index % Self.groups)"},"count":{"value":\#(index)}}}}"#
+                }
+                let body = #"{"operations":[\#(records.joined(separator: ","))]}"#
+                let response = try Shell.run("/usr/bin/env", ["curl", "-sf", "-d", body, url + privatePath("records/modify", user: user)])
+                guard response.contains("recordChangeTag") else { throw LoadError("seeding failed: \(response.prefix(300))") }
+            }
+        }
+    }
+
+    private static func json(_ text: String) throws -> [String: String] {
+        guard let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: String] else {
+            throw LoadError("expected a JSON object, got: \(text)")
+        }
+        return object
+    }
+}
+
+/// Runs commands to completion.
+enum Shell {
+    @discardableResult
+    static func run(_ executable: String, _ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let output = out.fileHandleForReading.readDataToEndOfFile()
+        let errors = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw LoadError("\(executable) \(arguments.prefix(3).joined(separator: " ")) failed: \(String(decoding: errors, as: UTF8.self))")
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+}
+
+struct LoadError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,40 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+import ArgumentParser
+import Foundation
+
+/// `nimbus-load`: measures a release build of `nimbus serve` under concurrent load.
+///
+/// It makes a data directory, adds users with the admin subcommands, starts the server, seeds
+/// records, and drives each scenario with `wrk` (a C load generator, so the generator takes as
+/// little of the machine's CPU as possible) using one keep-alive connection per client. In the
+/// same run it measures `GET /health` (the HTTP ceiling) and raw SQLite inserts into the same
+/// schema (the storage ceiling), and reports Nimbus's figures as ratios of those.
+@main
+struct NimbusLoad: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "nimbus-load", abstract: "Load-test a Nimbus server.")
+
+    @Option(help: "The nimbus executable (a release build).") var nimbus: String
+    @Option(help: "Concurrent clients (keep-alive connections).") var clients = 64
+    @Option(help: "Distinct signed-in users the clients act as.") var users = 16
+    @Option(help: "Seconds each scenario runs.") var duration = 10
+    @Option(help: "wrk threads.") var threads = 2
+    @Option(help: "Scenarios to run, comma separated (default: all).") var only: String?
+
+    func run() async throws {
+        let session = try await LoadSession.start(nimbus: nimbus, users: users)
+        defer { session.stop() }
+        let selected = only.map { Set($0.split(separator: ",").map(String.init)) }
+        var results: [ScenarioResult] = []
+        for scenario in Scenario.all(session: session) where selected?.contains(scenario.name) ?? true {
+            FileHandle.standardError.write(Data("running \(scenario.name)...\n".utf8))
+            results.append(try Wrk.run(scenario, url: session.url, clients: clients, threads: threads, seconds: duration))
+        }
+        let raw = try RawSQLiteInserts.measure(schemaFrom: session.databasePath)
+        Report.print(results: results, raw: raw, clients: clients, users: users, seconds: duration)
+    }
+}

@@ -1,0 +1,47 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+import Foundation
+
+/// Prints the figures as a Markdown table, with the ratios BENCHMARKS.md records.
+enum Report {
+    static func print(results: [ScenarioResult], raw: RawSQLiteInserts.Result, clients: Int, users: Int, seconds: Int) {
+        let health = results.first { $0.scenario.name == "health" }
+        var lines = [
+            "clients: \(clients) keep-alive connections as \(users) users; \(seconds) s per scenario; machine: \(ProcessInfo.processInfo.activeProcessorCount) cores",
+            "",
+            "| scenario | requests/s | records/s | p50 ms | p99 ms | failed | vs /health | vs raw SQLite |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|",
+        ]
+        for result in results {
+            let versusHealth = health.map { String(format: "%.0f%%", 100 * result.requestsPerSecond / $0.requestsPerSecond) } ?? "-"
+            let versusRaw: String
+            switch result.scenario.name {
+            case "save1", "save1-s2s": versusRaw = String(format: "%.0f%%", 100 * result.recordsPerSecond / raw.singleRowTransactions)
+            case "save200": versusRaw = String(format: "%.0f%%", 100 * result.recordsPerSecond / raw.batchedTransactions)
+            default: versusRaw = "-"
+            }
+            lines.append(
+                "| \(result.scenario.summary) | \(format(result.requestsPerSecond)) | \(result.scenario.recordsPerRequest == 0 ? "-" : format(result.recordsPerSecond)) | "
+                    + String(format: "%.2f | %.2f", Double(result.p50Microseconds) / 1000, Double(result.p99Microseconds) / 1000)
+                    + " | \(result.failures) | \(result.scenario.name == "health" ? "-" : versusHealth) | \(versusRaw) |")
+        }
+        lines.append("")
+        lines.append("raw SQLite, same schema: \(format(raw.singleRowTransactions)) rows/s one row per transaction; \(format(raw.batchedTransactions)) rows/s 200 rows per transaction")
+        Swift.print(lines.joined(separator: "\n"))
+    }
+
+    private static func format(_ value: Double) -> String {
+        let rounded = Int(value.rounded())
+        var text = String(rounded)
+        var index = text.count - 3
+        while index > 0 {
+            text.insert(",", at: text.index(text.startIndex, offsetBy: index))
+            index -= 3
+        }
+        return text
+    }
+}
