@@ -85,7 +85,7 @@ public struct CloudKitResponder<Context: RequestContext>: HTTPResponder {
         requestLogger[metadataKey: "nimbus.request"] = "\(requestID)"
         var operationName = "unknown"
         var exchange = Exchange(requestID: requestID)
-        do {
+        do throws(NimbusError) {
             let route = try DatabaseRoute.parse(request.uri.path)
             operationName = route.operation.rawValue
             let body = try await collectBody(request)
@@ -96,10 +96,8 @@ public struct CloudKitResponder<Context: RequestContext>: HTTPResponder {
             exchange.body = try await endpoint.respond(to: route.operation)
             exchange.status = .ok
         } catch {
-            let error = error as? NimbusError ?? {
-                requestLogger.error("Request failed unexpectedly", metadata: ["nimbus.error": "\(String(reflecting: error))"])
-                return NimbusError(.internalError, "internal error")
-            }()
+            // Every layer below reports NimbusError (the engine maps store and driver failures),
+            // so no other error can reach a client as a bare 500.
             exchange.fail(with: error, redirectURL: redirectURL(for: error, path: request.uri.path))
             requestLogger.debug(
                 "Request failed",

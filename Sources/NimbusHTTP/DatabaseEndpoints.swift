@@ -26,11 +26,11 @@ struct DatabaseEndpoints {
         switch operation {
         case .zonesList:
             let zones = try await database.zones(access: access)
-            return try encode(ZonesResponse(zones: zones.map { .zone(wire($0)) }))
+            return encode(ZonesResponse(zones: zones.map { .zone(wire($0)) }))
         case .zonesLookup:
             let request = try decode(ZonesLookupRequest.self)
             let results = try await database.lookupZones(request.zones.map(\.zoneID), access: access)
-            return try encode(ZonesResponse(zones: zip(request.zones, results).map { item, result in
+            return encode(ZonesResponse(zones: zip(request.zones, results).map { item, result in
                 switch result {
                 case .success(let zone): .zone(wire(zone))
                 case .failure(let error): .error(itemError(error, zoneID: item.zoneID))
@@ -47,10 +47,10 @@ struct DatabaseEndpoints {
                 }
             }
             let results = try await database.modifyZones(operations, access: access)
-            return try encode(ZonesResponse(zones: results.map { result in
+            return encode(ZonesResponse(zones: results.map { result in
                 switch result {
                 case .saved(let zone): .zone(wire(zone))
-                case .deleted(let zoneID): .deleted(WireZoneID(zoneID))
+                case .deleted(let zoneID): .deleted(zoneID)
                 case .failed(let zoneID, let error): .error(itemError(error, zoneID: zoneID))
                 }
             }))
@@ -61,7 +61,7 @@ struct DatabaseEndpoints {
             let results = try await database.modifyRecords(
                 operations, inZone: request.zoneID, atomic: request.atomic ?? true, access: access)
             let desired = request.desiredKeys.map(Set.init)
-            return try encode(
+            return encode(
                 RecordsResponse(records: results.map { result in
                     switch result {
                     case .saved(let record): .record(WireRecord(record, desiredKeys: desired))
@@ -73,7 +73,7 @@ struct DatabaseEndpoints {
         case .recordsLookup:
             let request = try decode(RecordsLookupRequest.self)
             let results = try await database.lookupRecords(named: request.records.map(\.recordName), inZone: request.zoneID, access: access)
-            return try encode(
+            return encode(
                 RecordsResponse(records: zip(request.records, results).map { item, result in
                     switch result {
                     case .success(let record):
@@ -88,15 +88,15 @@ struct DatabaseEndpoints {
                 try request.query.query(), inZone: request.zoneID, resultsLimit: request.resultsLimit,
                 continuationMarker: request.continuationMarker, access: access)
             let desired = request.desiredKeys.map(Set.init)
-            return try encode(
+            return encode(
                 RecordsResponse(
                     records: result.records.map { .record(WireRecord($0, desiredKeys: desired)) },
                     continuationMarker: result.continuationMarker),
                 numbersAsStrings: request.numbersAsStrings)
         case .usersCurrent:
-            return try encode(WireUser(try await currentUser()))
+            return encode(WireUser(try await currentUser()))
         case .usersCaller:
-            return try encode(WireCallerResponse(try await currentUser()))
+            return encode(WireCallerResponse(try await currentUser()))
         }
     }
 
@@ -117,7 +117,7 @@ struct DatabaseEndpoints {
         // Per-item errors have no request UUID of their own: CloudKit fills in a fresh one.
         var wire = WireError(error, uuid: UUID().uuidString.lowercased())
         wire.recordName = recordName
-        wire.zoneID = zoneID.map(WireZoneID.init)
+        wire.zoneID = zoneID
         return wire
     }
 
@@ -132,14 +132,8 @@ struct DatabaseEndpoints {
         }
     }
 
-    private func encode(_ value: some Encodable, numbersAsStrings: Bool? = nil) throws(NimbusError) -> [UInt8] {
-        let encoder = JSONEncoder()
-        if numbersAsStrings == true { encoder.userInfo[FieldValue.numbersAsStringsKey] = true }
-        do {
-            return Array(try encoder.encode(value))
-        } catch {
-            throw NimbusError(.internalError, "response could not be encoded")
-        }
+    private func encode(_ value: some WireResponse, numbersAsStrings: Bool? = nil) -> [UInt8] {
+        value.jsonBytes(options: WireOptions(numbersAsStrings: numbersAsStrings ?? false))
     }
 }
 

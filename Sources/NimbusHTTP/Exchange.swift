@@ -33,7 +33,7 @@ struct Exchange {
         status = error.code.httpStatus
         errorCode = error.code.serverErrorCode
         let wire = WireError(error, uuid: requestID, redirectURL: redirectURL)
-        body = (try? Array(JSONEncoder().encode(wire))) ?? Array(#"{"serverErrorCode":"INTERNAL_ERROR"}"#.utf8)
+        body = wire.jsonBytes()
     }
 
     func response() -> Response {

@@ -26,6 +26,7 @@ public protocol RecordStore: Sendable {
     func deleteZone(named name: String, of tenant: Tenant) async throws -> Bool
 
     /// Returns the live records of a zone with the given names, by name; absent names are left out.
+    /// - Throws: ``StoreError`` `.zoneNotFound` if the zone does not exist.
     func records(named names: [String], inZone zoneName: String, of tenant: Tenant) async throws -> [String: Record]
 
     /// Runs `body` as one transaction on a zone: everything it writes commits together or not at all.

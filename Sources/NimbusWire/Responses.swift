@@ -7,7 +7,7 @@
 public import NimbusModel
 
 /// `{"records": [...]}` with records, tombstones and per-record errors mixed, in request order.
-public struct RecordsResponse: Encodable, Sendable {
+public struct RecordsResponse: WireResponse {
     public var records: [RecordsResponseItem]
     public var continuationMarker: String?
 
@@ -15,67 +15,90 @@ public struct RecordsResponse: Encodable, Sendable {
         self.records = records
         self.continuationMarker = continuationMarker
     }
-}
 
-/// One element of a `records` array.
-public enum RecordsResponseItem: Encodable, Sendable {
-    case record(WireRecord)
-    case tombstone(WireTombstone)
-    case error(WireError)
-
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .record(let record): try record.encode(to: encoder)
-        case .tombstone(let tombstone): try tombstone.encode(to: encoder)
-        case .error(let error): try error.encode(to: encoder)
+    package func write(to writer: inout JSONWriter, options: WireOptions) {
+        writer.beginObject()
+        writer.key("records")
+        writer.beginArray()
+        for item in records {
+            switch item {
+            case .record(let record): record.write(to: &writer, options: options)
+            case .tombstone(let tombstone): tombstone.write(to: &writer, options: options)
+            case .error(let error): error.write(to: &writer, options: options)
+            }
         }
+        writer.endArray()
+        if let continuationMarker { writer.field("continuationMarker", continuationMarker) }
+        writer.endObject()
     }
 }
 
+/// One element of a `records` array.
+public enum RecordsResponseItem: Sendable {
+    case record(WireRecord)
+    case tombstone(WireTombstone)
+    case error(WireError)
+}
+
 /// `{"zones": [...]}`.
-public struct ZonesResponse: Encodable, Sendable {
+public struct ZonesResponse: WireResponse {
     public var zones: [ZonesResponseItem]
 
     public init(zones: [ZonesResponseItem]) {
         self.zones = zones
     }
+
+    package func write(to writer: inout JSONWriter, options: WireOptions) {
+        writer.beginObject()
+        writer.key("zones")
+        writer.beginArray()
+        for item in zones {
+            switch item {
+            case .zone(let zone):
+                writer.beginObject()
+                writer.key("zoneID")
+                WireZoneID(zone.zoneID).write(to: &writer, options: options)
+                writer.field("syncToken", zone.syncToken)
+                writer.key("atomic")
+                writer.bool(zone.atomic)
+                writer.endObject()
+            case .deleted(let zoneID):
+                writer.beginObject()
+                writer.key("zoneID")
+                WireZoneID(zoneID).write(to: &writer, options: options)
+                writer.key("deleted")
+                writer.bool(true)
+                writer.endObject()
+            case .error(let error): error.write(to: &writer, options: options)
+            }
+        }
+        writer.endArray()
+        writer.endObject()
+    }
 }
 
 /// One element of a `zones` array.
-public enum ZonesResponseItem: Encodable, Sendable {
+public enum ZonesResponseItem: Sendable {
     case zone(WireZone)
-    case deleted(WireZoneID)
+    case deleted(ZoneID)
     case error(WireError)
-
-    private struct Deleted: Encodable {
-        var zoneID: WireZoneID
-        var deleted = true
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .zone(let zone): try zone.encode(to: encoder)
-        case .deleted(let zoneID): try Deleted(zoneID: zoneID).encode(to: encoder)
-        case .error(let error): try error.encode(to: encoder)
-        }
-    }
 }
 
 /// A zone dictionary: `{zoneID, syncToken, atomic}`.
-public struct WireZone: Encodable, Sendable {
-    public var zoneID: WireZoneID
+public struct WireZone: Sendable {
+    public var zoneID: ZoneID
     public var syncToken: String
     public var atomic: Bool
 
     public init(zoneID: ZoneID, syncToken: String, atomic: Bool) {
-        self.zoneID = WireZoneID(zoneID)
+        self.zoneID = zoneID
         self.syncToken = syncToken
         self.atomic = atomic
     }
 }
 
 /// `users/current`: the legacy user dictionary.
-public struct WireUser: Encodable, Sendable {
+public struct WireUser: WireResponse {
     public var userRecordName: String
     public var firstName: String?
     public var lastName: String?
@@ -86,42 +109,54 @@ public struct WireUser: Encodable, Sendable {
         firstName = parts.first
         lastName = parts.count > 1 ? parts[1] : nil
     }
+
+    package func write(to writer: inout JSONWriter, options: WireOptions) {
+        writer.beginObject()
+        writer.field("userRecordName", userRecordName)
+        if let firstName { writer.field("firstName", firstName) }
+        if let lastName { writer.field("lastName", lastName) }
+        writer.endObject()
+    }
 }
 
 /// `users/caller`: `{"users": [identity]}`, with the identity's keys also at the top level for
 /// clients that expect a bare identity.
-public struct WireCallerResponse: Encodable, Sendable {
-    public struct Identity: Encodable, Sendable {
-        public struct NameComponents: Encodable, Sendable {
-            public var givenName: String?
-            public var familyName: String?
-        }
-
-        public struct LookupInfo: Encodable, Sendable {
-            public var emailAddress: String?
-            public var phoneNumber: String?
-            public var userRecordName: String
-        }
-
-        public var userRecordName: String
-        public var nameComponents: NameComponents
-        public var lookupInfo: LookupInfo
-    }
-
-    public var users: [Identity]
-    public var userRecordName: String
-    public var nameComponents: Identity.NameComponents
-    public var lookupInfo: Identity.LookupInfo
+public struct WireCallerResponse: WireResponse {
+    public var user: UserIdentity
 
     public init(_ user: UserIdentity) {
+        self.user = user
+    }
+
+    package func write(to writer: inout JSONWriter, options: WireOptions) {
+        writer.beginObject()
+        writer.key("users")
+        writer.beginArray()
+        writeIdentityObject(to: &writer)
+        writer.endArray()
+        writeIdentityKeys(to: &writer)
+        writer.endObject()
+    }
+
+    private func writeIdentityObject(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writeIdentityKeys(to: &writer)
+        writer.endObject()
+    }
+
+    private func writeIdentityKeys(to writer: inout JSONWriter) {
         let legacy = WireUser(user)
-        let identity = Identity(
-            userRecordName: user.userRecordName,
-            nameComponents: .init(givenName: legacy.firstName, familyName: legacy.lastName),
-            lookupInfo: .init(emailAddress: user.emailAddress, phoneNumber: user.phoneNumber, userRecordName: user.userRecordName))
-        users = [identity]
-        userRecordName = identity.userRecordName
-        nameComponents = identity.nameComponents
-        lookupInfo = identity.lookupInfo
+        writer.field("userRecordName", user.userRecordName)
+        writer.key("nameComponents")
+        writer.beginObject()
+        if let given = legacy.firstName { writer.field("givenName", given) }
+        if let family = legacy.lastName { writer.field("familyName", family) }
+        writer.endObject()
+        writer.key("lookupInfo")
+        writer.beginObject()
+        if let email = user.emailAddress { writer.field("emailAddress", email) }
+        if let phone = user.phoneNumber { writer.field("phoneNumber", phone) }
+        writer.field("userRecordName", user.userRecordName)
+        writer.endObject()
     }
 }

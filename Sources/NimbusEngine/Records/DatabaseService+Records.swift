@@ -72,9 +72,6 @@ extension DatabaseService {
         let tenant = try tenant(for: access)
         let zoneName = try zoneName(of: zoneID, in: tenant, access: access)
         if access.scope == .shared { throw NimbusError.zoneNotFound }
-        guard try await store({ try await records.zone(named: zoneName, of: tenant) }) != nil else {
-            throw NimbusError.zoneNotFound
-        }
         let found = try await store { try await records.records(named: names, inZone: zoneName, of: tenant) }
         return names.map { name in
             guard var record = found[name] else { return .failure(NimbusError.recordNotFound) }

@@ -49,7 +49,9 @@ struct RecordRowCodec {
 
     /// The `fields` column of a record.
     func fieldsColumn(_ record: Record) throws -> SQLValue {
-        .text(String(decoding: try JSONEncoder().encode(record.fields), as: UTF8.self))
+        var writer = JSONWriter()
+        FieldValue.write(record.fields, to: &writer)
+        return .text(String(decoding: writer.bytes, as: UTF8.self))
     }
 
     /// The `encrypted_fields` column of a record: NULL when it has none.

@@ -9,9 +9,19 @@ public import NimbusStore
 
 extension SQLStore: RecordStore {
     public func records(named names: [String], inZone zoneName: String, of tenant: Tenant) async throws -> [String: Record] {
-        guard !names.isEmpty else { return [:] }
-        return try await database.read { connection in
-            try await Self.liveRecords(
+        try await database.read { connection in
+            // One snapshot answers both "does the zone exist" and "which records does it hold".
+            if zoneName != ZoneID.defaultZoneName {
+                let zone = try await connection.query(
+                    """
+                    SELECT 1 FROM zones
+                    WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND is_deleted = 0
+                    """,
+                    Self.binds(tenant, zone: zoneName))
+                guard !zone.isEmpty else { throw StoreError(.zoneNotFound, detail: "zone \(zoneName)") }
+            }
+            guard !names.isEmpty else { return [:] }
+            return try await Self.liveRecords(
                 named: names, zone: zoneName, tenant: tenant, on: connection, dialect: database.dialect,
                 codec: RecordRowCodec(cipher: cipher, tenant: tenant, zoneName: zoneName))
         }

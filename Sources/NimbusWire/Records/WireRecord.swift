@@ -12,7 +12,7 @@ public import NimbusModel
 /// `created.timestamp`, MistKit needs `recordType` on tombstones: so every record carries
 /// `recordName`, `recordType`, `recordChangeTag`, `fields`, `created`, `modified` and `zoneID`.
 /// Encrypted fields are field value dictionaries with `"isEncrypted": true`.
-public struct WireRecord: Encodable, Sendable {
+public struct WireRecord: WireResponse {
     public var record: Record
 
     /// Wraps a record, keeping only `desiredKeys` (all fields when `nil`).
@@ -20,76 +20,79 @@ public struct WireRecord: Encodable, Sendable {
         self.record = record.keeping(fields: desiredKeys)
     }
 
-    private enum CodingKeys: String, CodingKey {
-        case recordName, recordType, recordChangeTag, fields, created, modified, zoneID, parent
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(record.recordID.recordName, forKey: .recordName)
-        try container.encode(record.recordType, forKey: .recordType)
-        try container.encode(record.recordChangeTag, forKey: .recordChangeTag)
-        var fields = container.nestedContainer(keyedBy: FieldKey.self, forKey: .fields)
+    package func write(to writer: inout JSONWriter, options: WireOptions) {
+        writer.beginObject()
+        writer.field("recordName", record.recordID.recordName)
+        writer.field("recordType", record.recordType)
+        writer.field("recordChangeTag", record.recordChangeTag)
+        writer.key("fields")
+        writer.beginObject()
         for (name, value) in record.fields {
-            try fields.encode(value, forKey: FieldKey(name))
+            writer.key(name)
+            value.write(to: &writer, numbersAsStrings: options.numbersAsStrings)
         }
         for (name, value) in record.encryptedFields {
-            try fields.encode(EncryptedField(value: value), forKey: FieldKey(name))
+            writer.key(name)
+            value.write(to: &writer, numbersAsStrings: options.numbersAsStrings, isEncrypted: true)
         }
-        try container.encode(record.created, forKey: .created)
-        try container.encode(record.modified, forKey: .modified)
-        try container.encode(WireZoneID(record.recordID.zoneID), forKey: .zoneID)
+        writer.endObject()
+        writer.key("created")
+        Self.write(record.created, to: &writer)
+        writer.key("modified")
+        Self.write(record.modified, to: &writer)
+        writer.key("zoneID")
+        WireZoneID(record.recordID.zoneID).write(to: &writer, options: options)
         if let parent = record.parentRecordName {
-            try container.encode(["recordName": parent], forKey: .parent)
+            writer.key("parent")
+            writer.beginObject()
+            writer.field("recordName", parent)
+            writer.endObject()
         }
+        writer.endObject()
     }
 
-    private struct EncryptedField: Encodable {
-        var value: FieldValue
-
-        enum CodingKeys: String, CodingKey {
-            case isEncrypted
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            try value.encode(to: encoder)
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(true, forKey: .isEncrypted)
-        }
+    private static func write(_ stamp: ChangeStamp, to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.field("timestamp", stamp.timestamp)
+        writer.field("userRecordName", stamp.userRecordName)
+        writer.field("deviceID", stamp.deviceID)
+        writer.endObject()
     }
 }
 
 /// A deleted record in a response: `{recordName, recordType, deleted: true}`.
-public struct WireTombstone: Encodable, Sendable {
+public struct WireTombstone: WireResponse {
     public var recordName: String
     public var recordType: String
-    public var deleted = true
 
     public init(recordName: String, recordType: String) {
         self.recordName = recordName
         self.recordType = recordType
     }
-}
 
-/// A zone ID in a response, with both owner spellings (MistKit and CloudyKit read `ownerName`).
-public struct WireZoneID: Encodable, Sendable {
-    public var zoneName: String
-    public var ownerRecordName: String
-    public var ownerName: String
-
-    public init(_ zoneID: ZoneID) {
-        zoneName = zoneID.zoneName
-        ownerRecordName = zoneID.ownerRecordName
-        ownerName = zoneID.ownerRecordName
+    package func write(to writer: inout JSONWriter, options: WireOptions) {
+        writer.beginObject()
+        writer.field("recordName", recordName)
+        writer.field("recordType", recordType)
+        writer.key("deleted")
+        writer.bool(true)
+        writer.endObject()
     }
 }
 
-/// A coding key for any field name.
-struct FieldKey: CodingKey {
-    var stringValue: String
-    var intValue: Int? { nil }
+/// A zone ID in a response, with both owner spellings (MistKit and CloudyKit read `ownerName`).
+public struct WireZoneID: WireResponse {
+    public var zoneID: ZoneID
 
-    init(_ name: String) { stringValue = name }
-    init?(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
+    public init(_ zoneID: ZoneID) {
+        self.zoneID = zoneID
+    }
+
+    package func write(to writer: inout JSONWriter, options: WireOptions) {
+        writer.beginObject()
+        writer.field("zoneName", zoneID.zoneName)
+        writer.field("ownerRecordName", zoneID.ownerRecordName)
+        writer.field("ownerName", zoneID.ownerRecordName)
+        writer.endObject()
+    }
 }
