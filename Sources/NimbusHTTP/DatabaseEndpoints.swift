@@ -28,21 +28,21 @@ struct DatabaseEndpoints {
             let zones = try await database.zones(access: access)
             return encode(ZonesResponse(zones: zones.map { .zone(wire($0)) }))
         case .zonesLookup:
-            let request = try decode(ZonesLookupRequest.self)
-            let results = try await database.lookupZones(request.zones.map(\.zoneID), access: access)
+            let request = try ZonesLookupRequest.parse(body)
+            let results = try await database.lookupZones(request.zones, access: access)
             return encode(ZonesResponse(zones: zip(request.zones, results).map { item, result in
                 switch result {
                 case .success(let zone): .zone(wire(zone))
-                case .failure(let error): .error(itemError(error, zoneID: item.zoneID))
+                case .failure(let error): .error(itemError(error, zoneID: item))
                 }
             }))
         case .zonesModify:
-            let request = try decode(ZonesModifyRequest.self)
+            let request = try ZonesModifyRequest.parse(body)
             var operations: [ZoneOperation] = []
             for operation in request.operations {
                 switch operation.operationType.lowercased() {
-                case "create": operations.append(.create(operation.zone.zoneID))
-                case "delete": operations.append(.delete(operation.zone.zoneID))
+                case "create": operations.append(.create(operation.zoneID))
+                case "delete": operations.append(.delete(operation.zoneID))
                 default: throw .badRequest("unknown zone operationType '\(operation.operationType)'")
                 }
             }
@@ -55,11 +55,9 @@ struct DatabaseEndpoints {
                 }
             }))
         case .recordsModify:
-            let request = try decode(RecordsModifyRequest.self)
-            var operations: [RecordOperation] = []
-            for operation in request.operations { operations.append(try operation.operation()) }
+            let request = try RecordsModifyRequest.parse(body)
             let results = try await database.modifyRecords(
-                operations, inZone: request.zoneID, atomic: request.atomic ?? true, access: access)
+                request.operations, inZone: request.zoneID, atomic: request.atomic ?? true, access: access)
             let desired = request.desiredKeys.map(Set.init)
             return encode(
                 RecordsResponse(records: results.map { result in
@@ -71,7 +69,7 @@ struct DatabaseEndpoints {
                 }),
                 numbersAsStrings: request.numbersAsStrings)
         case .recordsLookup:
-            let request = try decode(RecordsLookupRequest.self)
+            let request = try RecordsLookupRequest.parse(body)
             let results = try await database.lookupRecords(named: request.records.map(\.recordName), inZone: request.zoneID, access: access)
             return encode(
                 RecordsResponse(records: zip(request.records, results).map { item, result in
@@ -83,9 +81,9 @@ struct DatabaseEndpoints {
                 }),
                 numbersAsStrings: request.numbersAsStrings)
         case .recordsQuery:
-            let request = try decode(RecordsQueryRequest.self)
+            let request = try RecordsQueryRequest.parse(body)
             let result = try await database.queryRecords(
-                try request.query.query(), inZone: request.zoneID, resultsLimit: request.resultsLimit,
+                request.query, inZone: request.zoneID, resultsLimit: request.resultsLimit,
                 continuationMarker: request.continuationMarker, access: access)
             let desired = request.desiredKeys.map(Set.init)
             return encode(
@@ -121,39 +119,7 @@ struct DatabaseEndpoints {
         return wire
     }
 
-    private func decode<Body: Decodable>(_ type: Body.Type) throws(NimbusError) -> Body {
-        guard !body.isEmpty else { throw .badRequest("request body is empty; expected a JSON object") }
-        do {
-            return try JSONDecoder().decode(Body.self, from: Data(body))
-        } catch let error as DecodingError {
-            throw .badRequest(BadJSON.reason(error))
-        } catch {
-            throw .badRequest("request body is not valid JSON")
-        }
-    }
-
     private func encode(_ value: some WireResponse, numbersAsStrings: Bool? = nil) -> [UInt8] {
         value.jsonBytes(options: WireOptions(numbersAsStrings: numbersAsStrings ?? false))
-    }
-}
-
-/// Turns a decoding failure into a reason a client can act on: where, and what was expected.
-enum BadJSON {
-    static func reason(_ error: DecodingError) -> String {
-        func path(_ context: DecodingError.Context) -> String {
-            let keys = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
-            return keys.isEmpty ? "the body" : String(keys.drop { $0 == "." })
-        }
-        switch error {
-        case .keyNotFound(let key, let context):
-            let at = path(context)
-            return "missing required field '\(key.stringValue)'" + (context.codingPath.isEmpty ? "" : " in \(at)")
-        case .typeMismatch(let type, let context): return "wrong type at \(path(context)): expected \(type)"
-        case .valueNotFound(let type, let context): return "missing value at \(path(context)): expected \(type)"
-        case .dataCorrupted(let context):
-            return context.codingPath.isEmpty
-                ? "request body is not valid JSON" : "invalid value at \(path(context)): \(context.debugDescription)"
-        @unknown default: return "request body does not have the expected shape"
-        }
     }
 }

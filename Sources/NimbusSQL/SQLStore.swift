@@ -66,7 +66,10 @@ public final class SQLStore: Sendable {
 
     /// A JSON array of strings, the bind of ``SQLDialect`` membership tests.
     static func jsonArray(_ values: [String]) -> SQLValue {
-        let data = (try? JSONEncoder().encode(values)) ?? Data("[]".utf8)
-        return .text(String(decoding: data, as: UTF8.self))
+        var writer = JSONWriter(capacity: values.count * 24 + 2)
+        writer.beginArray()
+        for value in values { writer.string(value) }
+        writer.endArray()
+        return .text(String(decoding: writer.bytes, as: UTF8.self))
     }
 }

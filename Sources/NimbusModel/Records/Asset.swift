@@ -8,7 +8,7 @@
 ///
 /// The bytes themselves are uploaded separately (`assets/upload`); a record only stores this
 /// dictionary.
-public struct Asset: Sendable, Hashable, Codable {
+public struct Asset: Sendable, Hashable {
     public var fileChecksum: String?
     public var size: Int64?
     public var referenceChecksum: String?

@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 /// Who changed a record, when, and from which device: CloudKit's `created`/`modified` blocks.
-public struct ChangeStamp: Sendable, Hashable, Codable {
+public struct ChangeStamp: Sendable, Hashable {
     /// Milliseconds since 1970-01-01 UTC.
     public var timestamp: Int64
     /// The user record name of the user who made the change.

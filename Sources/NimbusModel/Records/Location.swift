@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 /// A geographic location, as CloudKit's `LOCATION` field type carries it.
-public struct Location: Sendable, Hashable, Codable {
+public struct Location: Sendable, Hashable {
     public var latitude: Double
     public var longitude: Double
     public var horizontalAccuracy: Double?

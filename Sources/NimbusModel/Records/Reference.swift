@@ -8,9 +8,9 @@
 ///
 /// CloudKit references never cross zones. The action decides what the server does about the
 /// target: nothing, delete the referring record with it, or require that it exists.
-public struct Reference: Sendable, Hashable, Codable {
+public struct Reference: Sendable, Hashable {
     /// What the server does about a reference's target.
-    public enum Action: String, Sendable, Hashable, Codable, CaseIterable {
+    public enum Action: String, Sendable, Hashable, CaseIterable {
         /// No constraint.
         case none = "NONE"
         /// Deleting the target deletes the referring record too, transitively.

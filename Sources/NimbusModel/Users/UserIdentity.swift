@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 /// A user of a container: the record name CloudKit gives them there and their contact details.
-public struct UserIdentity: Sendable, Hashable, Codable {
+public struct UserIdentity: Sendable, Hashable {
     /// The container-specific user record name (`_` followed by 32 hex digits).
     public var userRecordName: String
     /// The name the user goes by.

@@ -40,9 +40,9 @@ struct RecordRowCodec {
             created: ChangeStamp(timestamp: row.int(6), userRecordName: row.string(7), deviceID: row.string(8)),
             modified: ChangeStamp(timestamp: row.int(9), userRecordName: row.string(10), deviceID: row.string(11))
         )
-        record.fields = try decodeFields(Data(row.string(4).utf8))
+        record.fields = try decodeFields(Array(row.string(4).utf8))
         if let sealed = row[5].blob, !sealed.isEmpty {
-            record.encryptedFields = try decodeFields(try cipher.open(sealed, identity: identity(of: name)))
+            record.encryptedFields = try decodeFields(Array(try cipher.open(sealed, identity: identity(of: name))))
         }
         return record
     }
@@ -57,12 +57,17 @@ struct RecordRowCodec {
     /// The `encrypted_fields` column of a record: NULL when it has none.
     func encryptedColumn(_ record: Record) throws -> SQLValue {
         guard !record.encryptedFields.isEmpty else { return .null }
-        let plaintext = try JSONEncoder().encode(record.encryptedFields)
-        return .blob(try cipher.seal(plaintext, identity: identity(of: record.recordID.recordName)))
+        var writer = JSONWriter()
+        FieldValue.write(record.encryptedFields, to: &writer)
+        return .blob(try cipher.seal(Data(writer.bytes), identity: identity(of: record.recordID.recordName)))
     }
 
-    private func decodeFields(_ data: Data) throws -> [String: FieldValue] {
-        try JSONDecoder().decode([String: FieldValue].self, from: data)
+    private func decodeFields(_ bytes: [UInt8]) throws -> [String: FieldValue] {
+        do {
+            return try FieldValue.read(fields: try JSONParser.parse(bytes), at: "fields")
+        } catch {
+            throw StoreError(.database, detail: "stored fields do not parse: \(error)")
+        }
     }
 
     private func identity(of recordName: String) -> String {

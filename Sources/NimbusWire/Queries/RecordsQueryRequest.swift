@@ -7,44 +7,53 @@
 public import NimbusModel
 
 /// The body of `records/query`.
-public struct RecordsQueryRequest: Decodable, Sendable {
-    public var query: WireQuery
+public struct RecordsQueryRequest: WireRequest {
+    public var query: Query
     public var zoneID: ZoneID?
     public var zoneWide: Bool?
     public var resultsLimit: Int?
     public var continuationMarker: String?
     public var desiredKeys: [String]?
     public var numbersAsStrings: Bool?
-}
 
-/// A query dictionary: `recordType`, `filterBy` (ANDed) and `sortBy`.
-public struct WireQuery: Decodable, Sendable {
-    public struct FilterDTO: Decodable, Sendable {
-        public var comparator: String
-        public var fieldName: String
-        public var fieldValue: FieldValue
-        public var distance: Double?
+    package init(json: JSONValue) throws(NimbusError) {
+        let members = try json.object(at: "the body")
+        query = try Self.query(try members.required("query", at: ""), at: "query")
+        zoneID = try members.zoneID()
+        zoneWide = try members.optionalBool("zoneWide")
+        resultsLimit = try members.optional("resultsLimit").map { (limit) throws(NimbusError) in Int(try limit.integer(at: "resultsLimit")) }
+        continuationMarker = try members.optional("continuationMarker")?.string(at: "continuationMarker")
+        desiredKeys = try members.stringList("desiredKeys", at: "")
+        numbersAsStrings = try members.optionalBool("numbersAsStrings")
     }
 
-    public struct SortDTO: Decodable, Sendable {
-        public var fieldName: String
-        public var ascending: Bool?
-    }
-
-    public var recordType: String
-    public var filterBy: [FilterDTO]?
-    public var sortBy: [SortDTO]?
-
-    /// The model query, or the reason it is malformed.
-    public func query() throws(NimbusError) -> Query {
+    /// Reads `{recordType, filterBy[], sortBy[]}`.
+    private static func query(_ json: JSONValue, at path: String) throws(NimbusError) -> Query {
+        let members = try json.object(at: path)
+        let recordType = try members.required("recordType", at: path).string(at: jsonPath(path, "recordType"))
         var filters: [Filter] = []
-        for filter in filterBy ?? [] {
-            guard let comparator = Filter.Comparator(rawValue: filter.comparator.uppercased()) else {
-                throw .badRequest("unknown comparator '\(filter.comparator)'")
+        let filtersPath = jsonPath(path, "filterBy")
+        for (index, element) in (try members.optional("filterBy")?.array(at: filtersPath) ?? []).enumerated() {
+            let filterPath = jsonPath(filtersPath, index)
+            let filter = try element.object(at: filterPath)
+            let name = try filter.required("comparator", at: filterPath).string(at: jsonPath(filterPath, "comparator"))
+            guard let comparator = Filter.Comparator(rawValue: name.uppercased()) else {
+                throw .badRequest("unknown comparator '\(name)' at \(jsonPath(filterPath, "comparator"))")
             }
-            filters.append(Filter(filter.fieldName, comparator, filter.fieldValue))
+            let field = try filter.required("fieldName", at: filterPath).string(at: jsonPath(filterPath, "fieldName"))
+            let value = try FieldValue.read(dictionary: try filter.required("fieldValue", at: filterPath), at: jsonPath(filterPath, "fieldValue"))
+            filters.append(Filter(field, comparator, value.value))
         }
-        let sorts = (sortBy ?? []).map { SortDescriptor($0.fieldName, ascending: $0.ascending ?? true) }
+        var sorts: [SortDescriptor] = []
+        let sortsPath = jsonPath(path, "sortBy")
+        for (index, element) in (try members.optional("sortBy")?.array(at: sortsPath) ?? []).enumerated() {
+            let sortPath = jsonPath(sortsPath, index)
+            let sort = try element.object(at: sortPath)
+            sorts.append(
+                SortDescriptor(
+                    try sort.required("fieldName", at: sortPath).string(at: jsonPath(sortPath, "fieldName")),
+                    ascending: try sort.optional("ascending")?.bool(at: jsonPath(sortPath, "ascending")) ?? true))
+        }
         return Query(recordType: recordType, filters: filters, sortDescriptors: sorts)
     }
 }

@@ -7,43 +7,68 @@
 public import NimbusModel
 
 /// The body of `records/modify`.
-public struct RecordsModifyRequest: Decodable, Sendable {
-    public var operations: [WireRecordOperation]
+public struct RecordsModifyRequest: WireRequest {
+    public var operations: [RecordOperation]
     public var zoneID: ZoneID?
     /// Whether the batch is all-or-nothing; CloudKit's default is `true` (custom zones only).
     public var atomic: Bool?
     public var desiredKeys: [String]?
     public var numbersAsStrings: Bool?
-}
 
-/// One operation of `records/modify` as a client sends it.
-public struct WireRecordOperation: Decodable, Sendable {
-    public var operationType: String
-    public var record: WireRecordInput?
-    public var desiredKeys: [String]?
-
-    /// The model operation, or the reason the operation is malformed.
-    public func operation() throws(NimbusError) -> RecordOperation {
-        guard let kind = Self.kinds[operationType] ?? Self.kinds[operationType.lowercased()] else {
-            throw .badRequest("unknown operationType '\(operationType)'")
+    package init(json: JSONValue) throws(NimbusError) {
+        let members = try json.object(at: "the body")
+        let list = try members.required("operations", at: "").array(at: "operations")
+        operations = []
+        operations.reserveCapacity(list.count)
+        for (index, element) in list.enumerated() {
+            operations.append(try Self.operation(element, at: jsonPath("operations", index)))
         }
-        guard let record else { throw .badRequest("operation '\(operationType)' has no record") }
+        zoneID = try members.zoneID()
+        atomic = try members.optionalBool("atomic")
+        desiredKeys = try members.stringList("desiredKeys", at: "")
+        numbersAsStrings = try members.optionalBool("numbersAsStrings")
+    }
+
+    /// Reads one `{operationType, record}`.
+    private static func operation(_ json: JSONValue, at path: String) throws(NimbusError) -> RecordOperation {
+        let members = try json.object(at: path)
+        let typeName = try members.required("operationType", at: path).string(at: jsonPath(path, "operationType"))
+        guard let kind = kinds[typeName] ?? kinds[typeName.lowercased()] else {
+            throw .badRequest("unknown operationType '\(typeName)' at \(jsonPath(path, "operationType"))")
+        }
+        let recordPath = jsonPath(path, "record")
+        let record = try members.required("record", at: path).object(at: recordPath)
+        func text(_ key: String) throws(NimbusError) -> String? { try record.optional(key)?.string(at: jsonPath(recordPath, key)) }
         var fields: [String: FieldInput] = [:]
         // Deletes ignore fields: CloudKitPy sends `"fields": null, "deleted": false` with them.
-        if !kind.isDelete {
-            for (name, field) in record.fields ?? [:] {
-                fields[name] = FieldInput(field.value, isTypeExplicit: field.type != nil, isEncrypted: field.isEncrypted ?? false)
+        if !kind.isDelete, let fieldMap = record.optional("fields") {
+            let fieldsPath = jsonPath(recordPath, "fields")
+            for (name, field) in try fieldMap.object(at: fieldsPath) {
+                fields[name] = try Self.field(field, at: jsonPath(fieldsPath, name))
             }
         }
-        let parent: RecordOperation.ParentChange =
-            switch record.parent {
-            case .absent: .unchanged
-            case .null: .clear
-            case .some(let name): .set(name)
-            }
+        let parent: RecordOperation.ParentChange
+        switch record["parent"] {
+        case nil: parent = .unchanged
+        case .null?: parent = .clear
+        case let value?:
+            let parentPath = jsonPath(recordPath, "parent")
+            parent = .set(try value.object(at: parentPath).required("recordName", at: parentPath).string(at: jsonPath(parentPath, "recordName")))
+        }
         return RecordOperation(
-            kind: kind, recordName: record.recordName, recordType: record.recordType,
-            recordChangeTag: record.recordChangeTag, fields: fields, parent: parent)
+            kind: kind, recordName: try text("recordName"), recordType: try text("recordType"),
+            recordChangeTag: try text("recordChangeTag"), fields: fields, parent: parent)
+    }
+
+    /// Reads a field value dictionary: `value` `null` removes the field, and `"isEncrypted": true`
+    /// marks one of CloudKit's `encryptedValues`.
+    private static func field(_ json: JSONValue, at path: String) throws(NimbusError) -> FieldInput {
+        let members = try json.object(at: path)
+        let isEncrypted = try members.optional("isEncrypted")?.bool(at: jsonPath(path, "isEncrypted")) ?? false
+        guard members["value"] != nil else { throw .badRequest("missing required field 'value' in \(path)") }
+        if members["value"] == .null { return FieldInput(nil, isEncrypted: isEncrypted) }
+        let read = try FieldValue.read(dictionary: json, at: path)
+        return FieldInput(read.value, isTypeExplicit: read.isTypeExplicit, isEncrypted: isEncrypted)
     }
 
     private static let kinds: [String: RecordOperation.Kind] = [
@@ -51,66 +76,4 @@ public struct WireRecordOperation: Decodable, Sendable {
         "replace": .replace, "forceReplace": .forceReplace, "forcereplace": .forceReplace, "delete": .delete,
         "forceDelete": .forceDelete, "forcedelete": .forceDelete,
     ]
-}
-
-/// The `record` of a modify operation.
-public struct WireRecordInput: Decodable, Sendable {
-    public var recordName: String?
-    public var recordType: String?
-    public var recordChangeTag: String?
-    public var fields: [String: WireFieldInput]?
-    public var parent: WireParent
-
-    private enum CodingKeys: String, CodingKey {
-        case recordName, recordType, recordChangeTag, fields, parent
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        recordName = try container.decodeIfPresent(String.self, forKey: .recordName)
-        recordType = try container.decodeIfPresent(String.self, forKey: .recordType)
-        recordChangeTag = try container.decodeIfPresent(String.self, forKey: .recordChangeTag)
-        fields = try container.decodeIfPresent([String: WireFieldInput].self, forKey: .fields)
-        if !container.contains(.parent) {
-            parent = .absent
-        } else if try container.decodeNil(forKey: .parent) {
-            parent = .null
-        } else {
-            parent = .some(try container.decode(ParentReference.self, forKey: .parent).recordName)
-        }
-    }
-
-    private struct ParentReference: Decodable {
-        var recordName: String
-    }
-}
-
-/// A record's `parent` key: left out, `null`, or a reference.
-public enum WireParent: Sendable {
-    case absent
-    case null
-    case some(String)
-}
-
-/// A field value dictionary in a request: `type` may be missing, `value` may be `null` (remove
-/// the field), and `isEncrypted: true` marks one of CloudKit's `encryptedValues`.
-public struct WireFieldInput: Decodable, Sendable {
-    public var value: FieldValue?
-    public var type: String?
-    public var isEncrypted: Bool?
-
-    private enum CodingKeys: String, CodingKey {
-        case value, type, isEncrypted
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        type = try container.decodeIfPresent(String.self, forKey: .type)
-        isEncrypted = try container.decodeIfPresent(Bool.self, forKey: .isEncrypted)
-        if !container.contains(.value) {
-            throw DecodingError.keyNotFound(
-                CodingKeys.value, .init(codingPath: container.codingPath, debugDescription: "a field needs a value"))
-        }
-        value = try container.decodeNil(forKey: .value) ? nil : try FieldValue(from: decoder)
-    }
 }

@@ -7,34 +7,42 @@
 public import NimbusModel
 
 /// The body of `zones/lookup`: zone IDs, bare or wrapped as `{"zoneID": ...}` (CloudKitPy).
-public struct ZonesLookupRequest: Decodable, Sendable {
-    public var zones: [WireZoneReference]
+public struct ZonesLookupRequest: WireRequest {
+    public var zones: [ZoneID]
+
+    package init(json: JSONValue) throws(NimbusError) {
+        let members = try json.object(at: "the body")
+        zones = try members.required("zones", at: "").array(at: "zones").enumerated().map { (index, element) throws(NimbusError) in
+            try zoneReference(element, at: jsonPath("zones", index))
+        }
+    }
 }
 
 /// The body of `zones/modify`.
-public struct ZonesModifyRequest: Decodable, Sendable {
-    public struct Operation: Decodable, Sendable {
+public struct ZonesModifyRequest: WireRequest {
+    public struct Operation: Sendable {
         public var operationType: String
-        public var zone: WireZoneReference
+        public var zoneID: ZoneID
     }
 
     public var operations: [Operation]
+
+    package init(json: JSONValue) throws(NimbusError) {
+        let members = try json.object(at: "the body")
+        operations = try members.required("operations", at: "").array(at: "operations").enumerated().map {
+            (index, element) throws(NimbusError) in
+            let path = jsonPath("operations", index)
+            let operation = try element.object(at: path)
+            return Operation(
+                operationType: try operation.required("operationType", at: path).string(at: jsonPath(path, "operationType")),
+                zoneID: try zoneReference(try operation.required("zone", at: path), at: jsonPath(path, "zone")))
+        }
+    }
 }
 
 /// A zone named either as `{"zoneID": {...}}` or as a bare zone ID.
-public struct WireZoneReference: Decodable, Sendable {
-    public var zoneID: ZoneID
-
-    private enum CodingKeys: String, CodingKey {
-        case zoneID
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        if container.contains(.zoneID) {
-            zoneID = try container.decode(ZoneID.self, forKey: .zoneID)
-        } else {
-            zoneID = try ZoneID(from: decoder)
-        }
-    }
+private func zoneReference(_ json: JSONValue, at path: String) throws(NimbusError) -> ZoneID {
+    let members = try json.object(at: path)
+    if let wrapped = members.optional("zoneID") { return try ZoneID.read(wrapped, at: jsonPath(path, "zoneID")) }
+    return try ZoneID.read(json, at: path)
 }
