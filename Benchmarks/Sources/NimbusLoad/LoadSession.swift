@@ -67,10 +67,10 @@ final class LoadSession: @unchecked Sendable {
         return session
     }
 
-    func stop() {
+    func stop(removingData: Bool = true) {
         server.terminate()
         server.waitUntilExit()
-        try? FileManager.default.removeItem(at: directory)
+        if removingData { try? FileManager.default.removeItem(at: directory) }
     }
 
     /// The private-database path of an operation, authenticated as user `index`.
@@ -79,14 +79,18 @@ final class LoadSession: @unchecked Sendable {
         return "/database/1/\(Self.container)/development/private/\(operation)?ckAPIToken=\(apiToken)&ckWebAuthToken=\(token)"
     }
 
-    /// Records `seed-0 ... seed-999` in every user's default zone, in groups `g0 ... g49`.
+    /// Records `seed-0 ... seed-999` in every user's zone `Seed`, in groups `g0 ... g49`. Saves go
+    /// to the default zone, so the lookup and query figures do not depend on how much the save
+    /// scenarios wrote before them.
     private func seed() throws {
         for user in webAuthTokens.indices {
+            let zone = #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Seed"}}}]}"#
+            _ = try Shell.run("/usr/bin/env", ["curl", "-sf", "-d", zone, url + privatePath("zones/modify", user: user)])
             for batch in stride(from: 0, to: Self.seedRecords, by: 200) {
                 let records = (batch..<batch + 200).map { index in
                     #"{"operationType":"create","record":{"recordName":"seed-\#(index)","recordType":"Note","fields":{"title":{"value":"seed \#(index)"},"group":{"value":"g\#(index % Self.groups)"},"count":{"value":\#(index)}}}}"#
                 }
-                let body = #"{"operations":[\#(records.joined(separator: ","))]}"#
+                let body = #"{"zoneID":{"zoneName":"Seed"},"operations":[\#(records.joined(separator: ","))]}"#
                 let response = try Shell.run("/usr/bin/env", ["curl", "-sf", "-d", body, url + privatePath("records/modify", user: user)])
                 guard response.contains("recordChangeTag") else { throw LoadError("seeding failed: \(response.prefix(300))") }
             }

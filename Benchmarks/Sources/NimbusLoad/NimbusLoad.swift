@@ -24,10 +24,12 @@ struct NimbusLoad: AsyncParsableCommand {
     @Option(help: "Seconds each scenario runs.") var duration = 10
     @Option(help: "wrk threads.") var threads = 2
     @Option(help: "Scenarios to run, comma separated (default: all).") var only: String?
+    @Flag(help: "Keep the data directory (its path is printed) for inspection.") var keepData = false
 
     func run() async throws {
         let session = try await LoadSession.start(nimbus: nimbus, users: users)
-        defer { session.stop() }
+        defer { session.stop(removingData: !keepData) }
+        if keepData { FileHandle.standardError.write(Data("data directory: \(session.directory.path)\n".utf8)) }
         let selected = only.map { Set($0.split(separator: ",").map(String.init)) }
         var results: [ScenarioResult] = []
         for scenario in Scenario.all(session: session) where selected?.contains(scenario.name) ?? true {

@@ -34,14 +34,14 @@ struct Scenario {
         let lookups = users.flatMap { user in
             stride(from: 0, to: LoadSession.seedRecords, by: 37).map { index in
                 Request(method: "POST", path: session.privatePath("records/lookup", user: user), headers: json,
-                        body: #"{"records":[{"recordName":"seed-\#(index)"}]}"#)
+                        body: #"{"zoneID":{"zoneName":"Seed"},"records":[{"recordName":"seed-\#(index)"}]}"#)
             }
         }
         let queries = users.flatMap { user in
             (0..<LoadSession.groups).map { group in
                 Request(
                     method: "POST", path: session.privatePath("records/query", user: user), headers: json,
-                    body: #"{"query":{"recordType":"Note","filterBy":[{"comparator":"EQUALS","fieldName":"group","fieldValue":{"value":"g\#(group)"}}],"sortBy":[{"fieldName":"count","ascending":false}]},"resultsLimit":20}"#)
+                    body: #"{"zoneID":{"zoneName":"Seed"},"query":{"recordType":"Note","filterBy":[{"comparator":"EQUALS","fieldName":"group","fieldValue":{"value":"g\#(group)"}}],"sortBy":[{"fieldName":"count","ascending":false}]},"resultsLimit":20}"#)
             }
         }
         return [
