@@ -46,23 +46,22 @@ extension SQLStore: RecordStore {
     /// Reads the zone row inside a write transaction; creates the default zone's row on first use.
     private static func lockZone(_ name: String, of tenant: Tenant, on connection: any SQLConnection, createdAt: Int64) async throws -> Zone {
         let zoneID = ZoneID(zoneName: name, ownerRecordName: tenant.owner)
-        if zoneID.isDefaultZone {
-            try await connection.execute(
-                """
-                INSERT INTO zones (container, environment, owner, zone_name, change_counter, incarnation, is_deleted, created_at)
-                VALUES (?, ?, ?, ?, 0, 1, 0, ?)
-                ON CONFLICT (container, environment, owner, zone_name) DO NOTHING
-                """,
-                binds(tenant, zone: name) + [.integer(createdAt)])
-        }
-        let rows = try await connection.query(
-            """
+        let select = """
             SELECT change_counter FROM zones
             WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND is_deleted = 0
+            """
+        if let row = try await connection.query(select, binds(tenant, zone: name)).first {
+            return Zone(zoneID: zoneID, changeCounter: row.int(0))
+        }
+        guard zoneID.isDefaultZone else { throw StoreError(.zoneNotFound, detail: "zone \(name)") }
+        try await connection.execute(
+            """
+            INSERT INTO zones (container, environment, owner, zone_name, change_counter, incarnation, is_deleted, created_at)
+            VALUES (?, ?, ?, ?, 0, 1, 0, ?)
+            ON CONFLICT (container, environment, owner, zone_name) DO NOTHING
             """,
-            binds(tenant, zone: name))
-        guard let row = rows.first else { throw StoreError(.zoneNotFound, detail: "zone \(name)") }
-        return Zone(zoneID: zoneID, changeCounter: row.int(0))
+            binds(tenant, zone: name) + [.integer(createdAt)])
+        return Zone(zoneID: zoneID, changeCounter: 0)
     }
 
     static func liveRecords(

@@ -17,6 +17,8 @@ final class SQLZoneTransaction: ZoneTransaction {
     private let connection: any SQLConnection
     private let dialect: SQLDialect
     private let codec: RecordRowCodec
+    /// Names this transaction looked up and found absent: saving one cannot replace references.
+    private var knownAbsent: Set<String> = []
 
     init(zone: Zone, tenant: Tenant, connection: any SQLConnection, dialect: SQLDialect, codec: RecordRowCodec) {
         self.zone = zone
@@ -30,8 +32,10 @@ final class SQLZoneTransaction: ZoneTransaction {
 
     func records(named names: [String]) async throws -> [String: Record] {
         guard !names.isEmpty else { return [:] }
-        return try await SQLStore.liveRecords(
+        let found = try await SQLStore.liveRecords(
             named: names, zone: zone.zoneID.zoneName, tenant: tenant, on: connection, dialect: dialect, codec: codec)
+        for name in names where found[name] == nil { knownAbsent.insert(name) }
+        return found
     }
 
     func referrers(to targetNames: [String]) async throws -> [ReferenceEdge] {
@@ -79,7 +83,9 @@ final class SQLZoneTransaction: ZoneTransaction {
                     .text(record.created.deviceID), .integer(record.modified.timestamp),
                     .text(record.modified.userRecordName), .text(record.modified.deviceID),
                 ])
-            try await replaceReferences(of: record.recordID.recordName, with: record.references)
+            let name = record.recordID.recordName
+            try await replaceReferences(of: name, with: record.references, hadNone: knownAbsent.contains(name))
+            knownAbsent.remove(name)
             saved.append(record)
         }
         return saved
@@ -98,7 +104,7 @@ final class SQLZoneTransaction: ZoneTransaction {
                 """,
                 [.integer(counter), .text(String(counter, radix: 36)), .text(tombstone.recordType)]
                     + zoneBinds + [.text(tombstone.recordName)])
-            try await replaceReferences(of: tombstone.recordName, with: [])
+            try await replaceReferences(of: tombstone.recordName, with: [], hadNone: false)
         }
     }
 
@@ -118,13 +124,16 @@ final class SQLZoneTransaction: ZoneTransaction {
     }
 
     /// Indexes the references the server acts on (`DELETE_SELF`, `VALIDATE`) by target.
-    private func replaceReferences(of sourceName: String, with references: [Reference]) async throws {
-        try await connection.execute(
-            """
-            DELETE FROM record_references
-            WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND source_name = ?
-            """,
-            zoneBinds + [.text(sourceName)])
+    /// `hadNone` skips removing the old ones of a record known not to have existed.
+    private func replaceReferences(of sourceName: String, with references: [Reference], hadNone: Bool) async throws {
+        if !hadNone {
+            try await connection.execute(
+                """
+                DELETE FROM record_references
+                WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND source_name = ?
+                """,
+                zoneBinds + [.text(sourceName)])
+        }
         for reference in references where reference.action != .none {
             try await connection.execute(
                 """
