@@ -7,14 +7,16 @@
 /// An SQLite database file in WAL mode: one writer connection and a few reader connections.
 ///
 /// WAL lets readers run while a write is in progress and sees each reader's statements in one
-/// snapshot. Concurrent writes share commits (``GroupCommitWriter``). `synchronous = NORMAL` makes a commit durable across a process crash (the WAL is
-/// written before the commit returns) and across power loss up to the last checkpoint, which is
+/// snapshot. Concurrent writes share commits (``GroupCommitWriter``), and checkpoints run on a
+/// thread of their own (``WALCheckpointer``). `synchronous = NORMAL` makes a commit durable
+/// across a process crash (the WAL is written before the commit returns) and across power loss up to the last checkpoint, which is
 /// the usual trade for a server. Several processes may open the same file (the admin CLI does
 /// while the server runs); they take turns at the write lock.
 package final class SQLiteDatabase: SQLDatabase {
     package let dialect = SQLDialect.sqlite
     private let writer: GroupCommitWriter
     private let readers: ResourcePool<SQLiteConnection>
+    private let checkpointer: WALCheckpointer
 
     /// Opens or creates the database at `path` and brings its schema up to date.
     package static func open(path: String, readerCount: Int = 4) async throws -> SQLiteDatabase {
@@ -34,6 +36,7 @@ package final class SQLiteDatabase: SQLDatabase {
             PRAGMA foreign_keys = OFF;
             PRAGMA temp_store = MEMORY;
             PRAGMA cache_size = -65536;
+            PRAGMA wal_autocheckpoint = 0;
             """
         )
         let readConnections = try (0..<max(1, readerCount)).map { _ in
@@ -44,6 +47,8 @@ package final class SQLiteDatabase: SQLDatabase {
         }
         writer = GroupCommitWriter(writeConnection)
         readers = ResourcePool(readConnections)
+        checkpointer = WALCheckpointer(path: path)
+        try checkpointer.start()
     }
 
     package func read<Result: Sendable>(_ body: (any SQLConnection) async throws -> Result) async throws -> Result {
@@ -67,6 +72,7 @@ package final class SQLiteDatabase: SQLDatabase {
     }
 
     package func close() async {
+        await checkpointer.stop()
         for connection in readers.all + [writer.underlyingConnection] { connection.close() }
     }
 }

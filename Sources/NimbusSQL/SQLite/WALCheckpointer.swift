@@ -14,7 +14,8 @@ import Synchronization
 /// commit then copies pages and calls `fdatasync` while every other writer waits. The server's
 /// write connection turns that off, and this checkpointer runs `PASSIVE` checkpoints (which
 /// never block readers or the writer) from its own connection on a dedicated thread, so the
-/// cooperative threads that serve requests never wait on the disk for it.
+/// cooperative threads that serve requests never wait on the disk for it. SQLite's final
+/// checkpoint when the last connection closes leaves a short WAL for the next start.
 final class WALCheckpointer: Sendable {
     private let path: String
     private let interval: Duration
@@ -37,8 +38,9 @@ final class WALCheckpointer: Sendable {
                 usleep(milliseconds * 1000)
                 try? box.connection.executeScript("PRAGMA wal_checkpoint(PASSIVE)")
             }
-            // Leave a short WAL behind for the next start.
-            try? box.connection.executeScript("PRAGMA wal_checkpoint(TRUNCATE)")
+            // One last pass; PASSIVE so that closing never waits for another process's readers
+            // (the admin CLI closes while the server keeps serving).
+            try? box.connection.executeScript("PRAGMA wal_checkpoint(PASSIVE)")
             box.connection.close()
             done.store(true, ordering: .releasing)
             finished.withLock { $0?.resume() }
