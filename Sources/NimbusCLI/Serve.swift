@@ -30,7 +30,8 @@ struct Serve: AsyncParsableCommand {
             hostname: hostname ?? environment["NIMBUS_HOSTNAME"] ?? "127.0.0.1",
             port: port ?? environment["NIMBUS_PORT"].flatMap { Int($0) } ?? 8080,
             publicBaseURL: environment["NIMBUS_PUBLIC_URL"],
-            fieldEncryptionKey: environment["NIMBUS_ENCRYPTION_KEY"])
+            fieldEncryptionKey: environment["NIMBUS_ENCRYPTION_KEY"],
+            signatureDateWindowSeconds: environment["NIMBUS_SIGNATURE_WINDOW"].flatMap { Int($0) } ?? 300)
         let instance = try await NimbusInstance.open(configuration, logger: logger)
         if let quickstart = try await NimbusServer.makeQuickstart(instance) {
             let url = configuration.publicBaseURL ?? "http://\(configuration.hostname):\(configuration.port)"

@@ -72,13 +72,15 @@ extension SQLStore: RecordStore {
         dialect: SQLDialect,
         codec: RecordRowCodec
     ) async throws -> [String: Record] {
+        // A single name (the common case) needs no JSON list to bind.
+        let membership = names.count == 1 ? "record_name = ?" : dialect.isMember("record_name")
         let rows = try await connection.query(
             """
             SELECT \(RecordRowCodec.columns) FROM records
             WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND is_deleted = 0
-              AND \(dialect.isMember("record_name"))
+              AND \(membership)
             """,
-            binds(tenant, zone: zoneName) + [jsonArray(names)])
+            binds(tenant, zone: zoneName) + [names.count == 1 ? .text(names[0]) : jsonArray(names)])
         let zoneID = ZoneID(zoneName: zoneName, ownerRecordName: tenant.owner)
         var records: [String: Record] = [:]
         for row in rows {
