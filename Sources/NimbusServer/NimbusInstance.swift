@@ -51,9 +51,10 @@ public struct NimbusInstance: Sendable {
         var accountConfiguration = AccountService.Configuration()
         accountConfiguration.signatureDateWindow = Int64(configuration.signatureDateWindowSeconds) * 1000
         let accounts = AccountService(store: store, configuration: accountConfiguration, now: now, logger: logger)
+        let names = TimeOrderedUUID(now: now)
         let database = DatabaseService(
             records: store, schemaStore: store, now: now,
-            makeRecordName: { UUID().uuidString }, cursorKey: keys.token, logger: logger)
+            makeRecordName: { names.next() }, cursorKey: keys.token, logger: logger)
         return NimbusInstance(
             configuration: configuration, database: database, accounts: accounts, store: store, tokenKey: keys.token,
             isNew: isNew)

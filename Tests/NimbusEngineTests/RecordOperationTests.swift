@@ -191,3 +191,21 @@ struct RecordOperationTests {
         }
     }
 }
+
+@Suite("time-ordered record names")
+struct TimeOrderedUUIDTests {
+    @Test("names are version 7 UUIDs that sort in creation order, also within one millisecond")
+    func ordered() {
+        let clock = ManualClock()
+        let names = TimeOrderedUUID(now: { clock.now })
+        var generated: [String] = []
+        for index in 0..<5000 {
+            if index.isMultiple(of: 1000) { clock.advance(milliseconds: 1) }
+            generated.append(names.next())
+        }
+        #expect(generated == generated.sorted())
+        #expect(Set(generated).count == generated.count)
+        let first = Array(generated[0])
+        #expect(generated[0].count == 36 && first[14] == "7" && "89AB".contains(first[19]))
+    }
+}

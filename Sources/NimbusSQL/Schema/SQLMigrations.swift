@@ -72,9 +72,11 @@ enum SQLMigrations {
                 CREATE INDEX records_by_change
                     ON records (container, environment, owner, zone_name, change_counter)
                 """,
+                // No record name in the key: new records append to their type's range instead of
+                // landing on a random page.
                 """
                 CREATE INDEX records_by_type
-                    ON records (container, environment, owner, zone_name, record_type, is_deleted, record_name)
+                    ON records (container, environment, owner, zone_name, record_type, is_deleted)
                 """,
                 // Partial: most records have no parent, and they cost this index nothing.
                 """
