@@ -31,6 +31,7 @@ package final class SQLiteDatabase: SQLDatabase {
         let writeConnection = try SQLiteConnection(path: path, readOnly: false)
         try writeConnection.executeScript(
             """
+            PRAGMA page_size = 2048;
             PRAGMA journal_mode = WAL;
             PRAGMA synchronous = NORMAL;
             PRAGMA foreign_keys = OFF;
