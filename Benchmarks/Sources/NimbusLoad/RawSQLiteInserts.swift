@@ -19,7 +19,7 @@ enum RawSQLiteInserts {
     }
 
     static func measure(schemaFrom source: String) throws -> Result {
-        let schema = try statements(in: source)
+        let (schema, pageSize) = try statements(in: source)
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-raw-\(UUID().uuidString).sqlite").path
         defer {
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
@@ -27,7 +27,8 @@ enum RawSQLiteInserts {
         var database: OpaquePointer?
         guard sqlite3_open(path, &database) == SQLITE_OK, let database else { throw LoadError("cannot open \(path)") }
         defer { sqlite3_close(database) }
-        try exec(database, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;")
+        // The same page size as the server's database, set before the first table exists.
+        try exec(database, "PRAGMA page_size = \(pageSize); PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;")
         for statement in schema { try exec(database, statement) }
         var insert: OpaquePointer?
         let sql = """
@@ -67,7 +68,7 @@ enum RawSQLiteInserts {
 
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
-    private static func statements(in path: String) throws -> [String] {
+    private static func statements(in path: String) throws -> (statements: [String], pageSize: Int) {
         var database: OpaquePointer?
         guard sqlite3_open_v2(path, &database, SQLITE_OPEN_READONLY, nil) == SQLITE_OK, let database else {
             throw LoadError("cannot open \(path)")
@@ -82,7 +83,11 @@ enum RawSQLiteInserts {
         while sqlite3_step(statement) == SQLITE_ROW {
             result.append(String(cString: sqlite3_column_text(statement, 0)))
         }
-        return result
+        var pageSizeStatement: OpaquePointer?
+        sqlite3_prepare_v2(database, "PRAGMA page_size", -1, &pageSizeStatement, nil)
+        defer { sqlite3_finalize(pageSizeStatement) }
+        let pageSize = sqlite3_step(pageSizeStatement) == SQLITE_ROW ? Int(sqlite3_column_int(pageSizeStatement, 0)) : 4096
+        return (result, pageSize)
     }
 
     private static func exec(_ database: OpaquePointer, _ sql: String) throws {
