@@ -5,17 +5,19 @@
 //===----------------------------------------------------------------------===//
 
 import ArgumentParser
+import Foundation
 import Logging
 import NimbusEngine
 import NimbusModel
 import NimbusServer
 
-import Foundation
-
 /// `nimbus container ...`
 struct ContainerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "container", abstract: "Manage containers.", subcommands: [Create.self])
+        commandName: "container",
+        abstract: "Manage containers.",
+        subcommands: [Create.self]
+    )
 
     /// `nimbus container create ID [--environment E]`: prints the environment's API token.
     struct Create: AsyncParsableCommand {
@@ -65,7 +67,10 @@ struct UserCommand: AsyncParsableCommand {
 /// `nimbus key ...`
 struct KeyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "key", abstract: "Manage server-to-server keys.", subcommands: [Add.self])
+        commandName: "key",
+        abstract: "Manage server-to-server keys.",
+        subcommands: [Add.self]
+    )
 
     /// `nimbus key add --container ID --public-key FILE.pem`: prints the key ID.
     struct Add: AsyncParsableCommand {
@@ -75,7 +80,8 @@ struct KeyCommand: AsyncParsableCommand {
                 Make a key pair with openssl:
                   openssl ecparam -name prime256v1 -genkey -noout -out eckey.pem
                   openssl ec -in eckey.pem -pubout -out eckey.pub.pem
-                """)
+                """
+        )
 
         @OptionGroup var data: DataOptions
         @Option(help: "The container the key belongs to.") var container: String

@@ -5,10 +5,9 @@
 //===----------------------------------------------------------------------===//
 
 import ArgumentParser
+import Foundation
 import Logging
 import NimbusServer
-
-import Foundation
 
 /// Options every subcommand that opens the data directory takes.
 struct DataOptions: ParsableArguments {

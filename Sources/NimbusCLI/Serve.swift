@@ -5,10 +5,9 @@
 //===----------------------------------------------------------------------===//
 
 import ArgumentParser
+import Foundation
 import Logging
 import NimbusServer
-
-import Foundation
 
 /// `nimbus serve`: runs the server on the embedded SQLite store.
 struct Serve: AsyncParsableCommand {
@@ -31,23 +30,27 @@ struct Serve: AsyncParsableCommand {
             port: port ?? environment["NIMBUS_PORT"].flatMap { Int($0) } ?? 8080,
             publicBaseURL: environment["NIMBUS_PUBLIC_URL"],
             fieldEncryptionKey: environment["NIMBUS_ENCRYPTION_KEY"],
-            signatureDateWindowSeconds: environment["NIMBUS_SIGNATURE_WINDOW"].flatMap { Int($0) } ?? 300)
+            signatureDateWindowSeconds: environment["NIMBUS_SIGNATURE_WINDOW"].flatMap { Int($0) } ?? 300
+        )
         let instance = try await NimbusInstance.open(configuration, logger: logger)
         if let quickstart = try await NimbusServer.makeQuickstart(instance) {
             let url = configuration.publicBaseURL ?? "http://\(configuration.hostname):\(configuration.port)"
             // Written straight to the file descriptor: stdout is a pipe under scripts and tests, and
             // buffered output would not arrive while the server runs.
-            FileHandle.standardOutput.write(Data(
-                """
-                New data directory \(configuration.dataDirectory): created a development container and a user.
-                The tokens are shown only now (the server stores their hashes). Paste these lines into a shell:
+            FileHandle.standardOutput.write(
+                Data(
+                    """
+                    New data directory \(configuration.dataDirectory): created a development container and a user.
+                    The tokens are shown only now (the server stores their hashes). Paste these lines into a shell:
 
-                export NIMBUS_URL=\(url)
-                export NIMBUS_CONTAINER=\(quickstart.container)
-                export NIMBUS_API_TOKEN=\(quickstart.apiToken)
-                export NIMBUS_WEB_AUTH_TOKEN='\(quickstart.webAuthToken)'
+                    export NIMBUS_URL=\(url)
+                    export NIMBUS_CONTAINER=\(quickstart.container)
+                    export NIMBUS_API_TOKEN=\(quickstart.apiToken)
+                    export NIMBUS_WEB_AUTH_TOKEN='\(quickstart.webAuthToken)'
 
-                """.utf8))
+                    """.utf8
+                )
+            )
         }
         try await NimbusServer.run(instance, logger: logger)
     }

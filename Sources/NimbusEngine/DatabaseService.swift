@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 public import Logging
-public import NimbusModel
+import NimbusModel
 public import NimbusStore
 
 /// The rules of a container's databases: zones, records and queries, with permissions.
@@ -80,7 +80,8 @@ public final class DatabaseService: Sendable {
     func zoneName(of zoneID: ZoneID?, in tenant: Tenant, access: DatabaseAccess) throws(NimbusError) -> String {
         guard let zoneID else { return ZoneID.defaultZoneName }
         let owner = zoneID.ownerRecordName
-        let isCaller = owner.isEmpty || owner == "__defaultOwner__" || owner == "_defaultOwner"
+        let isCaller =
+            owner.isEmpty || owner == "__defaultOwner__" || owner == "_defaultOwner"
             || owner == tenant.owner || owner == access.caller.userRecordName
         guard isCaller else { throw NimbusError.zoneNotFound }
         return zoneID.zoneName

@@ -12,9 +12,9 @@ import NimbusModel
 import NimbusWire
 
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// Answers HTTP requests: the CloudKit Web Services endpoints, `/health` and `/metrics`.
@@ -67,11 +67,17 @@ public struct CloudKitResponder<Context: RequestContext>: HTTPResponder {
         if request.method == .options { return CORS.preflight() }
         switch path {
         case "/health":
-            return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: #"{"status":"ok"}"#)))
+            return Response(
+                status: .ok,
+                headers: [.contentType: "application/json"],
+                body: .init(byteBuffer: ByteBuffer(string: #"{"status":"ok"}"#))
+            )
         case "/metrics":
             return Response(
-                status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
-                body: .init(byteBuffer: ByteBuffer(string: renderMetrics())))
+                status: .ok,
+                headers: [.contentType: "text/plain; version=0.0.4"],
+                body: .init(byteBuffer: ByteBuffer(string: renderMetrics()))
+            )
         default:
             if path.hasPrefix("/signin/") { return SignInPage.response() }
             return await respondToDatabaseRequest(request)
@@ -101,13 +107,15 @@ public struct CloudKitResponder<Context: RequestContext>: HTTPResponder {
             exchange.fail(with: error, redirectURL: redirectURL(for: error, path: request.uri.path))
             requestLogger.debug(
                 "Request failed",
-                metadata: ["nimbus.operation": "\(operationName)", "nimbus.code": "\(error.code.serverErrorCode)"])
+                metadata: ["nimbus.operation": "\(operationName)", "nimbus.code": "\(error.code.serverErrorCode)"]
+            )
         }
         let elapsed = ContinuousClock.now - started
         metrics.record(
             operation: operationName,
             nanoseconds: elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000,
-            errorCode: exchange.errorCode)
+            errorCode: exchange.errorCode
+        )
         return exchange.response()
     }
 
@@ -128,8 +136,12 @@ public struct CloudKitResponder<Context: RequestContext>: HTTPResponder {
     private func authenticate(_ request: Request, body: [UInt8], route: DatabaseRoute) async throws(NimbusError) -> Authentication {
         if let keyID = request.headers[HeaderName.keyID] {
             let signature = RequestSignature(
-                keyID: keyID, date: request.headers[HeaderName.date] ?? "",
-                signature: request.headers[HeaderName.signature] ?? "", body: body, path: request.uri.path)
+                keyID: keyID,
+                date: request.headers[HeaderName.date] ?? "",
+                signature: request.headers[HeaderName.signature] ?? "",
+                body: body,
+                path: request.uri.path
+            )
             let caller = try await accounts.authenticate(signature: signature, container: route.container, environment: route.environment)
             return Authentication(caller: caller, webAuthToken: nil)
         }
@@ -138,8 +150,11 @@ public struct CloudKitResponder<Context: RequestContext>: HTTPResponder {
             throw NimbusError(.authenticationFailed, "request has no credentials: pass ckAPIToken or sign it with a server-to-server key")
         }
         return try await accounts.authenticate(
-            apiToken: String(apiToken), webAuthToken: query["ckWebAuthToken"].map(String.init),
-            container: route.container, environment: route.environment)
+            apiToken: String(apiToken),
+            webAuthToken: query["ckWebAuthToken"].map(String.init),
+            container: route.container,
+            environment: route.environment
+        )
     }
 
     private func redirectURL(for error: NimbusError, path: String) -> String? {

@@ -9,9 +9,9 @@ import NimbusModel
 import NimbusWire
 
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// Runs one authenticated database operation: decodes its body, calls the engine, encodes the
@@ -30,12 +30,16 @@ struct DatabaseEndpoints {
         case .zonesLookup:
             let request = try ZonesLookupRequest.parse(body)
             let results = try await database.lookupZones(request.zones, access: access)
-            return encode(ZonesResponse(zones: zip(request.zones, results).map { item, result in
-                switch result {
-                case .success(let zone): .zone(wire(zone))
-                case .failure(let error): .error(itemError(error, zoneID: item))
-                }
-            }))
+            return encode(
+                ZonesResponse(
+                    zones: zip(request.zones, results).map { item, result in
+                        switch result {
+                        case .success(let zone): .zone(wire(zone))
+                        case .failure(let error): .error(itemError(error, zoneID: item))
+                        }
+                    }
+                )
+            )
         case .zonesModify:
             let request = try ZonesModifyRequest.parse(body)
             var operations: [ZoneOperation] = []
@@ -47,50 +51,70 @@ struct DatabaseEndpoints {
                 }
             }
             let results = try await database.modifyZones(operations, access: access)
-            return encode(ZonesResponse(zones: results.map { result in
-                switch result {
-                case .saved(let zone): .zone(wire(zone))
-                case .deleted(let zoneID): .deleted(zoneID)
-                case .failed(let zoneID, let error): .error(itemError(error, zoneID: zoneID))
-                }
-            }))
+            return encode(
+                ZonesResponse(
+                    zones: results.map { result in
+                        switch result {
+                        case .saved(let zone): .zone(wire(zone))
+                        case .deleted(let zoneID): .deleted(zoneID)
+                        case .failed(let zoneID, let error): .error(itemError(error, zoneID: zoneID))
+                        }
+                    }
+                )
+            )
         case .recordsModify:
             let request = try RecordsModifyRequest.parse(body)
             let results = try await database.modifyRecords(
-                request.operations, inZone: request.zoneID, atomic: request.atomic ?? true, access: access)
+                request.operations,
+                inZone: request.zoneID,
+                atomic: request.atomic ?? true,
+                access: access
+            )
             let desired = request.desiredKeys.map(Set.init)
             return encode(
-                RecordsResponse(records: results.map { result in
-                    switch result {
-                    case .saved(let record): .record(WireRecord(record, desiredKeys: desired))
-                    case .deleted(let name, let type): .tombstone(WireTombstone(recordName: name, recordType: type))
-                    case .failed(let name, let error): .error(itemError(error, recordName: name))
+                RecordsResponse(
+                    records: results.map { result in
+                        switch result {
+                        case .saved(let record): .record(WireRecord(record, desiredKeys: desired))
+                        case .deleted(let name, let type): .tombstone(WireTombstone(recordName: name, recordType: type))
+                        case .failed(let name, let error): .error(itemError(error, recordName: name))
+                        }
                     }
-                }),
-                numbersAsStrings: request.numbersAsStrings)
+                ),
+                numbersAsStrings: request.numbersAsStrings
+            )
         case .recordsLookup:
             let request = try RecordsLookupRequest.parse(body)
             let results = try await database.lookupRecords(named: request.records.map(\.recordName), inZone: request.zoneID, access: access)
             return encode(
-                RecordsResponse(records: zip(request.records, results).map { item, result in
-                    switch result {
-                    case .success(let record):
-                        .record(WireRecord(record, desiredKeys: (item.desiredKeys ?? request.desiredKeys).map(Set.init)))
-                    case .failure(let error): .error(itemError(error, recordName: item.recordName))
+                RecordsResponse(
+                    records: zip(request.records, results).map { item, result in
+                        switch result {
+                        case .success(let record):
+                            .record(WireRecord(record, desiredKeys: (item.desiredKeys ?? request.desiredKeys).map(Set.init)))
+                        case .failure(let error): .error(itemError(error, recordName: item.recordName))
+                        }
                     }
-                }),
-                numbersAsStrings: request.numbersAsStrings)
+                ),
+                numbersAsStrings: request.numbersAsStrings
+            )
         case .recordsQuery:
             let request = try RecordsQueryRequest.parse(body)
             let result = try await database.queryRecords(
-                request.query, inZone: request.zoneID, resultsLimit: request.resultsLimit,
-                continuationMarker: request.continuationMarker, access: access)
+                request.query,
+                inZone: request.zoneID,
+                resultsLimit: request.resultsLimit,
+                continuationMarker: request.continuationMarker,
+                access: access
+            )
             let desired = request.desiredKeys.map(Set.init)
             return encode(
                 RecordsResponse(
                     records: result.records.map { .record(WireRecord($0, desiredKeys: desired)) },
-                    continuationMarker: result.continuationMarker),
-                numbersAsStrings: request.numbersAsStrings)
+                    continuationMarker: result.continuationMarker
+                ),
+                numbersAsStrings: request.numbersAsStrings
+            )
         case .usersCurrent:
             return encode(WireUser(try await currentUser()))
         case .usersCaller:

@@ -10,9 +10,9 @@ import NimbusModel
 import NimbusWire
 
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// The response being built for one database request: status, JSON body and the headers every
@@ -67,7 +67,8 @@ enum CORS {
     static func preflight() -> Response {
         var headers: HTTPFields = [
             .accessControlAllowMethods: "GET, POST, OPTIONS",
-            .accessControlAllowHeaders: "Content-Type, X-Apple-CloudKit-Request-KeyID, X-Apple-CloudKit-Request-ISO8601Date, X-Apple-CloudKit-Request-SignatureV1",
+            .accessControlAllowHeaders:
+                "Content-Type, X-Apple-CloudKit-Request-KeyID, X-Apple-CloudKit-Request-ISO8601Date, X-Apple-CloudKit-Request-SignatureV1",
             .accessControlMaxAge: "600",
         ]
         addHeaders(to: &headers)

@@ -30,7 +30,9 @@ public final class HTTPMetrics: Sendable {
         timer(for: operation).recordNanoseconds(nanoseconds)
         if let errorCode {
             counter(
-                in: errors, key: operation + "|" + errorCode, label: "nimbus_errors_total",
+                in: errors,
+                key: operation + "|" + errorCode,
+                label: "nimbus_errors_total",
                 dimensions: [("operation", operation), ("code", errorCode)]
             ).increment()
         }

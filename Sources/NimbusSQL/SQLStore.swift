@@ -4,14 +4,14 @@
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 
-public import Crypto
-public import NimbusModel
-public import NimbusStore
+import Crypto
+import NimbusModel
+import NimbusStore
 
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// The record, account and schema store over SQL: one implementation for every SQL engine.

@@ -10,9 +10,9 @@ import NimbusModel
 public import NimbusSQL
 
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// An opened Nimbus: the store on its data directory and the services over it.
@@ -53,11 +53,21 @@ public struct NimbusInstance: Sendable {
         let accounts = AccountService(store: store, configuration: accountConfiguration, now: now, logger: logger)
         let names = TimeOrderedUUID(now: now)
         let database = DatabaseService(
-            records: store, schemaStore: store, now: now,
-            makeRecordName: { names.next() }, cursorKey: keys.token, logger: logger)
+            records: store,
+            schemaStore: store,
+            now: now,
+            makeRecordName: { names.next() },
+            cursorKey: keys.token,
+            logger: logger
+        )
         return NimbusInstance(
-            configuration: configuration, database: database, accounts: accounts, store: store, tokenKey: keys.token,
-            isNew: isNew)
+            configuration: configuration,
+            database: database,
+            accounts: accounts,
+            store: store,
+            tokenKey: keys.token,
+            isNew: isNew
+        )
     }
 
     /// Closes the store.

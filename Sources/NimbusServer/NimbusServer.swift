@@ -7,10 +7,10 @@
 public import Hummingbird
 public import Logging
 import Metrics
+public import NIOCore
 import NimbusEngine
 import NimbusHTTP
 import NimbusModel
-public import NIOCore
 import Prometheus
 import ServiceLifecycle
 
@@ -37,8 +37,11 @@ public enum NimbusServer {
         let container = try await instance.accounts.createContainer(quickstartContainer, environment: .development)
         let user = try await instance.accounts.addUser(name: "Quick Start", email: nil, phone: nil, container: quickstartContainer)
         return Quickstart(
-            container: quickstartContainer, apiToken: container.apiToken, userRecordName: user.user.userRecordName,
-            webAuthToken: user.webAuthToken)
+            container: quickstartContainer,
+            apiToken: container.apiToken,
+            userRecordName: user.user.userRecordName,
+            webAuthToken: user.webAuthToken
+        )
     }
 
     /// Builds the HTTP application.
@@ -61,13 +64,15 @@ public enum NimbusServer {
             configuration: .init(maximumBodySize: configuration.maximumBodySize, publicBaseURL: baseURL),
             metrics: HTTPMetrics(factory: factory),
             renderMetrics: { registry.emitToString() },
-            logger: logger)
+            logger: logger
+        )
         return Application(
             responder: responder,
             configuration: .init(address: .hostname(configuration.hostname, port: configuration.port), serverName: "Nimbus"),
             services: [StoreCloser(instance: instance)],
             onServerRunning: onServerRunning,
-            logger: logger)
+            logger: logger
+        )
     }
 
     /// Runs the server until SIGTERM or SIGINT, then shuts it down gracefully.
@@ -79,7 +84,8 @@ public enum NimbusServer {
                 metadata: [
                     "nimbus.url": "http://\(instance.configuration.hostname):\(port)",
                     "nimbus.data": "\(instance.configuration.dataDirectory)",
-                ])
+                ]
+            )
         }
         try await application.runService()
     }

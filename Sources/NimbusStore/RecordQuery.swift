@@ -7,9 +7,9 @@
 public import NimbusModel
 
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// A query as the store runs it: already validated by the engine.
@@ -47,7 +47,8 @@ public struct RecordQuery: Sendable, Hashable {
     public func position(of record: Record) -> QueryPosition {
         QueryPosition(
             sortValues: query.sortDescriptors.map { Self.sortKey(of: record, field: $0.fieldName) },
-            recordName: record.recordID.recordName)
+            recordName: record.recordID.recordName
+        )
     }
 
     /// The value a record sorts by for a field; `nil` where the record lacks it.

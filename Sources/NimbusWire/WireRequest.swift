@@ -4,7 +4,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 
-public import NimbusModel
+package import NimbusModel
 
 /// A request body, read from parsed JSON.
 ///

@@ -4,7 +4,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 
-public import NimbusModel
+package import NimbusModel
 
 /// A response body, written directly as JSON bytes.
 ///

@@ -24,7 +24,9 @@ enum NimbusBinary {
 }
 
 /// Runs a program to completion, returning its status and output.
-func runProcess(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
+func runProcess(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> (
+    status: Int32, stdout: String, stderr: String
+) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments

@@ -28,7 +28,8 @@ struct ServeAndAdminTests {
                 .split(separator: "\n").filter { !$0.hasPrefix("```") }.joined(separator: "\n")
             var environment = ProcessInfo.processInfo.environment
             for name in ["NIMBUS_CONTAINER", "NIMBUS_API_TOKEN", "NIMBUS_WEB_AUTH_TOKEN"] {
-                environment[name] = try #require(server.exported(name), "first start did not print \(name)")
+                let value: String = try #require(server.exported(name), "first start did not print \(name)")
+                environment[name] = value
             }
             // The printed URL names the configured port (0 here); the log line has the real one.
             environment["NIMBUS_URL"] = server.url
@@ -51,7 +52,9 @@ struct ServeAndAdminTests {
             let apiToken = try #require(created?["apiToken"])
             #expect(apiToken.count == 64)
 
-            let user = try NimbusBinary.run(["user", "add", "Ann Example", "--container", "iCloud.e2e", "--email", "ann@example.com", "--data", data, "--json"])
+            let user = try NimbusBinary.run([
+                "user", "add", "Ann Example", "--container", "iCloud.e2e", "--email", "ann@example.com", "--data", data, "--json",
+            ])
             #expect(user.status == 0, "\(user.stderr)")
             let added = try JSONSerialization.jsonObject(with: Data(user.stdout.utf8)) as? [String: String]
             let token = try #require(added?["webAuthToken"])
@@ -65,10 +68,13 @@ struct ServeAndAdminTests {
             #expect(key.stdout.contains("keyID"))
 
             // The running server sees what the admin commands wrote.
-            let current = try runProcess("/usr/bin/env", [
-                "curl", "-s", "--url-query", "ckAPIToken=\(apiToken)", "--url-query", "ckWebAuthToken=\(token)",
-                "\(server.url)/database/1/iCloud.e2e/production/public/users/current",
-            ])
+            let current = try runProcess(
+                "/usr/bin/env",
+                [
+                    "curl", "-s", "--url-query", "ckAPIToken=\(apiToken)", "--url-query", "ckWebAuthToken=\(token)",
+                    "\(server.url)/database/1/iCloud.e2e/production/public/users/current",
+                ]
+            )
             #expect(current.stdout.contains(#""firstName":"Ann""#), "\(current.stdout)")
 
             let failure = try NimbusBinary.run(["user", "add", "Nobody", "--container", "iCloud.missing", "--data", data])

@@ -57,18 +57,32 @@ struct EngineFixture {
         let names = SequentialNames()
         let cipher = FieldCipher(keyBytes: Array(repeating: 7, count: 32))!
         let store = try await SQLStore.openSQLite(
-            path: directory.appendingPathComponent("test.sqlite").path, cipher: cipher, now: { clock.now })
+            path: directory.appendingPathComponent("test.sqlite").path,
+            cipher: cipher,
+            now: { clock.now }
+        )
         let logger = Logger(label: "test")
         let accounts = AccountService(store: store, now: { clock.now }, logger: logger)
         let database = DatabaseService(
-            records: store, schemaStore: store, now: { clock.now }, makeRecordName: { names.make() },
-            cursorKey: Array(repeating: 9, count: 32), logger: logger)
+            records: store,
+            schemaStore: store,
+            now: { clock.now },
+            makeRecordName: { names.make() },
+            cursorKey: Array(repeating: 9, count: 32),
+            logger: logger
+        )
         _ = try await accounts.createContainer(container, environment: .development)
         let alice = try await accounts.addUser(name: "Alice Liddell", email: "alice@example.com", phone: nil, container: container)
         let bob = try await accounts.addUser(name: "Bob", email: nil, phone: nil, container: container)
         let fixture = EngineFixture(
-            directory: directory, store: store, database: database, accounts: accounts, clock: clock,
-            alice: alice.user.userRecordName, bob: bob.user.userRecordName)
+            directory: directory,
+            store: store,
+            database: database,
+            accounts: accounts,
+            clock: clock,
+            alice: alice.user.userRecordName,
+            bob: bob.user.userRecordName
+        )
         do {
             let result = try await body(fixture)
             await store.close()
@@ -83,7 +97,8 @@ struct EngineFixture {
         let kind = kind ?? (user == nil ? .anonymous : .user)
         return DatabaseAccess(
             caller: Caller(container: Self.container, environment: .development, kind: kind, userRecordName: user),
-            scope: scope)
+            scope: scope
+        )
     }
 
     /// Creates a custom zone in a user's private database.
@@ -101,7 +116,11 @@ struct EngineFixture {
         scope: DatabaseScope = .private
     ) async throws -> [RecordResult] {
         try await database.modifyRecords(
-            operations, inZone: ZoneID(zoneName: zone, ownerRecordName: ""), atomic: atomic, access: access(user ?? alice, scope))
+            operations,
+            inZone: ZoneID(zoneName: zone, ownerRecordName: ""),
+            atomic: atomic,
+            access: access(user ?? alice, scope)
+        )
     }
 
     /// Saves one record and returns it as saved.
@@ -114,7 +133,10 @@ struct EngineFixture {
     /// Looks a record up, returning `nil` if it is not found.
     func lookup(_ name: String, zone: String = "Notes", as user: String? = nil, scope: DatabaseScope = .private) async throws -> Record? {
         let results = try await database.lookupRecords(
-            named: [name], inZone: ZoneID(zoneName: zone, ownerRecordName: ""), access: access(user ?? alice, scope))
+            named: [name],
+            inZone: ZoneID(zoneName: zone, ownerRecordName: ""),
+            access: access(user ?? alice, scope)
+        )
         if case .success(let record) = results.first { return record }
         return nil
     }
@@ -129,8 +151,12 @@ extension RecordOperation {
     /// A create of a `Note` with the given string fields.
     static func note(_ name: String?, _ fields: [String: FieldValue] = [:], kind: Kind = .create, tag: String? = nil) -> RecordOperation {
         RecordOperation(
-            kind: kind, recordName: name, recordType: "Note", recordChangeTag: tag,
-            fields: fields.mapValues { FieldInput($0) })
+            kind: kind,
+            recordName: name,
+            recordType: "Note",
+            recordChangeTag: tag,
+            fields: fields.mapValues { FieldInput($0) }
+        )
     }
 }
 

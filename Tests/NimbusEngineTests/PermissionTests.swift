@@ -33,7 +33,11 @@ struct PermissionTests {
             let record = try await f.save(.note("p1", ["title": .string("mine")]), zone: ZoneID.defaultZoneName, as: f.alice, scope: .public)
             let results = try await f.modify(
                 [.note("p1", ["title": .string("yours")], kind: .update, tag: record.recordChangeTag)],
-                zone: ZoneID.defaultZoneName, atomic: false, as: f.bob, scope: .public)
+                zone: ZoneID.defaultZoneName,
+                atomic: false,
+                as: f.bob,
+                scope: .public
+            )
             #expect(results.first?.error?.code == .permissionFailure)
             let deletes = try await f.modify([.note("p1", kind: .forceDelete)], zone: ZoneID.defaultZoneName, as: f.bob, scope: .public)
             #expect(deletes.first?.error?.code == .permissionFailure)

@@ -16,7 +16,9 @@ struct QueryTests {
         try await f.makeZone("Notes", for: f.alice)
         let operations = (0..<count).map { index in
             RecordOperation.note(
-                "n\(index)", ["rank": .int64(Int64(index % 7)), "kind": .string(index.isMultiple(of: 2) ? "even" : "odd")])
+                "n\(index)",
+                ["rank": .int64(Int64(index % 7)), "kind": .string(index.isMultiple(of: 2) ? "even" : "odd")]
+            )
         }
         _ = try await f.modify(operations)
         _ = try await f.save(RecordOperation(kind: .create, recordName: "other", recordType: "Other", fields: ["kind": FieldInput(.string("even"))]))
@@ -27,8 +29,12 @@ struct QueryTests {
         try await EngineFixture.with { f in
             try await seed(f, count: 10)
             let result = try await f.database.queryRecords(
-                Query(recordType: "Note", filters: [Filter("kind", .equals, .string("even"))]), inZone: zone,
-                resultsLimit: nil, continuationMarker: nil, access: f.access(f.alice))
+                Query(recordType: "Note", filters: [Filter("kind", .equals, .string("even"))]),
+                inZone: zone,
+                resultsLimit: nil,
+                continuationMarker: nil,
+                access: f.access(f.alice)
+            )
             #expect(Set(result.records.map(\.recordID.recordName)) == ["n0", "n2", "n4", "n6", "n8"])
             #expect(result.continuationMarker == nil)
         }
@@ -43,7 +49,12 @@ struct QueryTests {
             var seen: [Record] = []
             repeat {
                 let page = try await f.database.queryRecords(
-                    query, inZone: zone, resultsLimit: 5, continuationMarker: marker, access: f.access(f.alice))
+                    query,
+                    inZone: zone,
+                    resultsLimit: 5,
+                    continuationMarker: marker,
+                    access: f.access(f.alice)
+                )
                 #expect(page.records.count <= 5)
                 seen += page.records
                 marker = page.continuationMarker
@@ -63,18 +74,32 @@ struct QueryTests {
         try await EngineFixture.with { f in
             try await seed(f, count: 6)
             let first = try await f.database.queryRecords(
-                Query(recordType: "Note"), inZone: zone, resultsLimit: 2, continuationMarker: nil, access: f.access(f.alice))
+                Query(recordType: "Note"),
+                inZone: zone,
+                resultsLimit: 2,
+                continuationMarker: nil,
+                access: f.access(f.alice)
+            )
             let marker = try #require(first.continuationMarker)
             for bad in [marker + "x", "garbage"] {
                 await #expect(throws: NimbusError.self) {
                     _ = try await f.database.queryRecords(
-                        Query(recordType: "Note"), inZone: zone, resultsLimit: 2, continuationMarker: bad, access: f.access(f.alice))
+                        Query(recordType: "Note"),
+                        inZone: zone,
+                        resultsLimit: 2,
+                        continuationMarker: bad,
+                        access: f.access(f.alice)
+                    )
                 }
             }
             do {
                 _ = try await f.database.queryRecords(
-                    Query(recordType: "Note", filters: [Filter("kind", .equals, .string("odd"))]), inZone: zone,
-                    resultsLimit: 2, continuationMarker: marker, access: f.access(f.alice))
+                    Query(recordType: "Note", filters: [Filter("kind", .equals, .string("odd"))]),
+                    inZone: zone,
+                    resultsLimit: 2,
+                    continuationMarker: marker,
+                    access: f.access(f.alice)
+                )
                 Issue.record("marker of another query accepted")
             } catch let error as NimbusError {
                 #expect(error.code == .badRequest)
@@ -88,7 +113,12 @@ struct QueryTests {
             try await f.makeZone("Notes", for: f.alice)
             await #expect(throws: NimbusError.self) {
                 _ = try await f.database.queryRecords(
-                    Query(recordType: "Note"), inZone: zone, resultsLimit: limit, continuationMarker: nil, access: f.access(f.alice))
+                    Query(recordType: "Note"),
+                    inZone: zone,
+                    resultsLimit: limit,
+                    continuationMarker: nil,
+                    access: f.access(f.alice)
+                )
             }
         }
     }
@@ -103,11 +133,19 @@ struct QueryTests {
             }
             let newestFirst = try await f.database.queryRecords(
                 Query(recordType: "Note", sortDescriptors: [SortDescriptor("___createTime", ascending: false)]),
-                inZone: zone, resultsLimit: nil, continuationMarker: nil, access: f.access(f.alice))
+                inZone: zone,
+                resultsLimit: nil,
+                continuationMarker: nil,
+                access: f.access(f.alice)
+            )
             #expect(newestFirst.records.map(\.recordID.recordName) == ["s2", "s1", "s0"])
             let byID = try await f.database.queryRecords(
                 Query(recordType: "Note", filters: [Filter("___recordID", .equals, .reference(Reference(recordName: "s1")))]),
-                inZone: zone, resultsLimit: nil, continuationMarker: nil, access: f.access(f.alice))
+                inZone: zone,
+                resultsLimit: nil,
+                continuationMarker: nil,
+                access: f.access(f.alice)
+            )
             #expect(byID.records.map(\.recordID.recordName) == ["s1"])
         }
     }
@@ -118,8 +156,12 @@ struct QueryTests {
             try await f.makeZone("Notes", for: f.alice)
             do {
                 _ = try await f.database.queryRecords(
-                    Query(recordType: "Note", filters: [Filter("title", .containsAllTokens, .string("a b"))]), inZone: zone,
-                    resultsLimit: nil, continuationMarker: nil, access: f.access(f.alice))
+                    Query(recordType: "Note", filters: [Filter("title", .containsAllTokens, .string("a b"))]),
+                    inZone: zone,
+                    resultsLimit: nil,
+                    continuationMarker: nil,
+                    access: f.access(f.alice)
+                )
                 Issue.record("unsupported comparator ran")
             } catch let error as NimbusError {
                 #expect(error.reason.contains("CONTAINS_ALL_TOKENS"))

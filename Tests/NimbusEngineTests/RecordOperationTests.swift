@@ -113,10 +113,13 @@ struct RecordOperationTests {
             let n1 = try await f.save(.note("n1"))
             _ = try await f.save(.note("n2"))
             _ = try await f.save(.note("n3"))
-            let results = try await f.modify([
-                .note("n1", kind: .delete, tag: n1.recordChangeTag), .note("n2", kind: .delete), .note("n3", kind: .forceDelete),
-                .note("missing", kind: .forceDelete),
-            ], atomic: false)
+            let results = try await f.modify(
+                [
+                    .note("n1", kind: .delete, tag: n1.recordChangeTag), .note("n2", kind: .delete), .note("n3", kind: .forceDelete),
+                    .note("missing", kind: .forceDelete),
+                ],
+                atomic: false
+            )
             #expect(results[0] == .deleted(recordName: "n1", recordType: "Note"))
             #expect(results[1] == .deleted(recordName: "n2", recordType: "Note"))
             #expect(results[2] == .deleted(recordName: "n3", recordType: "Note"))

@@ -16,7 +16,9 @@ struct ZoneTests {
             let zones = try await f.database.zones(access: f.access(f.alice))
             #expect(zones.map(\.zoneID.zoneName) == [ZoneID.defaultZoneName])
             let results = try await f.database.modifyZones(
-                [.delete(ZoneID(zoneName: ZoneID.defaultZoneName, ownerRecordName: ""))], access: f.access(f.alice))
+                [.delete(ZoneID(zoneName: ZoneID.defaultZoneName, ownerRecordName: ""))],
+                access: f.access(f.alice)
+            )
             guard case .failed(_, let error) = results.first else { Issue.record("default zone deleted"); return }
             #expect(error.code == .badRequest)
         }

@@ -56,7 +56,10 @@ struct AuthenticationTests {
         try await HTTPFixture.with { f, client in
             let none = try await client.send(.get, "/database/1/\(HTTPFixture.container)/development/public/zones/list")
             try none.expectError("AUTHENTICATION_FAILED", status: .unauthorized)
-            let wrong = try await client.send(.get, "/database/1/\(HTTPFixture.container)/development/public/zones/list?ckAPIToken=\(String(repeating: "0", count: 64))")
+            let wrong = try await client.send(
+                .get,
+                "/database/1/\(HTTPFixture.container)/development/public/zones/list?ckAPIToken=\(String(repeating: "0", count: 64))"
+            )
             try wrong.expectError("AUTHENTICATION_FAILED", status: .unauthorized)
             // The development token does not open production.
             let production = try await client.send(.get, "/database/1/\(HTTPFixture.container)/production/public/zones/list?ckAPIToken=\(f.apiToken)")
@@ -91,7 +94,9 @@ struct AuthenticationTests {
             try #require(token.contains("+"))
             let mangled = token.replacingOccurrences(of: "+", with: " ").addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
             let response = try await client.send(
-                .get, "/database/1/\(HTTPFixture.container)/development/public/users/current?ckAPIToken=\(f.apiToken)&ckWebAuthToken=\(mangled)")
+                .get,
+                "/database/1/\(HTTPFixture.container)/development/public/users/current?ckAPIToken=\(f.apiToken)&ckWebAuthToken=\(mangled)"
+            )
             #expect(response.status == .ok)
         }
     }
@@ -121,7 +126,8 @@ struct AuthenticationTests {
             let keyID = try await f.instance.accounts.addServerKey(publicKeyPEM: key.publicKeyPEM, container: HTTPFixture.container)
             #expect(keyID.count == 64)
             let path = "/database/1/\(HTTPFixture.container)/development/public/records/modify"
-            let body = #"{"operations":[{"operationType":"create","record":{"recordName":"s2s","recordType":"Note","fields":{"title":{"value":"signed"}}}}]}"#
+            let body =
+                #"{"operations":[{"operationType":"create","record":{"recordName":"s2s","recordType":"Note","fields":{"title":{"value":"signed"}}}}]}"#
             let response = try await client.send(.post, path, json: body, headers: try signed(key, keyID: keyID, path: path, body: body))
             #expect(response.status == .ok)
             let record = try #require((try response.json["records"] as? [[String: Any]])?.first)
@@ -131,11 +137,15 @@ struct AuthenticationTests {
             let listPath = "/database/1/\(HTTPFixture.container)/development/public/zones/list"
             let date = Self.iso8601.string(from: Date())
             let signature = try key.privateKey.signature(for: Data("\(date)::\(listPath)".utf8)).derRepresentation.base64EncodedString()
-            let list = try await client.send(.get, listPath, headers: [
-                HTTPField.Name("X-Apple-Cloudkit-Request-Keyid")!: keyID,
-                HTTPField.Name("X-Apple-Cloudkit-Request-Iso8601date")!: date,
-                HTTPField.Name("X-Apple-Cloudkit-Request-Signaturev1")!: signature,
-            ])
+            let list = try await client.send(
+                .get,
+                listPath,
+                headers: [
+                    HTTPField.Name("X-Apple-Cloudkit-Request-Keyid")!: keyID,
+                    HTTPField.Name("X-Apple-Cloudkit-Request-Iso8601date")!: date,
+                    HTTPField.Name("X-Apple-Cloudkit-Request-Signaturev1")!: signature,
+                ]
+            )
             #expect(list.status == .ok)
         }
     }
@@ -161,7 +171,10 @@ struct AuthenticationTests {
                 try response.expectError("AUTHENTICATION_FAILED", status: .unauthorized)
             }
             let lookup = try await f.instance.database.lookupRecords(
-                named: ["forged", "forgeD"], inZone: nil, access: f.access(f.alice, scope: .public))
+                named: ["forged", "forgeD"],
+                inZone: nil,
+                access: f.access(f.alice, scope: .public)
+            )
             #expect(lookup.allSatisfy { if case .failure = $0 { true } else { false } })
         }
     }

@@ -14,8 +14,10 @@ import Testing
 struct BadInputTests {
     private func makeZone(_ f: HTTPFixture, _ client: any TestClientProtocol) async throws {
         let response = try await client.send(
-            .post, f.path("zones/modify", user: f.alice.webAuthToken),
-            json: #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Notes"}}}]}"#)
+            .post,
+            f.path("zones/modify", user: f.alice.webAuthToken),
+            json: #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Notes"}}}]}"#
+        )
         #expect(response.status == .ok)
     }
 
@@ -43,13 +45,27 @@ struct BadInputTests {
         try await HTTPFixture.with { f, client in
             try await makeZone(f, client)
             let uri = f.path("records/modify", user: f.alice.webAuthToken)
-            _ = try await client.send(.post, uri, json: #"{"zoneID":{"zoneName":"Notes"},"operations":[{"operationType":"create","record":{"recordName":"n1","recordType":"Note","fields":{"count":{"value":1}}}}]}"#)
-            let response = try await client.send(.post, uri, json: #"{"zoneID":{"zoneName":"Notes"},"operations":[{"operationType":"forceUpdate","record":{"recordName":"n1","recordType":"Note","fields":{"count":{"value":"one","type":"STRING"}}}}]}"#)
+            _ = try await client.send(
+                .post,
+                uri,
+                json:
+                    #"{"zoneID":{"zoneName":"Notes"},"operations":[{"operationType":"create","record":{"recordName":"n1","recordType":"Note","fields":{"count":{"value":1}}}}]}"#
+            )
+            let response = try await client.send(
+                .post,
+                uri,
+                json:
+                    #"{"zoneID":{"zoneName":"Notes"},"operations":[{"operationType":"forceUpdate","record":{"recordName":"n1","recordType":"Note","fields":{"count":{"value":"one","type":"STRING"}}}}]}"#
+            )
             #expect(response.status == .ok)
             let item = try #require((try response.json["records"] as? [[String: Any]])?.first)
             #expect(item["serverErrorCode"] as? String == "BAD_REQUEST")
             #expect(item["recordName"] as? String == "n1")
-            let stored = try await f.instance.database.lookupRecords(named: ["n1"], inZone: ZoneID(zoneName: "Notes", ownerRecordName: ""), access: f.access(f.alice))
+            let stored = try await f.instance.database.lookupRecords(
+                named: ["n1"],
+                inZone: ZoneID(zoneName: "Notes", ownerRecordName: ""),
+                access: f.access(f.alice)
+            )
             #expect((try? stored.first?.get())?.fields["count"] == .int64(1))
         }
     }
@@ -58,8 +74,10 @@ struct BadInputTests {
     func unknownZone() async throws {
         try await HTTPFixture.with { f, client in
             let response = try await client.send(
-                .post, f.path("records/modify", user: f.alice.webAuthToken),
-                json: #"{"zoneID":{"zoneName":"Nowhere"},"operations":[{"operationType":"create","record":{"recordName":"n1","recordType":"Note"}}]}"#)
+                .post,
+                f.path("records/modify", user: f.alice.webAuthToken),
+                json: #"{"zoneID":{"zoneName":"Nowhere"},"operations":[{"operationType":"create","record":{"recordName":"n1","recordType":"Note"}}]}"#
+            )
             try response.expectError("ZONE_NOT_FOUND", status: .notFound)
             let zones = try await f.instance.database.zones(access: f.access(f.alice))
             #expect(zones.map(\.zoneID.zoneName) == [ZoneID.defaultZoneName])
@@ -71,9 +89,15 @@ struct BadInputTests {
         try await HTTPFixture.with { f, client in
             try await makeZone(f, client)
             let uri = f.path("records/modify", user: f.alice.webAuthToken)
-            let created = try await client.send(.post, uri, json: #"{"zoneID":{"zoneName":"Notes"},"operations":[{"operationType":"create","record":{"recordName":"n1","recordType":"Note","fields":{"title":{"value":"v1"}}}}]}"#)
+            let created = try await client.send(
+                .post,
+                uri,
+                json:
+                    #"{"zoneID":{"zoneName":"Notes"},"operations":[{"operationType":"create","record":{"recordName":"n1","recordType":"Note","fields":{"title":{"value":"v1"}}}}]}"#
+            )
             let tag = try #require(((try created.json["records"] as? [[String: Any]])?.first?["recordChangeTag"]) as? String)
-            let update = #"{"zoneID":{"zoneName":"Notes"},"operations":[{"operationType":"update","record":{"recordName":"n1","recordChangeTag":"\#(tag)","fields":{"title":{"value":"TAG"}}}}]}"#
+            let update =
+                #"{"zoneID":{"zoneName":"Notes"},"operations":[{"operationType":"update","record":{"recordName":"n1","recordChangeTag":"\#(tag)","fields":{"title":{"value":"TAG"}}}}]}"#
             _ = try await client.send(.post, uri, json: update.replacingOccurrences(of: "TAG", with: "v2"))
             let stale = try await client.send(.post, uri, json: update.replacingOccurrences(of: "TAG", with: "v3"))
             #expect(stale.status == .ok)
@@ -81,7 +105,11 @@ struct BadInputTests {
             #expect(item["serverErrorCode"] as? String == "CONFLICT")
             let serverRecord = try #require(item["serverRecord"] as? [String: Any])
             #expect(((serverRecord["fields"] as? [String: Any])?["title"] as? [String: Any])?["value"] as? String == "v2")
-            let stored = try await f.instance.database.lookupRecords(named: ["n1"], inZone: ZoneID(zoneName: "Notes", ownerRecordName: ""), access: f.access(f.alice))
+            let stored = try await f.instance.database.lookupRecords(
+                named: ["n1"],
+                inZone: ZoneID(zoneName: "Notes", ownerRecordName: ""),
+                access: f.access(f.alice)
+            )
             #expect((try? stored.first?.get())?.fields["title"] == .string("v2"))
         }
     }
@@ -91,7 +119,8 @@ struct BadInputTests {
         try await HTTPFixture.with { f, client in
             try await makeZone(f, client)
             let filler = String(repeating: "a", count: 17 * 1024 * 1024)
-            let body = #"{"zoneID":{"zoneName":"Notes"},"operations":[{"operationType":"create","record":{"recordName":"big","recordType":"Note","fields":{"body":{"value":"\#(filler)"}}}}]}"#
+            let body =
+                #"{"zoneID":{"zoneName":"Notes"},"operations":[{"operationType":"create","record":{"recordName":"big","recordType":"Note","fields":{"body":{"value":"\#(filler)"}}}}]}"#
             let response = try await client.send(.post, f.path("records/modify", user: f.alice.webAuthToken), json: body)
             let reason = try response.expectError("BAD_REQUEST", status: .badRequest)
             #expect(reason.contains("limit"))
@@ -105,8 +134,10 @@ struct BadInputTests {
             try await makeZone(f, client)
             f.clock.advance(seconds: 15 * 24 * 60 * 60)
             let response = try await client.send(
-                .post, f.path("records/modify", user: f.alice.webAuthToken),
-                json: #"{"zoneID":{"zoneName":"Notes"},"operations":[{"operationType":"create","record":{"recordName":"late","recordType":"Note"}}]}"#)
+                .post,
+                f.path("records/modify", user: f.alice.webAuthToken),
+                json: #"{"zoneID":{"zoneName":"Notes"},"operations":[{"operationType":"create","record":{"recordName":"late","recordType":"Note"}}]}"#
+            )
             try response.expectError("AUTHENTICATION_FAILED", status: .unauthorized)
             #expect(await f.recordExists("late", zone: "Notes", user: f.alice) == false)
         }
@@ -117,8 +148,11 @@ struct BadInputTests {
         try await HTTPFixture.with { f, client in
             try await makeZone(f, client)
             _ = try await client.send(
-                .post, f.path("records/modify", user: f.alice.webAuthToken),
-                json: #"{"zoneID":{"zoneName":"Notes"},"operations":[{"operationType":"create","record":{"recordName":"secret","recordType":"Note"}}]}"#)
+                .post,
+                f.path("records/modify", user: f.alice.webAuthToken),
+                json:
+                    #"{"zoneID":{"zoneName":"Notes"},"operations":[{"operationType":"create","record":{"recordName":"secret","recordType":"Note"}}]}"#
+            )
             let owner = f.alice.user.userRecordName
             let lookups = [
                 #"{"zoneID":{"zoneName":"Notes","ownerRecordName":"\#(owner)"},"records":[{"recordName":"secret"}]}"#,
@@ -132,19 +166,25 @@ struct BadInputTests {
             }
             #expect(reasons.count == 1)
             let write = try await client.send(
-                .post, f.path("records/modify", user: f.bob.webAuthToken),
-                json: #"{"zoneID":{"zoneName":"Notes","ownerRecordName":"\#(owner)"},"operations":[{"operationType":"forceDelete","record":{"recordName":"secret"}}]}"#)
+                .post,
+                f.path("records/modify", user: f.bob.webAuthToken),
+                json:
+                    #"{"zoneID":{"zoneName":"Notes","ownerRecordName":"\#(owner)"},"operations":[{"operationType":"forceDelete","record":{"recordName":"secret"}}]}"#
+            )
             try write.expectError("ZONE_NOT_FOUND", status: .notFound)
             #expect(await f.recordExists("secret", zone: "Notes", user: f.alice))
         }
     }
 
-    @Test("unknown paths, environments and operations are BAD_REQUESTs", arguments: [
-        "/database/1/iCloud.test.http/staging/private/zones/list",
-        "/database/1/iCloud.test.http/development/elsewhere/zones/list",
-        "/database/1/iCloud.test.http/development/private/records/teleport",
-        "/database/2/iCloud.test.http/development/private/zones/list",
-    ])
+    @Test(
+        "unknown paths, environments and operations are BAD_REQUESTs",
+        arguments: [
+            "/database/1/iCloud.test.http/staging/private/zones/list",
+            "/database/1/iCloud.test.http/development/elsewhere/zones/list",
+            "/database/1/iCloud.test.http/development/private/records/teleport",
+            "/database/2/iCloud.test.http/development/private/zones/list",
+        ]
+    )
     func unknownRoutes(path: String) async throws {
         try await HTTPFixture.with { f, client in
             let response = try await client.send(.get, path + "?ckAPIToken=\(f.apiToken)")

@@ -56,7 +56,12 @@ struct ClientCaptureTests {
             }
             let parts = line.split(separator: " ")
             var request = CapturedRequest(
-                client: client, method: HTTPRequest.Method(String(parts[1]))!, target: String(parts[2]), headers: [], body: "")
+                client: client,
+                method: HTTPRequest.Method(String(parts[1]))!,
+                target: String(parts[2]),
+                headers: [],
+                body: ""
+            )
             index += 1
             while index < lines.count, !lines[index].isEmpty {
                 let header = lines[index].split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
@@ -79,16 +84,27 @@ struct ClientCaptureTests {
     /// Registers the captures' credentials before the server opens the directory.
     static func seed(_ directory: URL) async throws {
         let store = try await SQLStore.openSQLite(
-            path: directory.appendingPathComponent("nimbus.sqlite").path, cipher: FieldCipher(keyBytes: Array(repeating: 1, count: 32))!)
+            path: directory.appendingPathComponent("nimbus.sqlite").path,
+            cipher: FieldCipher(keyBytes: Array(repeating: 1, count: 32))!
+        )
         let developer = UserIdentity(userRecordName: Credentials.makeUserRecordName(), name: "Developer")
         try await store.createContainer(
-            ContainerEnvironment(container: container, environment: .development), apiTokenHash: Credentials.hash(apiToken), developer: developer)
+            ContainerEnvironment(container: container, environment: .development),
+            apiTokenHash: Credentials.hash(apiToken),
+            developer: developer
+        )
         let user = UserIdentity(userRecordName: Credentials.makeUserRecordName(), name: "Mist Kit")
         try await store.addUser(user, toContainer: container)
         try await store.addWebAuthToken(
             WebAuthTokenRecord(
-                hash: Credentials.hash(webAuthToken), container: container, userRecordName: user.userRecordName,
-                issuedAt: Int64(Date().timeIntervalSince1970 * 1000), expiresAt: Int64.max / 2, lifetime: 3_600_000))
+                hash: Credentials.hash(webAuthToken),
+                container: container,
+                userRecordName: user.userRecordName,
+                issuedAt: Int64(Date().timeIntervalSince1970 * 1000),
+                expiresAt: Int64.max / 2,
+                lifetime: 3_600_000
+            )
+        )
         await store.close()
     }
 
@@ -112,7 +128,12 @@ struct ClientCaptureTests {
                 for (name, value) in request.headers where !["host", "content-length", "connection", "accept-encoding"].contains(name.lowercased()) {
                     headers.append(HTTPField(name: HTTPField.Name(name)!, value: value))
                 }
-                let response = try await client.send(request.method, request.target, json: request.body.isEmpty ? nil : request.body, headers: headers)
+                let response = try await client.send(
+                    request.method,
+                    request.target,
+                    json: request.body.isEmpty ? nil : request.body,
+                    headers: headers
+                )
                 let label = "\(request.client): \(request.method) \(request.target.prefix(120))"
                 let body = try response.json
                 if request.operation == "records/changes" {
@@ -131,9 +152,15 @@ struct ClientCaptureTests {
             }
             // MistKit and CloudyKit both queried for title == "hello" after saving such a note.
             let queried = try await f.instance.database.queryRecords(
-                Query(recordType: "Note", filters: [Filter("title", .equals, .string("hello"))]), inZone: nil,
-                resultsLimit: nil, continuationMarker: nil,
-                access: DatabaseAccess(caller: Caller(container: Self.container, environment: .development, kind: .anonymous, userRecordName: nil), scope: .public))
+                Query(recordType: "Note", filters: [Filter("title", .equals, .string("hello"))]),
+                inZone: nil,
+                resultsLimit: nil,
+                continuationMarker: nil,
+                access: DatabaseAccess(
+                    caller: Caller(container: Self.container, environment: .development, kind: .anonymous, userRecordName: nil),
+                    scope: .public
+                )
+            )
             #expect(queried.records.isEmpty, "every captured create was followed by a delete")
         }
     }

@@ -51,14 +51,23 @@ struct HTTPFixture: Sendable {
         let clock = TestClock()
         let logger = Logger(label: "test")
         let configuration = ServerConfiguration(
-            dataDirectory: directory.path, port: 0, publicBaseURL: "http://nimbus.test",
-            signatureDateWindowSeconds: signatureWindowSeconds)
+            dataDirectory: directory.path,
+            port: 0,
+            publicBaseURL: "http://nimbus.test",
+            signatureDateWindowSeconds: signatureWindowSeconds
+        )
         let instance = try await NimbusInstance.open(configuration, logger: logger, now: { clock.now })
         let created = try await instance.accounts.createContainer(container, environment: .development)
         let alice = try await instance.accounts.addUser(name: "Alice Liddell", email: "alice@example.com", phone: nil, container: container)
         let bob = try await instance.accounts.addUser(name: "Bob", email: nil, phone: nil, container: container)
         let fixture = HTTPFixture(
-            directory: directory, instance: instance, clock: clock, apiToken: created.apiToken, alice: alice, bob: bob)
+            directory: directory,
+            instance: instance,
+            clock: clock,
+            apiToken: created.apiToken,
+            alice: alice,
+            bob: bob
+        )
         let app = NimbusServer.makeApplication(instance, logger: logger)
         try await app.test(.live) { client in
             try await body(fixture, client)
@@ -78,13 +87,17 @@ struct HTTPFixture: Sendable {
     func access(_ user: NimbusEngine.AccountService.NewUser, scope: DatabaseScope = .private) -> DatabaseAccess {
         DatabaseAccess(
             caller: Caller(container: Self.container, environment: .development, kind: .user, userRecordName: user.user.userRecordName),
-            scope: scope)
+            scope: scope
+        )
     }
 
     /// Whether a record exists, asked of the engine directly.
     func recordExists(_ name: String, zone: String, user: NimbusEngine.AccountService.NewUser) async -> Bool {
         let result = try? await instance.database.lookupRecords(
-            named: [name], inZone: ZoneID(zoneName: zone, ownerRecordName: ""), access: access(user))
+            named: [name],
+            inZone: ZoneID(zoneName: zone, ownerRecordName: ""),
+            access: access(user)
+        )
         if case .success = result?.first { return true }
         return false
     }

@@ -22,7 +22,8 @@ struct OpenSSLKey {
         try run(["ec", "-in", privatePath, "-pubout", "-out", publicPath])
         return OpenSSLKey(
             privateKey: try P256.Signing.PrivateKey(pemRepresentation: String(contentsOfFile: privatePath, encoding: .utf8)),
-            publicKeyPEM: try String(contentsOfFile: publicPath, encoding: .utf8))
+            publicKeyPEM: try String(contentsOfFile: publicPath, encoding: .utf8)
+        )
     }
 
     private static func run(_ arguments: [String]) throws {

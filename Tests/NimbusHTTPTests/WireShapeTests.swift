@@ -15,11 +15,15 @@ struct WireShapeTests {
     func recordShape() async throws {
         try await HTTPFixture.with { f, client in
             let uri = f.path("records/modify", user: f.alice.webAuthToken)
-            let response = try await client.send(.post, uri, json: """
-                {"desiredKeys":["count"],"numbersAsStrings":true,"operations":[{"operationType":"create","record":{
-                "recordType":"Note","fields":{"count":{"value":9007199254740993},"title":{"value":"t"},
-                "secret":{"value":"s","isEncrypted":true}}}}]}
-                """)
+            let response = try await client.send(
+                .post,
+                uri,
+                json: """
+                    {"desiredKeys":["count"],"numbersAsStrings":true,"operations":[{"operationType":"create","record":{
+                    "recordType":"Note","fields":{"count":{"value":9007199254740993},"title":{"value":"t"},
+                    "secret":{"value":"s","isEncrypted":true}}}}]}
+                    """
+            )
             #expect(response.status == .ok)
             let record = try #require((try response.json["records"] as? [[String: Any]])?.first)
             for key in ["recordName", "recordType", "recordChangeTag", "fields", "created", "modified", "zoneID"] {
@@ -32,9 +36,13 @@ struct WireShapeTests {
             #expect((fields["count"] as? [String: Any])?["value"] as? String == "9007199254740993")
             #expect((fields["count"] as? [String: Any])?["type"] as? String == "INT64")
 
-            let lookup = try await client.send(.post, f.path("records/lookup", user: f.alice.webAuthToken), json: """
-                {"records":[{"recordName":"\(record["recordName"] as! String)"},{"recordName":"missing"}]}
-                """)
+            let lookup = try await client.send(
+                .post,
+                f.path("records/lookup", user: f.alice.webAuthToken),
+                json: """
+                    {"records":[{"recordName":"\(record["recordName"] as! String)"},{"recordName":"missing"}]}
+                    """
+            )
             let records = try #require(try lookup.json["records"] as? [[String: Any]])
             let secret = try #require((records[0]["fields"] as? [String: Any])?["secret"] as? [String: Any])
             #expect(secret["isEncrypted"] as? Bool == true && secret["value"] as? String == "s")
@@ -48,8 +56,16 @@ struct WireShapeTests {
     func tombstoneShape() async throws {
         try await HTTPFixture.with { f, client in
             let uri = f.path("records/modify", user: f.alice.webAuthToken)
-            _ = try await client.send(.post, uri, json: #"{"operations":[{"operationType":"create","record":{"recordName":"n1","recordType":"Note"}}]}"#)
-            let response = try await client.send(.post, uri, json: #"{"operations":[{"operationType":"delete","record":{"recordName":"n1","fields":null,"deleted":false}}]}"#)
+            _ = try await client.send(
+                .post,
+                uri,
+                json: #"{"operations":[{"operationType":"create","record":{"recordName":"n1","recordType":"Note"}}]}"#
+            )
+            let response = try await client.send(
+                .post,
+                uri,
+                json: #"{"operations":[{"operationType":"delete","record":{"recordName":"n1","fields":null,"deleted":false}}]}"#
+            )
             let tombstone = try #require((try response.json["records"] as? [[String: Any]])?.first)
             #expect(tombstone["deleted"] as? Bool == true)
             #expect(tombstone["recordType"] as? String == "Note")

@@ -14,40 +14,52 @@ struct FieldValueCodingTests {
         try FieldValue.read(dictionary: try JSONParser.parse(json), at: "field").value
     }
 
-    @Test("untyped values get a type from their JSON shape", arguments: [
-        (#"{"value": "hello"}"#, FieldValue.string("hello")),
-        (#"{"value": 1700000000000}"#, .int64(1_700_000_000_000)),
-        (#"{"value": 2.5}"#, .double(2.5)),
-        (#"{"value": true}"#, .int64(1)),
-        (#"{"value": {"recordName": "r1"}}"#, .reference(Reference(recordName: "r1"))),
-        (#"{"value": {"latitude": 1, "longitude": 2}}"#, .location(Location(latitude: 1, longitude: 2))),
-        (#"{"value": ["a", "b"]}"#, .list(elementType: .string, [.string("a"), .string("b")])),
-    ])
+    @Test(
+        "untyped values get a type from their JSON shape",
+        arguments: [
+            (#"{"value": "hello"}"#, FieldValue.string("hello")),
+            (#"{"value": 1700000000000}"#, .int64(1_700_000_000_000)),
+            (#"{"value": 2.5}"#, .double(2.5)),
+            (#"{"value": true}"#, .int64(1)),
+            (#"{"value": {"recordName": "r1"}}"#, .reference(Reference(recordName: "r1"))),
+            (#"{"value": {"latitude": 1, "longitude": 2}}"#, .location(Location(latitude: 1, longitude: 2))),
+            (#"{"value": ["a", "b"]}"#, .list(elementType: .string, [.string("a"), .string("b")])),
+        ]
+    )
     func inference(json: String, expected: FieldValue) throws {
         #expect(try decode(json) == expected)
     }
 
-    @Test("Apple's aliases and liberal spellings are accepted", arguments: [
-        (#"{"value": {"fileChecksum": "x"}, "type": "ASSET"}"#, FieldValue.asset(Asset(fileChecksum: "x"))),
-        (#"{"value": 5, "type": "NUMBER_INT64"}"#, .int64(5)),
-        (#"{"value": "5", "type": "INT64"}"#, .int64(5)),
-        (#"{"value": 1.7e12, "type": "TIMESTAMP"}"#, .timestamp(1_700_000_000_000)),
-        (#"{"value": [1, 2], "type": "LIST"}"#, .list(elementType: .int64, [.int64(1), .int64(2)])),
-        (#"{"value": {"recordName": "r", "action": "delete_self"}, "type": "REFERENCE"}"#, .reference(Reference(recordName: "r", action: .deleteSelf))),
-        (#"{"value": "AAEC", "type": "BYTES"}"#, .bytes(Data([0, 1, 2]))),
-    ])
+    @Test(
+        "Apple's aliases and liberal spellings are accepted",
+        arguments: [
+            (#"{"value": {"fileChecksum": "x"}, "type": "ASSET"}"#, FieldValue.asset(Asset(fileChecksum: "x"))),
+            (#"{"value": 5, "type": "NUMBER_INT64"}"#, .int64(5)),
+            (#"{"value": "5", "type": "INT64"}"#, .int64(5)),
+            (#"{"value": 1.7e12, "type": "TIMESTAMP"}"#, .timestamp(1_700_000_000_000)),
+            (#"{"value": [1, 2], "type": "LIST"}"#, .list(elementType: .int64, [.int64(1), .int64(2)])),
+            (
+                #"{"value": {"recordName": "r", "action": "delete_self"}, "type": "REFERENCE"}"#,
+                .reference(Reference(recordName: "r", action: .deleteSelf))
+            ),
+            (#"{"value": "AAEC", "type": "BYTES"}"#, .bytes(Data([0, 1, 2]))),
+        ]
+    )
     func aliases(json: String, expected: FieldValue) throws {
         #expect(try decode(json) == expected)
     }
 
-    @Test("malformed values are rejected", arguments: [
-        #"{"value": "x", "type": "NOPE"}"#,
-        #"{"value": "not base64!", "type": "BYTES"}"#,
-        #"{"value": 1.5, "type": "INT64"}"#,
-        #"{"value": [1, "a"]}"#,
-        #"{"value": [[1]]}"#,
-        #"{"value": {"recordName": "r", "action": "EXPLODE"}, "type": "REFERENCE"}"#,
-    ])
+    @Test(
+        "malformed values are rejected",
+        arguments: [
+            #"{"value": "x", "type": "NOPE"}"#,
+            #"{"value": "not base64!", "type": "BYTES"}"#,
+            #"{"value": 1.5, "type": "INT64"}"#,
+            #"{"value": [1, "a"]}"#,
+            #"{"value": [[1]]}"#,
+            #"{"value": {"recordName": "r", "action": "EXPLODE"}, "type": "REFERENCE"}"#,
+        ]
+    )
     func rejected(json: String) {
         #expect(throws: NimbusError.self) { try decode(json) }
     }

@@ -12,10 +12,13 @@ struct JSONParserTests {
     @Test("parses every kind of value")
     func values() throws {
         let json = try JSONParser.parse(#" {"a": [1, -2.5e3, true, false, null, "x\u00e9\ud83d\ude00\n"], "b": {}} "#)
-        #expect(json == .object([
-            "a": .array([.integer(1), .double(-2500), .bool(true), .bool(false), .null, .string("xé😀\n")]),
-            "b": .object([:]),
-        ]))
+        #expect(
+            json
+                == .object([
+                    "a": .array([.integer(1), .double(-2500), .bool(true), .bool(false), .null, .string("xé😀\n")]),
+                    "b": .object([:]),
+                ])
+        )
     }
 
     @Test("numbers too large for 64 bits become doubles")
@@ -24,10 +27,13 @@ struct JSONParserTests {
         #expect(try JSONParser.parse("9223372036854775808") == .double(9_223_372_036_854_775_808))
     }
 
-    @Test("rejects what is not JSON", arguments: [
-        "", "{", "[1,]", #"{"a" 1}"#, "01", "1.", "-", "tru", #""unterminated"#, #""\x""#, #""\ud83d""#, "{} x",
-        "\"tab\tinside\"", String(repeating: "[", count: 100) + String(repeating: "]", count: 100),
-    ])
+    @Test(
+        "rejects what is not JSON",
+        arguments: [
+            "", "{", "[1,]", #"{"a" 1}"#, "01", "1.", "-", "tru", #""unterminated"#, #""\x""#, #""\ud83d""#, "{} x",
+            "\"tab\tinside\"", String(repeating: "[", count: 100) + String(repeating: "]", count: 100),
+        ]
+    )
     func rejects(text: String) {
         #expect(throws: JSONParser.Failure.self) { try JSONParser.parse(text) }
     }

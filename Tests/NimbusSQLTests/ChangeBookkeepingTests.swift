@@ -28,7 +28,10 @@ struct ChangeBookkeepingTests {
         let stamp = ChangeStamp(timestamp: 1, userRecordName: "_owner")
         return Record(
             recordID: RecordID(recordName: name, zoneID: ZoneID(zoneName: zone, ownerRecordName: "_owner")),
-            recordType: "Note", created: stamp, modified: stamp)
+            recordType: "Note",
+            created: stamp,
+            modified: stamp
+        )
     }
 
     @Test("every write bumps the zone counter in its transaction and stamps the rows it changes")

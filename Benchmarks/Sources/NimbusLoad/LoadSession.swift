@@ -23,7 +23,15 @@ final class LoadSession: @unchecked Sendable {
 
     var databasePath: String { directory.appendingPathComponent("nimbus.sqlite").path }
 
-    private init(directory: URL, url: String, apiToken: String, webAuthTokens: [String], keyID: String, privateKey: P256.Signing.PrivateKey, server: Process) {
+    private init(
+        directory: URL,
+        url: String,
+        apiToken: String,
+        webAuthTokens: [String],
+        keyID: String,
+        privateKey: P256.Signing.PrivateKey,
+        server: Process
+    ) {
         self.directory = directory
         self.url = url
         self.apiToken = apiToken
@@ -39,7 +47,9 @@ final class LoadSession: @unchecked Sendable {
         let container = try json(try Shell.run(nimbus, ["container", "create", container, "--data", data, "--json"]))
         var tokens: [String] = []
         for index in 0..<users {
-            let user = try json(try Shell.run(nimbus, ["user", "add", "Load User \(index)", "--container", Self.container, "--data", data, "--json"]))
+            let user = try json(
+                try Shell.run(nimbus, ["user", "add", "Load User \(index)", "--container", Self.container, "--data", data, "--json"])
+            )
             tokens.append(user["webAuthToken"] ?? "")
         }
         let privateKey = P256.Signing.PrivateKey()
@@ -61,8 +71,14 @@ final class LoadSession: @unchecked Sendable {
             try await Task.sleep(for: .milliseconds(50))
         }
         let session = LoadSession(
-            directory: directory, url: url, apiToken: container["apiToken"] ?? "", webAuthTokens: tokens,
-            keyID: key["keyID"] ?? "", privateKey: privateKey, server: server)
+            directory: directory,
+            url: url,
+            apiToken: container["apiToken"] ?? "",
+            webAuthTokens: tokens,
+            keyID: key["keyID"] ?? "",
+            privateKey: privateKey,
+            server: server
+        )
         try session.seed()
         return session
     }

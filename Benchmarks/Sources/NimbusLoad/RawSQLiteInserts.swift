@@ -63,7 +63,8 @@ enum RawSQLiteInserts {
         }
         return Result(
             singleRowTransactions: try rate(rowsPerTransaction: 1, transactions: 20_000),
-            batchedTransactions: try rate(rowsPerTransaction: 200, transactions: 500))
+            batchedTransactions: try rate(rowsPerTransaction: 200, transactions: 500)
+        )
     }
 
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
@@ -76,8 +77,12 @@ enum RawSQLiteInserts {
         defer { sqlite3_close(database) }
         var statement: OpaquePointer?
         sqlite3_prepare_v2(
-            database, "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' ORDER BY type DESC", -1,
-            &statement, nil)
+            database,
+            "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' ORDER BY type DESC",
+            -1,
+            &statement,
+            nil
+        )
         defer { sqlite3_finalize(statement) }
         var result: [String] = []
         while sqlite3_step(statement) == SQLITE_ROW {

@@ -27,10 +27,13 @@ enum Report {
             lines.append(
                 "| \(result.scenario.summary) | \(format(result.requestsPerSecond)) | \(result.scenario.recordsPerRequest == 0 ? "-" : format(result.recordsPerSecond)) | "
                     + String(format: "%.2f | %.2f", Double(result.p50Microseconds) / 1000, Double(result.p99Microseconds) / 1000)
-                    + " | \(result.failures) | \(result.scenario.name == "health" ? "-" : versusHealth) | \(versusRaw) |")
+                    + " | \(result.failures) | \(result.scenario.name == "health" ? "-" : versusHealth) | \(versusRaw) |"
+            )
         }
         lines.append("")
-        lines.append("raw SQLite, same schema: \(format(raw.singleRowTransactions)) rows/s one row per transaction; \(format(raw.batchedTransactions)) rows/s 200 rows per transaction")
+        lines.append(
+            "raw SQLite, same schema: \(format(raw.singleRowTransactions)) rows/s one row per transaction; \(format(raw.batchedTransactions)) rows/s 200 rows per transaction"
+        )
         Swift.print(lines.joined(separator: "\n"))
     }
 

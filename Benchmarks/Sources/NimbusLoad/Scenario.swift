@@ -33,28 +33,56 @@ struct Scenario {
         }
         let lookups = users.flatMap { user in
             stride(from: 0, to: LoadSession.seedRecords, by: 37).map { index in
-                Request(method: "POST", path: session.privatePath("records/lookup", user: user), headers: json,
-                        body: #"{"zoneID":{"zoneName":"Seed"},"records":[{"recordName":"seed-\#(index)"}]}"#)
+                Request(
+                    method: "POST",
+                    path: session.privatePath("records/lookup", user: user),
+                    headers: json,
+                    body: #"{"zoneID":{"zoneName":"Seed"},"records":[{"recordName":"seed-\#(index)"}]}"#
+                )
             }
         }
         let queries = users.flatMap { user in
             (0..<LoadSession.groups).map { group in
                 Request(
-                    method: "POST", path: session.privatePath("records/query", user: user), headers: json,
-                    body: #"{"zoneID":{"zoneName":"Seed"},"query":{"recordType":"Note","filterBy":[{"comparator":"EQUALS","fieldName":"group","fieldValue":{"value":"g\#(group)"}}],"sortBy":[{"fieldName":"count","ascending":false}]},"resultsLimit":20}"#)
+                    method: "POST",
+                    path: session.privatePath("records/query", user: user),
+                    headers: json,
+                    body:
+                        #"{"zoneID":{"zoneName":"Seed"},"query":{"recordType":"Note","filterBy":[{"comparator":"EQUALS","fieldName":"group","fieldValue":{"value":"g\#(group)"}}],"sortBy":[{"fieldName":"count","ascending":false}]},"resultsLimit":20}"#
+                )
             }
         }
         return [
-            Scenario(name: "health", summary: "GET /health (HTTP ceiling)", recordsPerRequest: 0,
-                     requests: [Request(method: "GET", path: "/health", headers: [:], body: "")]),
-            Scenario(name: "save1", summary: "records/modify, 1 record", recordsPerRequest: 1,
-                     requests: users.map { Request(method: "POST", path: session.privatePath("records/modify", user: $0), headers: json, body: modify(1, salt: $0)) }),
-            Scenario(name: "save200", summary: "records/modify, 200 records", recordsPerRequest: 200,
-                     requests: users.map { Request(method: "POST", path: session.privatePath("records/modify", user: $0), headers: json, body: modify(200, salt: $0)) }),
+            Scenario(
+                name: "health",
+                summary: "GET /health (HTTP ceiling)",
+                recordsPerRequest: 0,
+                requests: [Request(method: "GET", path: "/health", headers: [:], body: "")]
+            ),
+            Scenario(
+                name: "save1",
+                summary: "records/modify, 1 record",
+                recordsPerRequest: 1,
+                requests: users.map {
+                    Request(method: "POST", path: session.privatePath("records/modify", user: $0), headers: json, body: modify(1, salt: $0))
+                }
+            ),
+            Scenario(
+                name: "save200",
+                summary: "records/modify, 200 records",
+                recordsPerRequest: 200,
+                requests: users.map {
+                    Request(method: "POST", path: session.privatePath("records/modify", user: $0), headers: json, body: modify(200, salt: $0))
+                }
+            ),
             Scenario(name: "lookup", summary: "records/lookup, 1 record", recordsPerRequest: 1, requests: lookups),
             Scenario(name: "query", summary: "records/query, EQUALS + sort, 20 of 1,000", recordsPerRequest: 20, requests: queries),
-            Scenario(name: "save1-s2s", summary: "records/modify, 1 record, server-to-server signed", recordsPerRequest: 1,
-                     requests: [signedSave(session: session, body: modify(1, salt: 999))]),
+            Scenario(
+                name: "save1-s2s",
+                summary: "records/modify, 1 record, server-to-server signed",
+                recordsPerRequest: 1,
+                requests: [signedSave(session: session, body: modify(1, salt: 999))]
+            ),
         ]
     }
 
@@ -67,11 +95,16 @@ struct Scenario {
         let date = formatter.string(from: Date())
         let hash = Data(SHA256.hash(data: Data(body.utf8))).base64EncodedString()
         let signature = (try? session.privateKey.signature(for: Data("\(date):\(hash):\(path)".utf8)).derRepresentation.base64EncodedString()) ?? ""
-        return Request(method: "POST", path: path, headers: [
-            "Content-Type": "application/json",
-            "X-Apple-CloudKit-Request-KeyID": session.keyID,
-            "X-Apple-CloudKit-Request-ISO8601Date": date,
-            "X-Apple-CloudKit-Request-SignatureV1": signature,
-        ], body: body)
+        return Request(
+            method: "POST",
+            path: path,
+            headers: [
+                "Content-Type": "application/json",
+                "X-Apple-CloudKit-Request-KeyID": session.keyID,
+                "X-Apple-CloudKit-Request-ISO8601Date": date,
+                "X-Apple-CloudKit-Request-SignatureV1": signature,
+            ],
+            body: body
+        )
     }
 }

@@ -25,16 +25,23 @@ enum Wrk {
         let script = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-load-\(UUID().uuidString).lua")
         try lua(for: scenario).write(to: script, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: script) }
-        let output = try Shell.run("/usr/bin/env", [
-            "wrk", "-t", String(threads), "-c", String(clients), "-d", "\(seconds)s", "--timeout", "10s", "-s", script.path, url,
-        ])
+        let output = try Shell.run(
+            "/usr/bin/env",
+            [
+                "wrk", "-t", String(threads), "-c", String(clients), "-d", "\(seconds)s", "--timeout", "10s", "-s", script.path, url,
+            ]
+        )
         guard let line = output.split(separator: "\n").last(where: { $0.hasPrefix("{\"requests\"") }),
             let summary = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Int]
         else { throw LoadError("wrk printed no summary:\n\(output)") }
         return ScenarioResult(
-            scenario: scenario, requests: summary["requests"] ?? 0, seconds: Double(summary["duration_us"] ?? 1) / 1e6,
+            scenario: scenario,
+            requests: summary["requests"] ?? 0,
+            seconds: Double(summary["duration_us"] ?? 1) / 1e6,
             failures: (summary["errors_status"] ?? 0) + (summary["errors_other"] ?? 0),
-            p50Microseconds: summary["p50_us"] ?? 0, p99Microseconds: summary["p99_us"] ?? 0)
+            p50Microseconds: summary["p50_us"] ?? 0,
+            p99Microseconds: summary["p99_us"] ?? 0
+        )
     }
 
     private static func lua(for scenario: Scenario) -> String {
@@ -43,7 +50,8 @@ enum Wrk {
         }
         let requests = scenario.requests.map { request in
             let headers = request.headers.map { "[\(quoted($0.key))]=\(quoted($0.value))" }.joined(separator: ",")
-            return "wrk.format(\(quoted(request.method)), \(quoted(request.path)), {\(headers)}, \(request.body.isEmpty ? "nil" : quoted(request.body)))"
+            return
+                "wrk.format(\(quoted(request.method)), \(quoted(request.path)), {\(headers)}, \(request.body.isEmpty ? "nil" : quoted(request.body)))"
         }
         return """
             local requests = {}

@@ -7,9 +7,9 @@
 import Crypto
 
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// Makes opaque, tamper-evident tokens: a payload plus an HMAC-SHA256 over it and a scope.

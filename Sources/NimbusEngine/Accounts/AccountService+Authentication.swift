@@ -5,8 +5,8 @@
 //===----------------------------------------------------------------------===//
 
 public import NimbusModel
-import Synchronization
 import NimbusStore
+import Synchronization
 
 /// A caller, and the web auth token the response must hand back (rotated or the same).
 public struct Authentication: Sendable {
@@ -39,7 +39,8 @@ extension AccountService {
         guard let webAuthToken, !webAuthToken.isEmpty else {
             return Authentication(
                 caller: Caller(container: container, environment: environment, kind: .anonymous, userRecordName: nil),
-                webAuthToken: nil)
+                webAuthToken: nil
+            )
         }
         // Form decoders turn a raw '+' into a space; base64 has no spaces, so put them back.
         let token = webAuthToken.replacing(" ", with: "+")

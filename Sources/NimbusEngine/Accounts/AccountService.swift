@@ -111,7 +111,8 @@ public final class AccountService: Sendable {
         do {
             guard let developer = try await store.developer(ofContainer: container) else { throw NimbusError.recordNotFound }
             try await store.addServerKey(
-                ServerKeyRecord(keyID: keyID, container: container, publicKeyPEM: publicKeyPEM, userRecordName: developer))
+                ServerKeyRecord(keyID: keyID, container: container, publicKeyPEM: publicKeyPEM, userRecordName: developer)
+            )
         } catch let error as StoreError where error.kind == .alreadyExists {
             throw NimbusError(.alreadyExists, "this key is registered already as \(keyID)")
         } catch {
@@ -138,8 +139,13 @@ public final class AccountService: Sendable {
         let token = Credentials.makeWebAuthToken()
         let issuedAt = now()
         let record = WebAuthTokenRecord(
-            hash: Credentials.hash(token), container: container, userRecordName: user, issuedAt: issuedAt,
-            expiresAt: issuedAt + lifetime, lifetime: lifetime)
+            hash: Credentials.hash(token),
+            container: container,
+            userRecordName: user,
+            issuedAt: issuedAt,
+            expiresAt: issuedAt + lifetime,
+            lifetime: lifetime
+        )
         do {
             try await store.addWebAuthToken(record)
         } catch {

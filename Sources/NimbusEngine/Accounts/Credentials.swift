@@ -7,9 +7,9 @@
 import Crypto
 
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// Makes and hashes the secrets Nimbus hands out, in the formats CloudKit clients check.

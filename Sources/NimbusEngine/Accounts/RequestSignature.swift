@@ -7,9 +7,9 @@
 public import Crypto
 
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// A server-to-server request's signature headers, with what was signed.

@@ -8,9 +8,9 @@ import NimbusModel
 import NimbusStore
 
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// Query cursors: the position after the last record of a page, sealed to the query, zone and

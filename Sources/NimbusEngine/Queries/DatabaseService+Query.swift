@@ -48,8 +48,12 @@ extension DatabaseService {
         let fields = try await store { try await schema.fields(of: query.recordType, in: container) }
         let typed = try validated(query, fields: fields)
         var request = RecordQuery(
-            tenant: tenant, zoneName: zoneName, query: typed, limit: limit,
-            fieldTypes: fields.mapValues(\.type))
+            tenant: tenant,
+            zoneName: zoneName,
+            query: typed,
+            limit: limit,
+            fieldTypes: fields.mapValues(\.type)
+        )
         let markers = ContinuationMarker(sealer: sealer)
         if let continuationMarker {
             request.after = try markers.decode(continuationMarker, for: request)
@@ -63,7 +67,8 @@ extension DatabaseService {
                 record.recordID.zoneID = zone
                 return record
             },
-            continuationMarker: marker)
+            continuationMarker: marker
+        )
     }
 
     /// Checks filters and sorts against the schema and gives untyped values the field's type.

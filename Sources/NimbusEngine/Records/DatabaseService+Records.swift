@@ -41,9 +41,13 @@ extension DatabaseService {
         let container = ContainerEnvironment(container: tenant.container, environment: tenant.environment)
         let schemas = try await registerFields(of: named, zone: zoneName, tenant: tenant, container: container)
         let context = RecordBatchPlanner.Context(
-            zoneID: reportedZoneID(zoneName, of: tenant), user: user, now: now(),
-            onlyCreatorMayChange: tenant.isPublic, isAtomic: atomic && zoneName != ZoneID.defaultZoneName,
-            schemas: schemas)
+            zoneID: reportedZoneID(zoneName, of: tenant),
+            user: user,
+            now: now(),
+            onlyCreatorMayChange: tenant.isPublic,
+            isAtomic: atomic && zoneName != ZoneID.defaultZoneName,
+            schemas: schemas
+        )
         let planned = named
         return try await store {
             try await records.write(zone: zoneName, of: tenant) { transaction in

@@ -206,7 +206,9 @@ struct RecordBatchPlanner {
                 && (state[$0.sourceName] ?? nil) != nil
         }) {
             throw NimbusError(
-                .referenceViolation, "record '\(blocker.targetName)' is the target of a VALIDATE reference from '\(blocker.sourceName)'")
+                .referenceViolation,
+                "record '\(blocker.targetName)' is the target of a VALIDATE reference from '\(blocker.sourceName)'"
+            )
         }
         var tombstones: [Tombstone] = []
         for doomedName in doomed {

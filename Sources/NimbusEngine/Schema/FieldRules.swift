@@ -20,7 +20,9 @@ enum FieldRules {
             return "field name '\(name.prefix(64))' must start with a letter"
         }
         guard name.utf8.count <= maximumNameLength else { return "field name is longer than \(maximumNameLength) characters" }
-        let allowed = name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil || $0 == "_" || $0 == ".") }
+        let allowed = name.unicodeScalars.allSatisfy {
+            $0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil || $0 == "_" || $0 == ".")
+        }
         return allowed ? nil : "field name '\(name.prefix(64))' may hold only letters, digits, '_' and '.'"
     }
 
@@ -48,7 +50,7 @@ enum FieldRules {
 }
 
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif

@@ -8,9 +8,9 @@ public import NimbusModel
 import NimbusStore
 
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 extension DatabaseService {

@@ -84,7 +84,7 @@ extension DatabaseService {
                     do {
                         let zone = try await store { try await records.createZone(named: name, of: tenant) }
                         results.append(.saved(reported(zone, of: tenant)))
-                    } catch where error.code == .alreadyExists {
+                    } catch  where error.code == .alreadyExists {
                         throw NimbusError(.alreadyExists, "zone '\(name)' already exists")
                     }
                 case .delete:

@@ -36,9 +36,13 @@ extension Asset {
         let members = try json.object(at: path)
         func text(_ key: String) throws(NimbusError) -> String? { try members.optional(key)?.string(at: jsonPath(path, key)) }
         return Asset(
-            fileChecksum: try text("fileChecksum"), size: try members.optional("size")?.integer(at: jsonPath(path, "size")),
-            referenceChecksum: try text("referenceChecksum"), wrappingKey: try text("wrappingKey"), receipt: try text("receipt"),
-            downloadURL: try text("downloadURL"))
+            fileChecksum: try text("fileChecksum"),
+            size: try members.optional("size")?.integer(at: jsonPath(path, "size")),
+            referenceChecksum: try text("referenceChecksum"),
+            wrappingKey: try text("wrappingKey"),
+            receipt: try text("receipt"),
+            downloadURL: try text("downloadURL")
+        )
     }
 }
 
@@ -55,8 +59,14 @@ extension Location {
             throw .badRequest("a location at \(path) needs latitude and longitude")
         }
         return Location(
-            latitude: latitude, longitude: longitude, horizontalAccuracy: try number("horizontalAccuracy"),
-            verticalAccuracy: try number("verticalAccuracy"), altitude: try number("altitude"), speed: try number("speed"),
-            course: try number("course"), timestamp: try members.optional("timestamp")?.integer(at: jsonPath(path, "timestamp")))
+            latitude: latitude,
+            longitude: longitude,
+            horizontalAccuracy: try number("horizontalAccuracy"),
+            verticalAccuracy: try number("verticalAccuracy"),
+            altitude: try number("altitude"),
+            speed: try number("speed"),
+            course: try number("course"),
+            timestamp: try members.optional("timestamp")?.integer(at: jsonPath(path, "timestamp"))
+        )
     }
 }

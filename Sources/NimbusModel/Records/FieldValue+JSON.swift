@@ -5,9 +5,9 @@
 //===----------------------------------------------------------------------===//
 
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// Field values read from CloudKit Web Services' field value dictionary, `{"value": V, "type": T}`.

@@ -16,21 +16,26 @@ extension SQLStore: AccountStore {
                 INSERT INTO containers (container, environment, created_at) VALUES (?, ?, ?)
                 ON CONFLICT (container, environment) DO NOTHING RETURNING container
                 """,
-                [.text(container.container), .text(container.environment.rawValue), .integer(createdAt)])
+                [.text(container.container), .text(container.environment.rawValue), .integer(createdAt)]
+            )
             guard !inserted.isEmpty else { throw StoreError(.alreadyExists, detail: "container \(container.container)") }
             try await connection.execute(
                 "INSERT INTO api_tokens (token_hash, container, environment, created_at) VALUES (?, ?, ?, ?)",
-                [.text(apiTokenHash), .text(container.container), .text(container.environment.rawValue), .integer(createdAt)])
+                [.text(apiTokenHash), .text(container.container), .text(container.environment.rawValue), .integer(createdAt)]
+            )
             // The developer user is per container: the second environment reuses the first's.
             let developers = try await connection.query(
-                "SELECT user_record_name FROM users WHERE container = ? AND is_developer = 1", [.text(container.container)])
+                "SELECT user_record_name FROM users WHERE container = ? AND is_developer = 1",
+                [.text(container.container)]
+            )
             if developers.isEmpty {
                 try await connection.execute(
                     """
                     INSERT INTO users (container, user_record_name, name, email, phone, is_developer, created_at)
                     VALUES (?, ?, ?, ?, ?, 1, ?)
                     """,
-                    [.text(container.container)] + Self.userBinds(developer) + [.integer(createdAt)])
+                    [.text(container.container)] + Self.userBinds(developer) + [.integer(createdAt)]
+                )
             }
         }
     }
@@ -39,7 +44,8 @@ extension SQLStore: AccountStore {
         let rows = try await database.read { connection in
             try await connection.query(
                 "SELECT container FROM containers WHERE container = ? AND environment = ?",
-                [.text(container), .text(environment.rawValue)])
+                [.text(container), .text(environment.rawValue)]
+            )
         }
         return rows.isEmpty ? nil : ContainerEnvironment(container: container, environment: environment)
     }
@@ -47,7 +53,9 @@ extension SQLStore: AccountStore {
     public func developer(ofContainer container: String) async throws -> String? {
         try await database.read { connection in
             try await connection.query(
-                "SELECT user_record_name FROM users WHERE container = ? AND is_developer = 1", [.text(container)])
+                "SELECT user_record_name FROM users WHERE container = ? AND is_developer = 1",
+                [.text(container)]
+            )
         }.first?.string(0)
     }
 
@@ -68,7 +76,8 @@ extension SQLStore: AccountStore {
                 VALUES (?, ?, ?, ?, ?, 0, ?)
                 ON CONFLICT (container, user_record_name) DO NOTHING RETURNING user_record_name
                 """,
-                [.text(container)] + Self.userBinds(user) + [.integer(createdAt)])
+                [.text(container)] + Self.userBinds(user) + [.integer(createdAt)]
+            )
             guard !inserted.isEmpty else { throw StoreError(.alreadyExists, detail: "user \(user.userRecordName)") }
         }
     }
@@ -77,7 +86,8 @@ extension SQLStore: AccountStore {
         let rows = try await database.read { connection in
             try await connection.query(
                 "SELECT user_record_name, name, email, phone FROM users WHERE container = ? AND user_record_name = ?",
-                [.text(container), .text(userRecordName)])
+                [.text(container), .text(userRecordName)]
+            )
         }
         return rows.first.map {
             UserIdentity(userRecordName: $0.string(0), name: $0.string(1), emailAddress: $0[2].text, phoneNumber: $0[3].text)
@@ -94,7 +104,8 @@ extension SQLStore: AccountStore {
                 [
                     .text(token.hash), .text(token.container), .text(token.userRecordName), .integer(token.issuedAt),
                     .integer(token.expiresAt), .integer(token.lifetime),
-                ])
+                ]
+            )
         }
     }
 
@@ -105,19 +116,27 @@ extension SQLStore: AccountStore {
                 SELECT token_hash, container, user_record_name, issued_at, expires_at, lifetime
                 FROM web_auth_tokens WHERE token_hash = ?
                 """,
-                [.text(hash)])
+                [.text(hash)]
+            )
         }
         return rows.first.map {
             WebAuthTokenRecord(
-                hash: $0.string(0), container: $0.string(1), userRecordName: $0.string(2), issuedAt: $0.int(3),
-                expiresAt: $0.int(4), lifetime: $0.int(5))
+                hash: $0.string(0),
+                container: $0.string(1),
+                userRecordName: $0.string(2),
+                issuedAt: $0.int(3),
+                expiresAt: $0.int(4),
+                lifetime: $0.int(5)
+            )
         }
     }
 
     public func setWebAuthTokenExpiry(hash: String, expiresAt: Int64) async throws {
         try await database.write { connection in
             try await connection.execute(
-                "UPDATE web_auth_tokens SET expires_at = ? WHERE token_hash = ?", [.integer(expiresAt), .text(hash)])
+                "UPDATE web_auth_tokens SET expires_at = ? WHERE token_hash = ?",
+                [.integer(expiresAt), .text(hash)]
+            )
         }
     }
 
@@ -129,7 +148,8 @@ extension SQLStore: AccountStore {
                 INSERT INTO server_keys (key_id, container, public_key_pem, user_record_name, created_at)
                 VALUES (?, ?, ?, ?, ?) ON CONFLICT (key_id) DO NOTHING RETURNING key_id
                 """,
-                [.text(key.keyID), .text(key.container), .text(key.publicKeyPEM), .text(key.userRecordName), .integer(createdAt)])
+                [.text(key.keyID), .text(key.container), .text(key.publicKeyPEM), .text(key.userRecordName), .integer(createdAt)]
+            )
             guard !inserted.isEmpty else { throw StoreError(.alreadyExists, detail: "key \(key.keyID)") }
         }
     }
@@ -137,7 +157,9 @@ extension SQLStore: AccountStore {
     public func serverKey(id keyID: String) async throws -> ServerKeyRecord? {
         let rows = try await database.read { connection in
             try await connection.query(
-                "SELECT key_id, container, public_key_pem, user_record_name FROM server_keys WHERE key_id = ?", [.text(keyID)])
+                "SELECT key_id, container, public_key_pem, user_record_name FROM server_keys WHERE key_id = ?",
+                [.text(keyID)]
+            )
         }
         return rows.first.map {
             ServerKeyRecord(keyID: $0.string(0), container: $0.string(1), publicKeyPEM: $0.string(2), userRecordName: $0.string(3))

@@ -5,9 +5,9 @@
 //===----------------------------------------------------------------------===//
 
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// A value bound to a statement or read from a row, in the types both SQLite and PostgreSQL have.

@@ -8,11 +8,10 @@ public import NimbusModel
 public import NimbusStore
 
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
-
 
 extension SQLStore {
     public func query(_ request: RecordQuery) async throws -> [Record] {
@@ -87,14 +86,15 @@ struct QuerySQLBuilder {
         let expression = column(for: filter.fieldName)
         switch filter.comparator {
         case .equals, .notEquals, .lessThan, .lessThanOrEquals, .greaterThan, .greaterThanOrEquals:
-            let op = switch filter.comparator {
-            case .equals: "="
-            case .notEquals: "<>"
-            case .lessThan: "<"
-            case .lessThanOrEquals: "<="
-            case .greaterThan: ">"
-            default: ">="
-            }
+            let op =
+                switch filter.comparator {
+                case .equals: "="
+                case .notEquals: "<>"
+                case .lessThan: "<"
+                case .lessThanOrEquals: "<="
+                case .greaterThan: ">"
+                default: ">="
+                }
             binds.append(try Self.bind(filter.value))
             return "\(expression) \(op) ?"
         case .in, .notIn:

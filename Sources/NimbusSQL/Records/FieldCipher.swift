@@ -7,9 +7,9 @@
 public import Crypto
 
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// Seals a record's encrypted fields (CloudKit's `encryptedValues`) for storage, with AES-256-GCM.

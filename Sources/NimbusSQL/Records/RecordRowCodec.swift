@@ -8,9 +8,9 @@ import NimbusModel
 import NimbusStore
 
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// Turns records into `records` rows and back.

@@ -17,13 +17,19 @@ extension SQLStore: RecordStore {
                     SELECT 1 FROM zones
                     WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND is_deleted = 0
                     """,
-                    Self.binds(tenant, zone: zoneName))
+                    Self.binds(tenant, zone: zoneName)
+                )
                 guard !zone.isEmpty else { throw StoreError(.zoneNotFound, detail: "zone \(zoneName)") }
             }
             guard !names.isEmpty else { return [:] }
             return try await Self.liveRecords(
-                named: names, zone: zoneName, tenant: tenant, on: connection, dialect: database.dialect,
-                codec: RecordRowCodec(cipher: cipher, tenant: tenant, zoneName: zoneName))
+                named: names,
+                zone: zoneName,
+                tenant: tenant,
+                on: connection,
+                dialect: database.dialect,
+                codec: RecordRowCodec(cipher: cipher, tenant: tenant, zoneName: zoneName)
+            )
         }
     }
 
@@ -38,7 +44,12 @@ extension SQLStore: RecordStore {
         return try await database.write { connection in
             let zone = try await Self.lockZone(zoneName, of: tenant, on: connection, createdAt: createdAt)
             let transaction = SQLZoneTransaction(
-                zone: zone, tenant: tenant, connection: connection, dialect: dialect, codec: codec)
+                zone: zone,
+                tenant: tenant,
+                connection: connection,
+                dialect: dialect,
+                codec: codec
+            )
             return try await body(transaction)
         }
     }
@@ -60,7 +71,8 @@ extension SQLStore: RecordStore {
             VALUES (?, ?, ?, ?, 0, 1, 0, ?)
             ON CONFLICT (container, environment, owner, zone_name) DO NOTHING
             """,
-            binds(tenant, zone: name) + [.integer(createdAt)])
+            binds(tenant, zone: name) + [.integer(createdAt)]
+        )
         return Zone(zoneID: zoneID, changeCounter: 0)
     }
 
@@ -80,7 +92,8 @@ extension SQLStore: RecordStore {
             WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND is_deleted = 0
               AND \(membership)
             """,
-            binds(tenant, zone: zoneName) + [names.count == 1 ? .text(names[0]) : jsonArray(names)])
+            binds(tenant, zone: zoneName) + [names.count == 1 ? .text(names[0]) : jsonArray(names)]
+        )
         let zoneID = ZoneID(zoneName: zoneName, ownerRecordName: tenant.owner)
         var records: [String: Record] = [:]
         for row in rows {

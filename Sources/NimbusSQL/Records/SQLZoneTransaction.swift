@@ -33,7 +33,13 @@ final class SQLZoneTransaction: ZoneTransaction {
     func records(named names: [String]) async throws -> [String: Record] {
         guard !names.isEmpty else { return [:] }
         let found = try await SQLStore.liveRecords(
-            named: names, zone: zone.zoneID.zoneName, tenant: tenant, on: connection, dialect: dialect, codec: codec)
+            named: names,
+            zone: zone.zoneID.zoneName,
+            tenant: tenant,
+            on: connection,
+            dialect: dialect,
+            codec: codec
+        )
         for name in names where found[name] == nil { knownAbsent.insert(name) }
         return found
     }
@@ -45,7 +51,8 @@ final class SQLZoneTransaction: ZoneTransaction {
             SELECT source_name, target_name, action FROM record_references
             WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND \(dialect.isMember("target_name"))
             """,
-            zoneBinds + [SQLStore.jsonArray(targetNames)])
+            zoneBinds + [SQLStore.jsonArray(targetNames)]
+        )
         return rows.compactMap { row in
             Reference.Action(rawValue: row.string(2)).map {
                 ReferenceEdge(sourceName: row.string(0), targetName: row.string(1), action: $0)
@@ -82,7 +89,8 @@ final class SQLZoneTransaction: ZoneTransaction {
                     .integer(record.created.timestamp), .text(record.created.userRecordName),
                     .text(record.created.deviceID), .integer(record.modified.timestamp),
                     .text(record.modified.userRecordName), .text(record.modified.deviceID),
-                ])
+                ]
+            )
             let name = record.recordID.recordName
             try await replaceReferences(of: name, with: record.references, hadNone: knownAbsent.contains(name))
             knownAbsent.remove(name)
@@ -103,7 +111,8 @@ final class SQLZoneTransaction: ZoneTransaction {
                 WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND record_name = ?
                 """,
                 [.integer(counter), .text(String(counter, radix: 36)), .text(tombstone.recordType)]
-                    + zoneBinds + [.text(tombstone.recordName)])
+                    + zoneBinds + [.text(tombstone.recordName)]
+            )
             try await replaceReferences(of: tombstone.recordName, with: [], hadNone: false)
         }
     }
@@ -118,7 +127,8 @@ final class SQLZoneTransaction: ZoneTransaction {
             WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ?
             RETURNING change_counter
             """,
-            [.integer(Int64(count))] + zoneBinds)
+            [.integer(Int64(count))] + zoneBinds
+        )
         guard let row = rows.first else { throw StoreError(.zoneNotFound, detail: "zone vanished mid-transaction") }
         return row.int(0) - Int64(count)
     }
@@ -132,7 +142,8 @@ final class SQLZoneTransaction: ZoneTransaction {
                 DELETE FROM record_references
                 WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND source_name = ?
                 """,
-                zoneBinds + [.text(sourceName)])
+                zoneBinds + [.text(sourceName)]
+            )
         }
         for reference in references where reference.action != .none {
             try await connection.execute(
@@ -142,7 +153,8 @@ final class SQLZoneTransaction: ZoneTransaction {
                 ON CONFLICT (container, environment, owner, zone_name, target_name, source_name)
                     DO UPDATE SET action = excluded.action
                 """,
-                zoneBinds + [.text(reference.recordName), .text(sourceName), .text(reference.action.rawValue)])
+                zoneBinds + [.text(reference.recordName), .text(sourceName), .text(reference.action.rawValue)]
+            )
         }
     }
 }

@@ -101,16 +101,19 @@ enum SQLMigrations {
     /// each version is applied in the caller's write transaction after re-reading the version.
     static func migrate(_ connection: any SQLConnection, dialect: SQLDialect) async throws {
         try await connection.execute(
-            "CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, applied_at BIGINT NOT NULL)")
+            "CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, applied_at BIGINT NOT NULL)"
+        )
         let applied = Set(
-            try await connection.query("SELECT version FROM schema_migrations", []).map { $0.int(0) })
+            try await connection.query("SELECT version FROM schema_migrations", []).map { $0.int(0) }
+        )
         for migration in all where !applied.contains(migration.version) {
             for statement in migration.statements(dialect) {
                 try await connection.execute(statement)
             }
             try await connection.execute(
                 "INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)",
-                [.integer(migration.version), .integer(0)])
+                [.integer(migration.version), .integer(0)]
+            )
         }
     }
 }

@@ -4,7 +4,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 
-public import NimbusModel
+import NimbusModel
 public import NimbusStore
 
 extension SQLStore: SchemaStore {
@@ -15,7 +15,8 @@ extension SQLStore: SchemaStore {
                 SELECT field_name, field_type, is_encrypted FROM record_fields
                 WHERE container = ? AND environment = ? AND record_type = ?
                 """,
-                [.text(container.container), .text(container.environment.rawValue), .text(recordType)])
+                [.text(container.container), .text(container.environment.rawValue), .text(recordType)]
+            )
         }
         return Self.schema(from: rows)
     }
@@ -35,14 +36,16 @@ extension SQLStore: SchemaStore {
                     VALUES (?, ?, ?, ?, ?, ?)
                     ON CONFLICT (container, environment, record_type, field_name) DO NOTHING
                     """,
-                    key + [.text(name), .text(field.type.rawValue), .integer(field.isEncrypted ? 1 : 0)])
+                    key + [.text(name), .text(field.type.rawValue), .integer(field.isEncrypted ? 1 : 0)]
+                )
             }
             return try await connection.query(
                 """
                 SELECT field_name, field_type, is_encrypted FROM record_fields
                 WHERE container = ? AND environment = ? AND record_type = ?
                 """,
-                key)
+                key
+            )
         }
         return Self.schema(from: rows)
     }

@@ -16,7 +16,8 @@ extension SQLStore {
                 WHERE container = ? AND environment = ? AND owner = ? AND is_deleted = 0
                 ORDER BY zone_name
                 """,
-                Self.binds(tenant))
+                Self.binds(tenant)
+            )
         }
         var zones = rows.map { Zone(zoneID: ZoneID(zoneName: $0.string(0), ownerRecordName: tenant.owner), changeCounter: $0.int(1)) }
         // The default zone exists from the start; its row is only written with its first record.
@@ -35,7 +36,8 @@ extension SQLStore {
                 SELECT change_counter FROM zones
                 WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND is_deleted = 0
                 """,
-                Self.binds(tenant, zone: name))
+                Self.binds(tenant, zone: name)
+            )
         }
         let zoneID = ZoneID(zoneName: name, ownerRecordName: tenant.owner)
         if let row = rows.first { return Zone(zoneID: zoneID, changeCounter: row.int(0)) }
@@ -57,7 +59,8 @@ extension SQLStore {
                     WHERE zones.is_deleted = 1
                 RETURNING change_counter
                 """,
-                Self.binds(tenant, zone: name) + [.integer(createdAt)])
+                Self.binds(tenant, zone: name) + [.integer(createdAt)]
+            )
             guard let row = rows.first else { throw StoreError(.alreadyExists, detail: "zone \(name)") }
             return row.int(0)
         }
@@ -72,14 +75,17 @@ extension SQLStore {
                 WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND is_deleted = 0
                 RETURNING change_counter
                 """,
-                Self.binds(tenant, zone: name))
+                Self.binds(tenant, zone: name)
+            )
             guard !rows.isEmpty else { return false }
             try await connection.execute(
                 "DELETE FROM records WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ?",
-                Self.binds(tenant, zone: name))
+                Self.binds(tenant, zone: name)
+            )
             try await connection.execute(
                 "DELETE FROM record_references WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ?",
-                Self.binds(tenant, zone: name))
+                Self.binds(tenant, zone: name)
+            )
             return true
         }
     }

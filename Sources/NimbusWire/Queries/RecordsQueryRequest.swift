@@ -52,7 +52,9 @@ public struct RecordsQueryRequest: WireRequest {
             sorts.append(
                 SortDescriptor(
                     try sort.required("fieldName", at: sortPath).string(at: jsonPath(sortPath, "fieldName")),
-                    ascending: try sort.optional("ascending")?.bool(at: jsonPath(sortPath, "ascending")) ?? true))
+                    ascending: try sort.optional("ascending")?.bool(at: jsonPath(sortPath, "ascending")) ?? true
+                )
+            )
         }
         return Query(recordType: recordType, filters: filters, sortDescriptors: sorts)
     }

@@ -28,7 +28,9 @@ public struct RecordsLookupRequest: WireRequest {
             records.append(
                 Item(
                     recordName: try item.required("recordName", at: path).string(at: jsonPath(path, "recordName")),
-                    desiredKeys: try item.stringList("desiredKeys", at: path)))
+                    desiredKeys: try item.stringList("desiredKeys", at: path)
+                )
+            )
         }
         zoneID = try members.zoneID()
         desiredKeys = try members.stringList("desiredKeys", at: "")

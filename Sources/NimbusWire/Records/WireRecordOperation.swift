@@ -56,8 +56,13 @@ public struct RecordsModifyRequest: WireRequest {
             parent = .set(try value.object(at: parentPath).required("recordName", at: parentPath).string(at: jsonPath(parentPath, "recordName")))
         }
         return RecordOperation(
-            kind: kind, recordName: try text("recordName"), recordType: try text("recordType"),
-            recordChangeTag: try text("recordChangeTag"), fields: fields, parent: parent)
+            kind: kind,
+            recordName: try text("recordName"),
+            recordType: try text("recordType"),
+            recordChangeTag: try text("recordChangeTag"),
+            fields: fields,
+            parent: parent
+        )
     }
 
     /// Reads a field value dictionary: `value` `null` removes the field, and `"isEncrypted": true`

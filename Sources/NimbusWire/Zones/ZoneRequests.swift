@@ -35,7 +35,8 @@ public struct ZonesModifyRequest: WireRequest {
             let operation = try element.object(at: path)
             return Operation(
                 operationType: try operation.required("operationType", at: path).string(at: jsonPath(path, "operationType")),
-                zoneID: try zoneReference(try operation.required("zone", at: path), at: jsonPath(path, "zone")))
+                zoneID: try zoneReference(try operation.required("zone", at: path), at: jsonPath(path, "zone"))
+            )
         }
     }
 }
