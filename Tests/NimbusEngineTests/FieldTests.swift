@@ -135,3 +135,86 @@ struct FieldTests {
         }
     }
 }
+
+@Suite("hostile names and values")
+struct HostileInputTests {
+    @Test("record names with control characters are rejected, so no name can alias another")
+    func controlCharactersInNames() async throws {
+        try await EngineFixture.with { f in
+            let zone = ZoneID.defaultZoneName
+            _ = try await f.save(.note("post1", ["title": .string("alice's")]), zone: zone, as: f.alice, scope: .public)
+            for name in ["post1\u{0}", "post1\n", String(repeating: "x", count: 256)] {
+                let results = try await f.modify([.note(name, ["title": .string("bob's")])], zone: zone, as: f.bob, scope: .public)
+                #expect(results.first?.error?.code == .badRequest)
+            }
+            let stored = try #require(try await f.lookup("post1", zone: zone, as: f.alice, scope: .public))
+            #expect(stored.fields["title"] == .string("alice's"))
+            #expect(stored.created.userRecordName == f.alice)
+        }
+    }
+
+    @Test("a number too large for a timestamp is a BAD_REQUEST, in filters and in saves")
+    func hugeTimestamps() async throws {
+        try await EngineFixture.with { f in
+            try await f.makeZone("Notes", for: f.alice)
+            _ = try await f.save(.note("n1", ["when": .timestamp(1)]))
+            do {
+                _ = try await f.database.queryRecords(
+                    Query(recordType: "Note", filters: [Filter("when", .greaterThan, .double(1e19))]),
+                    inZone: ZoneID(zoneName: "Notes", ownerRecordName: ""),
+                    resultsLimit: nil,
+                    continuationMarker: nil,
+                    access: f.access(f.alice)
+                )
+                Issue.record("query with an out-of-range timestamp ran")
+            } catch let error as NimbusError {
+                #expect(error.code == .badRequest)
+            }
+            var untyped = RecordOperation.note("n2")
+            untyped.fields["when"] = FieldInput(.double(1e19), isTypeExplicit: false)
+            let results = try await f.modify([untyped])
+            #expect(results.first?.error?.code == .badRequest)
+        }
+    }
+
+    @Test("string values with NUL characters are rejected: SQLite's JSON functions would cut them short")
+    func nulInValues() async throws {
+        try await EngineFixture.with { f in
+            try await f.makeZone("Notes", for: f.alice)
+            let results = try await f.modify([.note("n1", ["title": .string("a\u{0}b")])])
+            #expect(results.first?.error?.code == .badRequest)
+            #expect(try await f.lookup("n1") == nil)
+            do {
+                _ = try await f.database.queryRecords(
+                    Query(recordType: "Note", filters: [Filter("title", .equals, .string("a\u{0}b"))]),
+                    inZone: ZoneID(zoneName: "Notes", ownerRecordName: ""),
+                    resultsLimit: nil,
+                    continuationMarker: nil,
+                    access: f.access(f.alice)
+                )
+                Issue.record("filter with NUL ran")
+            } catch let error as NimbusError {
+                #expect(error.code == .badRequest)
+            }
+        }
+    }
+
+    @Test("BEGINS_WITH counts characters as SQLite does: flags and combining marks match")
+    func beginsWithGraphemes() async throws {
+        try await EngineFixture.with { f in
+            try await f.makeZone("Notes", for: f.alice)
+            _ = try await f.save(.note("fr", ["title": .string("🇫🇷 Paris")]))
+            _ = try await f.save(.note("accent", ["title": .string("e\u{301}té")]))
+            for (prefix, expected) in [("🇫🇷", "fr"), ("e\u{301}", "accent")] {
+                let result = try await f.database.queryRecords(
+                    Query(recordType: "Note", filters: [Filter("title", .beginsWith, .string(prefix))]),
+                    inZone: ZoneID(zoneName: "Notes", ownerRecordName: ""),
+                    resultsLimit: nil,
+                    continuationMarker: nil,
+                    access: f.access(f.alice)
+                )
+                #expect(result.records.map(\.recordID.recordName) == [expected])
+            }
+        }
+    }
+}

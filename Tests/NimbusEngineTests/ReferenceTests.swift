@@ -65,3 +65,49 @@ struct ReferenceTests {
         }
     }
 }
+
+@Suite("operation order and reference edge cases")
+struct ReferenceOrderTests {
+    private func referring(_ name: String, to target: String, _ action: Reference.Action, kind: RecordOperation.Kind = .create) -> RecordOperation {
+        var operation = RecordOperation.note(name, kind: kind)
+        operation.fields["ref"] = FieldInput(.reference(Reference(recordName: target, action: action)))
+        return operation
+    }
+
+    @Test("updating a record that holds a VALIDATE reference does not re-check it")
+    func updateKeepsValidateReference() async throws {
+        try await EngineFixture.with { f in
+            try await f.makeZone("Notes", for: f.alice)
+            _ = try await f.save(.note("chat"))
+            let message = try await f.save(referring("message", to: "chat", .validate))
+            let updated = try await f.modify([.note("message", ["title": .string("edited")], kind: .update, tag: message.recordChangeTag)])
+            #expect(updated.first?.record?.fields["title"] == .string("edited"))
+        }
+    }
+
+    @Test("writes apply in operation order: a record re-created after its cascade delete survives")
+    func recreatedAfterCascade() async throws {
+        try await EngineFixture.with { f in
+            try await f.makeZone("Notes", for: f.alice)
+            _ = try await f.save(.note("a"))
+            _ = try await f.save(referring("s", to: "a", .deleteSelf))
+            let results = try await f.modify([.note("a", kind: .forceDelete), .note("s", ["title": .string("again")])])
+            #expect(results[1].record != nil)
+            #expect(try await f.lookup("s")?.fields["title"] == .string("again"))
+            #expect(try await f.lookup("a") == nil)
+        }
+    }
+
+    @Test("a cascade follows references a record gains earlier in the same batch")
+    func cascadeThroughBatchReference() async throws {
+        try await EngineFixture.with { f in
+            try await f.makeZone("Notes", for: f.alice)
+            _ = try await f.save(.note("a"))
+            _ = try await f.save(.note("c"))
+            _ = try await f.save(referring("d", to: "c", .deleteSelf))
+            _ = try await f.modify([referring("c", to: "a", .deleteSelf, kind: .forceUpdate), .note("a", kind: .forceDelete)])
+            #expect(try await f.lookup("c") == nil)
+            #expect(try await f.lookup("d") == nil)
+        }
+    }
+}

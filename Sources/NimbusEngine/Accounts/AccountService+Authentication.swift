@@ -51,7 +51,10 @@ extension AccountService {
         }
         let caller = Caller(container: container, environment: environment, kind: .user, userRecordName: record.userRecordName)
         let age = time - record.issuedAt
-        guard Double(age) >= Double(record.lifetime) * configuration.rotationFraction else {
+        // A token whose life was cut short has been replaced already: it only serves out its
+        // grace period, and must not mint yet another replacement on every request.
+        let isReplaced = record.expiresAt < record.issuedAt + record.lifetime
+        guard Double(age) >= Double(record.lifetime) * configuration.rotationFraction, !isReplaced else {
             return Authentication(caller: caller, webAuthToken: token)
         }
         let replacement = try await mintWebAuthToken(for: record.userRecordName, container: container, lifetime: record.lifetime)
@@ -137,6 +140,10 @@ extension AccountService {
             throw internalError(error)
         }
         cache.withLock { cache in
+            if cache.webAuthTokens.count >= 10_000 {
+                // Drop what can no longer authenticate anyone, so the cache cannot grow forever.
+                cache.webAuthTokens = cache.webAuthTokens.filter { $0.value.value.expiresAt > time }
+            }
             if let found { cache.webAuthTokens[hash] = .init(value: found, cachedAt: time) } else { cache.webAuthTokens[hash] = nil }
         }
         return found

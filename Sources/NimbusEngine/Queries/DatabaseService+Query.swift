@@ -86,6 +86,7 @@ extension DatabaseService {
             if isList, filter.value.type.isList == false {
                 throw .badRequest("\(filter.comparator.rawValue) on '\(filter.fieldName)' needs a list value")
             }
+            if let violation = FieldRules.valueViolation(filter.value, field: filter.fieldName) { throw .badRequest(violation) }
             if SystemField(rawValue: filter.fieldName) != nil { continue }
             if let violation = FieldRules.nameViolation(filter.fieldName) { throw .badRequest(violation) }
             guard let field = fields[filter.fieldName] else { continue }

@@ -53,13 +53,8 @@ extension DatabaseService {
             try await records.write(zone: zoneName, of: tenant) { transaction in
                 let snapshot = try await Self.snapshot(for: planned, in: transaction)
                 var planner = RecordBatchPlanner(context: context, existing: snapshot.records, edges: snapshot.edges)
-                var plan = planner.plan(planned)
-                let saved = try await transaction.save(plan.saves)
-                try await transaction.delete(plan.deletes)
-                for (index, record) in zip(plan.saveResultIndexes, saved) {
-                    plan.results[index] = .saved(record)
-                }
-                return plan.results
+                let plan = planner.plan(planned)
+                return try await Self.apply(plan, in: transaction)
             }
         }
     }
@@ -86,6 +81,32 @@ extension DatabaseService {
 
     // MARK: - Private
 
+    /// Writes a plan in operation order, batching runs of saves and of deletes, and returns the
+    /// results with each saved record as the store saved it (with its new change tag).
+    private static func apply(_ plan: RecordBatchPlanner.Plan, in transaction: any ZoneTransaction) async throws -> [RecordResult] {
+        var results = plan.results
+        var index = 0
+        while index < plan.writes.count {
+            var saves: [(Record, Int)] = []
+            var deletes: [Tombstone] = []
+            while index < plan.writes.count, case .save(let record, let resultIndex) = plan.writes[index], deletes.isEmpty {
+                saves.append((record, resultIndex))
+                index += 1
+            }
+            while saves.isEmpty, index < plan.writes.count, case .delete(let tombstone) = plan.writes[index] {
+                deletes.append(tombstone)
+                index += 1
+            }
+            if !saves.isEmpty {
+                let saved = try await transaction.save(saves.map(\.0))
+                for ((_, resultIndex), record) in zip(saves, saved) { results[resultIndex] = .saved(record) }
+            } else {
+                try await transaction.delete(deletes)
+            }
+        }
+        return results
+    }
+
     /// Everything the planner needs from the zone: the named records, the targets of their
     /// `VALIDATE` references, and the records that refer to records being deleted, transitively.
     private static func snapshot(
@@ -102,7 +123,9 @@ extension DatabaseService {
         }
         var records = try await transaction.records(named: Array(wanted))
         var edges: [ReferenceEdge] = []
-        var frontier = operations.filter(\.kind.isDelete).compactMap(\.recordName)
+        // A batch that deletes anything may cascade through records it also saves (gaining a
+        // DELETE_SELF reference on the way), so every record it names starts the walk.
+        var frontier = operations.contains(where: \.kind.isDelete) ? operations.compactMap(\.recordName) : []
         var visited = Set(frontier)
         while !frontier.isEmpty {
             let found = try await transaction.referrers(to: frontier)

@@ -27,12 +27,16 @@ struct RecordBatchPlanner {
 
     struct Plan {
         var results: [RecordResult]
-        /// Records to save, in operation order.
-        var saves: [Record]
-        /// Records to delete, including `DELETE_SELF` cascades.
-        var deletes: [Tombstone]
-        /// Which result each save belongs to.
-        var saveResultIndexes: [Int]
+        /// What the store must write, in operation order (a cascade follows its delete).
+        var writes: [Write]
+    }
+
+    /// One write of a plan.
+    enum Write {
+        /// Save a record; its saved form answers the operation at `resultIndex`.
+        case save(Record, resultIndex: Int)
+        /// Delete a record (an operation's own, or one of its `DELETE_SELF` cascade).
+        case delete(Tombstone)
     }
 
     let context: Context
@@ -48,19 +52,19 @@ struct RecordBatchPlanner {
     }
 
     mutating func plan(_ operations: [RecordOperation]) -> Plan {
-        var plan = Plan(results: [], saves: [], deletes: [], saveResultIndexes: [])
+        var plan = Plan(results: [], writes: [])
         for operation in operations {
             let name = operation.recordName ?? ""
             do {
+                try Self.validateNames(of: operation, name: name)
                 if operation.kind.isDelete {
                     let deleted = try delete(operation, name: name)
                     plan.results.append(.deleted(recordName: name, recordType: deleted.first?.recordType ?? ""))
-                    plan.deletes += deleted
+                    plan.writes += deleted.map(Write.delete)
                 } else {
                     let record = try save(operation, name: name)
-                    plan.saveResultIndexes.append(plan.results.count)
+                    plan.writes.append(.save(record, resultIndex: plan.results.count))
                     plan.results.append(.saved(record))
-                    plan.saves.append(record)
                 }
             } catch {
                 plan.results.append(.failed(recordName: name, error))
@@ -76,11 +80,20 @@ struct RecordBatchPlanner {
                 case .deleted(let name, _): .failed(recordName: name, Self.atomicFailure)
                 }
             }
-            plan.saves = []
-            plan.deletes = []
-            plan.saveResultIndexes = []
+            plan.writes = []
         }
         return plan
+    }
+
+    /// Names reach SQL and other clients: the record's, its type's, its parent's.
+    private static func validateNames(of operation: RecordOperation, name: String) throws(NimbusError) {
+        if let violation = RecordNameRule.violation(in: name, what: "recordName") { throw .badRequest(violation) }
+        if let type = operation.recordType, let violation = RecordNameRule.violation(in: type, what: "recordType") {
+            throw .badRequest(violation)
+        }
+        if case .set(let parent) = operation.parent, let violation = RecordNameRule.violation(in: parent, what: "parent") {
+            throw .badRequest(violation)
+        }
     }
 
     private static let atomicFailure = NimbusError(.atomicFailure, "another operation of the atomic batch failed")
@@ -129,7 +142,9 @@ struct RecordBatchPlanner {
         case .clear: record.parentRecordName = nil
         case .unchanged: if !merges { record.parentRecordName = nil }
         }
-        try validateReferences(of: record)
+        // Only references this operation sets are checked: the ones the record already had were
+        // checked when they were saved (and a VALIDATE target cannot be deleted meanwhile).
+        try validateReferences(operation.fields.values.compactMap(\.value).flatMap(\.references))
         state[name] = record
         edges.removeAll { $0.sourceName == name }
         edges += record.references.filter { $0.action != .none }.map {
@@ -145,6 +160,7 @@ struct RecordBatchPlanner {
             record.fields[name] = nil
             record.encryptedFields[name] = nil
             guard var value = input.value else { continue }
+            if let violation = FieldRules.valueViolation(value, field: name) { throw .badRequest(violation) }
             if let known = schema[name] {
                 if known.isEncrypted != input.isEncrypted {
                     throw .badRequest("field '\(name)' is \(known.isEncrypted ? "" : "not ")encrypted in the schema")
@@ -169,8 +185,11 @@ struct RecordBatchPlanner {
         }
     }
 
-    private func validateReferences(of record: Record) throws(NimbusError) {
-        for reference in record.references {
+    private func validateReferences(_ references: [Reference]) throws(NimbusError) {
+        for reference in references {
+            if let violation = RecordNameRule.violation(in: reference.recordName, what: "reference recordName") {
+                throw .badRequest(violation)
+            }
             if let zoneID = reference.zoneID, zoneID.zoneName != context.zoneID.zoneName {
                 throw .badRequest("references cannot point to another zone ('\(zoneID.zoneName)')")
             }

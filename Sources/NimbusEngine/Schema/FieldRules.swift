@@ -26,6 +26,21 @@ enum FieldRules {
         return allowed ? nil : "field name '\(name.prefix(64))' may hold only letters, digits, '_' and '.'"
     }
 
+    /// Returns why a value cannot be stored, or `nil` if it can.
+    ///
+    /// Strings must not contain U+0000: SQLite's JSON functions, which queries read fields
+    /// with, end strings there, so such a value could never be matched correctly.
+    static func valueViolation(_ value: FieldValue, field: String) -> String? {
+        switch value {
+        case .string(let text) where text.utf8.contains(0):
+            return "field '\(field.prefix(64))' holds a NUL character, which strings may not contain"
+        case .list(_, let elements):
+            return elements.lazy.compactMap { valueViolation($0, field: field) }.first
+        default:
+            return nil
+        }
+    }
+
     /// Converts a value the client sent without a type to the schema's type, where the JSON
     /// shape allows (a number for a timestamp, a string for bytes); returns `nil` if it can't.
     static func coerce(_ value: FieldValue, to type: FieldType) -> FieldValue? {
@@ -33,7 +48,7 @@ enum FieldRules {
         switch (value, type) {
         case (.int64(let integer), .timestamp): return .timestamp(integer)
         case (.int64(let integer), .double): return .double(Double(integer))
-        case (.double(let real), .timestamp) where real.rounded() == real: return .timestamp(Int64(real))
+        case (.double(let real), .timestamp): return Int64(exactly: real).map(FieldValue.timestamp)
         case (.string(let text), .bytes): return Data(base64Encoded: text).map(FieldValue.bytes)
         case (.string(let text), .encryptedBytes): return Data(base64Encoded: text).map(FieldValue.encryptedBytes)
         case (.list(_, let elements), _):

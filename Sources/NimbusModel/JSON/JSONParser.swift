@@ -195,7 +195,8 @@ package struct JSONParser {
         }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
         if isInteger, let integer = Int64(text) { return .integer(integer) }
-        guard let double = Double(text) else { throw failure("number out of range") }
+        // Swift reads "1e999" as infinity; JSON has no infinities, and neither do fields.
+        guard let double = Double(text), double.isFinite else { throw failure("number out of range") }
         return .double(double)
     }
 

@@ -62,7 +62,7 @@ extension FieldValue {
         case .timestamp: return .timestamp(try integer(json, at: path, allowingBool: false))
         case .double:
             if let value = json.doubleValue { return .double(value) }
-            if case .string(let text) = json, let value = Double(text) { return .double(value) }
+            if case .string(let text) = json, let value = Double(text), value.isFinite { return .double(value) }
             throw JSONValue.wrongType(path, expected: "a number", found: json)
         case .bytes: return .bytes(try base64(json, at: path))
         case .encryptedBytes: return .encryptedBytes(try base64(json, at: path))
@@ -123,8 +123,8 @@ extension FieldValue {
         case .string(let text):
             if let value = Int64(text) { return value }
         // Some clients write integral numbers with a fraction or exponent (`1.7e12`, `3.0`).
-        case .double(let value) where value.rounded() == value && abs(value) < 9.0e18:
-            return Int64(value)
+        case .double(let value):
+            if let integer = Int64(exactly: value) { return integer }
         default: break
         }
         throw JSONValue.wrongType(path, expected: "an integer", found: json)

@@ -14,6 +14,9 @@ public enum ZoneNameRule {
         if name.isEmpty { return "zone name must not be empty" }
         if name.utf8.count > maximumLength { return "zone name is longer than \(maximumLength) characters" }
         if !name.allSatisfy(\.isASCII) { return "zone name must be ASCII" }
+        if name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            return "zone name must not contain control characters"
+        }
         if name.hasPrefix("_") { return "zone name must not start with '_'" }
         return nil
     }

@@ -102,13 +102,26 @@ struct QuerySQLBuilder {
                 throw StoreError(.database, detail: "IN needs a list")
             }
             guard !elements.isEmpty else { return filter.comparator == .in ? "1 = 0" : "1 = 1" }
-            binds.append(contentsOf: try elements.map(Self.bind))
-            let placeholders = Array(repeating: "?", count: elements.count).joined(separator: ", ")
-            return "\(expression) \(filter.comparator == .in ? "IN" : "NOT IN") (\(placeholders))"
+            // One bind for the whole list keeps the statement text the same for any length.
+            var list = JSONWriter(capacity: elements.count * 16)
+            list.beginArray()
+            for element in elements {
+                switch try Self.bind(element) {
+                case .integer(let integer): list.integer(integer)
+                case .real(let real): list.double(real)
+                case .text(let text): list.string(text)
+                default: break
+                }
+            }
+            list.endArray()
+            binds.append(.text(String(decoding: list.bytes, as: UTF8.self)))
+            let membership = dialect.isMember(expression)
+            return filter.comparator == .in ? membership : "NOT (\(membership))"
         case .beginsWith, .notBeginsWith:
             guard case .string(let prefix) = filter.value else { throw StoreError(.database, detail: "BEGINS_WITH needs a string") }
             // substr keeps the comparison case-sensitive and free of LIKE's wildcards.
-            binds.append(.integer(Int64(prefix.count)))
+            // substr counts code points, not grapheme clusters.
+            binds.append(.integer(Int64(prefix.unicodeScalars.count)))
             binds.append(.text(prefix))
             return "\(filter.comparator == .beginsWith ? "" : "NOT ")(substr(\(expression), 1, ?) = ?)"
         default:

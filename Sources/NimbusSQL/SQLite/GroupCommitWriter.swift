@@ -126,7 +126,15 @@ final class GroupCommitWriter: Sendable {
             // IMMEDIATE takes the write lock now, so another process's writer cannot make this
             // transaction fail halfway with SQLITE_BUSY.
             try sqlite.executeScript("BEGIN IMMEDIATE")
-            for job in group { await job.execute(sqlite) }
+            for job in group {
+                await job.execute(sqlite)
+                // An error such as a full disk makes SQLite roll back the whole transaction, not
+                // just the failing body's savepoint: then nothing of this group stands, and the
+                // bodies still queued must not run outside a transaction.
+                guard sqlite.isInTransaction else {
+                    throw StoreError(.database, detail: "SQLite rolled back the group's transaction")
+                }
+            }
             try sqlite.executeScript("COMMIT")
             outcome = .success(())
         } catch {

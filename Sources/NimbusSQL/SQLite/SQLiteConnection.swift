@@ -19,6 +19,8 @@ import NimbusStore
 final class SQLiteConnection: SQLConnection {
     private var handle: OpaquePointer?
     private var statements: [String: OpaquePointer] = [:]
+    /// Cached statements' SQL, oldest first.
+    private var statementOrder: [String] = []
 
     /// Opens (creating if needed) the database file at `path`.
     init(path: String, readOnly: Bool) throws {
@@ -45,6 +47,7 @@ final class SQLiteConnection: SQLConnection {
     func close() {
         for statement in statements.values { sqlite3_finalize(statement) }
         statements.removeAll()
+        statementOrder.removeAll()
         if let handle { sqlite3_close_v2(handle) }
         handle = nil
     }
@@ -80,12 +83,27 @@ final class SQLiteConnection: SQLConnection {
 
     // MARK: - Private
 
+    /// Whether a transaction is open. SQLite rolls a whole transaction back on some errors
+    /// (disk full, I/O errors), after which this is `false` however many savepoints were open.
+    var isInTransaction: Bool {
+        handle.map { sqlite3_get_autocommit($0) == 0 } ?? false
+    }
+
+    /// The most statements kept prepared. Queries put field names in their SQL, so the set of
+    /// statements is open-ended; past this many, the oldest is dropped.
+    static let statementCacheLimit = 256
+
     private func prepared(_ sql: String) throws -> OpaquePointer {
         if let statement = statements[sql] { return statement }
+        if statements.count >= Self.statementCacheLimit, let oldest = statementOrder.first {
+            statementOrder.removeFirst()
+            if let evicted = statements.removeValue(forKey: oldest) { sqlite3_finalize(evicted) }
+        }
         var statement: OpaquePointer?
         let status = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
         guard status == SQLITE_OK, let statement else { throw error(status, sql: sql) }
         statements[sql] = statement
+        statementOrder.append(sql)
         return statement
     }
 
@@ -97,7 +115,8 @@ final class SQLiteConnection: SQLConnection {
             case .null: status = sqlite3_bind_null(statement, index)
             case .integer(let integer): status = sqlite3_bind_int64(statement, index, integer)
             case .real(let real): status = sqlite3_bind_double(statement, index, real)
-            case .text(let text): status = sqlite3_bind_text(statement, index, text, -1, sqliteTransient)
+            // An explicit byte count: with -1 SQLite would stop at the first NUL.
+            case .text(let text): status = sqlite3_bind_text(statement, index, text, Int32(text.utf8.count), sqliteTransient)
             case .blob(let bytes):
                 status = bytes.withUnsafeBytes {
                     sqlite3_bind_blob(statement, index, $0.baseAddress, Int32($0.count), sqliteTransient)
@@ -113,7 +132,8 @@ final class SQLiteConnection: SQLConnection {
         case SQLITE_FLOAT: return .real(sqlite3_column_double(statement, column))
         case SQLITE_TEXT:
             guard let text = sqlite3_column_text(statement, column) else { return .text("") }
-            return .text(String(cString: text))
+            let count = Int(sqlite3_column_bytes(statement, column))
+            return .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
         case SQLITE_BLOB:
             let count = Int(sqlite3_column_bytes(statement, column))
             guard count > 0, let bytes = sqlite3_column_blob(statement, column) else { return .blob([]) }
