@@ -61,6 +61,14 @@ public protocol ZoneTransaction {
 
     /// Deletes records, leaving tombstones for the change feed.
     func delete(_ records: [Tombstone]) async throws
+
+    /// Returns the fields of a record type as this transaction sees them (including fields
+    /// added earlier in it).
+    func fields(ofRecordType recordType: String) async throws -> [String: FieldSchema]
+
+    /// Adds fields to a record type in this transaction, so they exist only if its records do.
+    /// A field that exists already keeps its type.
+    func addFields(_ fields: [String: FieldSchema], toRecordType recordType: String) async throws
 }
 
 /// A reference from one record to another in the same zone, as the store indexes it.

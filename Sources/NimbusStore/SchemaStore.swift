@@ -9,18 +9,12 @@ public import NimbusModel
 /// Stores the record types of each container environment and the type of each of their fields.
 ///
 /// Fields are added as records are saved ("just in time", as CloudKit's development environment
-/// does); a field keeps its type forever after, which is what lets a query know that a field is
+/// does), inside the records' own transaction (``ZoneTransaction/addFields(_:toRecordType:)``);
+/// a field keeps its type forever after, which is what lets a query know that a field is
 /// encrypted or what type an untyped value has.
 public protocol SchemaStore: Sendable {
     /// Returns the fields known for a record type, by name.
     func fields(ofRecordType recordType: String, in container: ContainerEnvironment) async throws -> [String: FieldSchema]
-
-    /// Adds fields to a record type, keeping any that exist already; returns the fields as stored.
-    func addFields(
-        _ fields: [String: FieldSchema],
-        toRecordType recordType: String,
-        in container: ContainerEnvironment
-    ) async throws -> [String: FieldSchema]
 }
 
 /// What the schema knows about one field.

@@ -218,3 +218,56 @@ struct HostileInputTests {
         }
     }
 }
+
+@Suite("just-in-time schema")
+struct SchemaTests {
+    @Test("a refused or failed operation does not shape the schema")
+    func failedOperationsLeaveNoFields() async throws {
+        try await EngineFixture.with { f in
+            let zone = ZoneID.defaultZoneName
+            let alices = try await f.save(.note("post", ["title": .string("mine")]), zone: zone, as: f.alice, scope: .public)
+            // Bob may not change Alice's record: his value's type must not become the field's type.
+            let refused = try await f.modify(
+                [.note("post", ["date": .string("not a date")], kind: .forceUpdate)],
+                zone: zone,
+                as: f.bob,
+                scope: .public
+            )
+            #expect(refused.first?.error?.code == .permissionFailure)
+            let saved = try await f.modify(
+                [.note("post", ["date": .timestamp(1)], kind: .update, tag: alices.recordChangeTag)],
+                zone: zone,
+                as: f.alice,
+                scope: .public
+            )
+            #expect(saved.first?.record?.fields["date"] == .timestamp(1))
+            // Nor does an atomic batch that wrote nothing.
+            try await f.makeZone("Notes", for: f.alice)
+            _ = try await f.save(.note("exists"))
+            let atomic = try await f.modify([.note("fresh", ["mood": .string("x")]), .note("exists")], atomic: true)
+            #expect(atomic.first?.error?.code == .atomicFailure)
+            let later = try await f.modify([.note("fresh", ["mood": .int64(3)])])
+            #expect(later.first?.record?.fields["mood"] == .int64(3))
+        }
+    }
+
+    @Test("writers in one commit agree on a new field's type")
+    func concurrentNewFields() async throws {
+        try await EngineFixture.with { f in
+            try await f.makeZone("Notes", for: f.alice)
+            let outcomes = try await withThrowingTaskGroup(of: RecordResult?.self) { group in
+                for index in 0..<20 {
+                    group.addTask {
+                        let value: FieldValue = index.isMultiple(of: 2) ? .string("s") : .int64(1)
+                        return try await f.modify([.note("r\(index)", ["shape": value])]).first
+                    }
+                }
+                return try await group.reduce(into: [RecordResult?]()) { $0.append($1) }
+            }
+            let saved = outcomes.compactMap { $0?.record }
+            let types = Set(saved.compactMap { $0.fields["shape"]?.type })
+            #expect(types.count == 1)
+            #expect(saved.count + outcomes.filter { $0?.error?.code == .badRequest }.count == 20)
+        }
+    }
+}

@@ -39,24 +39,40 @@ extension DatabaseService {
         guard Set(names).count == names.count else { throw .badRequest("a request may have only one operation per record") }
 
         let container = ContainerEnvironment(container: tenant.container, environment: tenant.environment)
-        let schemas = try await registerFields(of: named, zone: zoneName, tenant: tenant, container: container)
-        let context = RecordBatchPlanner.Context(
+        let baseContext = RecordBatchPlanner.Context(
             zoneID: reportedZoneID(zoneName, of: tenant),
             user: user,
             now: now(),
             onlyCreatorMayChange: tenant.isPublic,
             isAtomic: atomic && zoneName != ZoneID.defaultZoneName,
-            schemas: schemas
+            schemas: [:]
         )
         let planned = named
-        return try await store {
+        let registry = schema
+        let outcome = try await store {
             try await records.write(zone: zoneName, of: tenant) { transaction in
                 let snapshot = try await Self.snapshot(for: planned, in: transaction)
+                var context = baseContext
+                context.schemas = try await Self.schemas(
+                    for: planned,
+                    existing: snapshot.records,
+                    registry: registry,
+                    container: container,
+                    transaction: transaction
+                )
                 var planner = RecordBatchPlanner(context: context, existing: snapshot.records, edges: snapshot.edges)
                 let plan = planner.plan(planned)
-                return try await Self.apply(plan, in: transaction)
+                // New fields join the schema in the same transaction as the records that bring them.
+                for (recordType, fields) in plan.newFields {
+                    try await transaction.addFields(fields, toRecordType: recordType)
+                }
+                return (results: try await Self.apply(plan, in: transaction), newFields: plan.newFields)
             }
         }
+        for (recordType, fields) in outcome.newFields {
+            await registry.remember(fields, for: recordType, in: container)
+        }
+        return outcome.results
     }
 
     /// Returns records by name from one zone, in request order; missing ones as `.unknownItem`.
@@ -141,34 +157,28 @@ extension DatabaseService {
         return (records, edges)
     }
 
-    /// Adds fields the batch introduces to the schema, before the write transaction (the schema
-    /// store has transactions of its own), and returns the schema of every type involved.
-    private func registerFields(
-        of operations: [RecordOperation],
-        zone zoneName: String,
-        tenant: Tenant,
-        container: ContainerEnvironment
-    ) async throws(NimbusError) -> [String: [String: FieldSchema]] {
-        var typeless = operations.filter { $0.recordType == nil && !$0.kind.isDelete }.compactMap(\.recordName)
-        var existingTypes: [String: String] = [:]
-        if !typeless.isEmpty {
-            let found = try await store { try await records.records(named: typeless, inZone: zoneName, of: tenant) }
-            existingTypes = found.mapValues(\.recordType)
-            typeless.removeAll()
-        }
-        var proposed: [String: [String: FieldSchema]] = [:]
+    /// The schema of every record type the batch saves. The cache answers for fields it knows
+    /// (a field never changes type); a type with a field the cache lacks is read inside the
+    /// transaction, which also sees fields added by earlier writers of the same commit.
+    private static func schemas(
+        for operations: [RecordOperation],
+        existing: [String: Record],
+        registry: SchemaRegistry,
+        container: ContainerEnvironment,
+        transaction: any ZoneTransaction
+    ) async throws -> [String: [String: FieldSchema]] {
+        var fieldsByType: [String: Set<String>] = [:]
         for operation in operations where !operation.kind.isDelete {
-            guard let type = operation.recordType ?? operation.recordName.flatMap({ existingTypes[$0] }) else { continue }
-            var fields = proposed[type] ?? [:]
-            for (name, input) in operation.fields where FieldRules.nameViolation(name) == nil {
-                guard let value = input.value, fields[name] == nil else { continue }
-                fields[name] = FieldSchema(type: value.type, isEncrypted: input.isEncrypted)
-            }
-            proposed[type] = fields
+            guard let type = operation.recordType ?? operation.recordName.flatMap({ existing[$0]?.recordType }) else { continue }
+            fieldsByType[type, default: []].formUnion(operation.fields.keys)
         }
         var schemas: [String: [String: FieldSchema]] = [:]
-        for (type, fields) in proposed {
-            schemas[type] = try await store { try await schema.register(fields, for: type, in: container) }
+        for (type, names) in fieldsByType {
+            var fields = try await registry.fields(of: type, in: container)
+            if names.contains(where: { fields[$0] == nil }) {
+                fields.merge(try await transaction.fields(ofRecordType: type)) { _, stored in stored }
+            }
+            schemas[type] = fields
         }
         return schemas
     }

@@ -21,7 +21,7 @@ struct RecordBatchPlanner {
         /// Whether records may only be changed by their creator (the public database).
         var onlyCreatorMayChange: Bool
         var isAtomic: Bool
-        /// The schema of each record type the batch touches.
+        /// The schema of each record type the batch touches, as far as it is known.
         var schemas: [String: [String: FieldSchema]]
     }
 
@@ -29,6 +29,9 @@ struct RecordBatchPlanner {
         var results: [RecordResult]
         /// What the store must write, in operation order (a cascade follows its delete).
         var writes: [Write]
+        /// Fields that successful saves introduce, by record type: the schema gains them in the
+        /// same transaction, so a failed or refused operation never shapes the schema.
+        var newFields: [String: [String: FieldSchema]]
     }
 
     /// One write of a plan.
@@ -40,6 +43,10 @@ struct RecordBatchPlanner {
     }
 
     let context: Context
+    /// The schema as the batch goes: earlier saves' new fields included.
+    private var schemas: [String: [String: FieldSchema]]
+    /// New fields of the operation being planned, kept only if it succeeds.
+    private var pendingFields: (recordType: String, fields: [String: FieldSchema])?
     /// The zone's state as the batch goes: `nil` means deleted in this batch.
     private var state: [String: Record?]
     /// References the server acts on, committed ones and those of records saved in this batch.
@@ -47,14 +54,16 @@ struct RecordBatchPlanner {
 
     init(context: Context, existing: [String: Record], edges: [ReferenceEdge]) {
         self.context = context
+        self.schemas = context.schemas
         self.state = existing.mapValues { Optional($0) }
         self.edges = edges
     }
 
     mutating func plan(_ operations: [RecordOperation]) -> Plan {
-        var plan = Plan(results: [], writes: [])
+        var plan = Plan(results: [], writes: [], newFields: [:])
         for operation in operations {
             let name = operation.recordName ?? ""
+            pendingFields = nil
             do {
                 try Self.validateNames(of: operation, name: name)
                 if operation.kind.isDelete {
@@ -65,6 +74,10 @@ struct RecordBatchPlanner {
                     let record = try save(operation, name: name)
                     plan.writes.append(.save(record, resultIndex: plan.results.count))
                     plan.results.append(.saved(record))
+                    if let pending = pendingFields, !pending.fields.isEmpty {
+                        schemas[pending.recordType, default: [:]].merge(pending.fields) { old, _ in old }
+                        plan.newFields[pending.recordType, default: [:]].merge(pending.fields) { old, _ in old }
+                    }
                 }
             } catch {
                 plan.results.append(.failed(recordName: name, error))
@@ -81,6 +94,7 @@ struct RecordBatchPlanner {
                 }
             }
             plan.writes = []
+            plan.newFields = [:]
         }
         return plan
     }
@@ -153,8 +167,9 @@ struct RecordBatchPlanner {
         return record
     }
 
-    private func apply(_ inputs: [String: FieldInput], to record: inout Record) throws(NimbusError) {
-        let schema = context.schemas[record.recordType] ?? [:]
+    private mutating func apply(_ inputs: [String: FieldInput], to record: inout Record) throws(NimbusError) {
+        let schema = schemas[record.recordType] ?? [:]
+        var introduced: [String: FieldSchema] = [:]
         for (name, input) in inputs {
             if let violation = FieldRules.nameViolation(name) { throw .badRequest(violation) }
             record.fields[name] = nil
@@ -169,6 +184,8 @@ struct RecordBatchPlanner {
                     throw .badRequest("field '\(name)' is \(known.type.rawValue), not \(value.type.rawValue)")
                 }
                 value = typed
+            } else {
+                introduced[name] = FieldSchema(type: value.type, isEncrypted: input.isEncrypted)
             }
             if input.isEncrypted {
                 guard value.references.isEmpty, ![FieldType.asset, .assetList].contains(value.type) else {
@@ -179,6 +196,7 @@ struct RecordBatchPlanner {
                 record.fields[name] = value
             }
         }
+        pendingFields = (record.recordType, introduced)
         let size = (record.fields.values.map(\.estimatedSize) + record.encryptedFields.values.map(\.estimatedSize)).reduce(0, +)
         if size > DatabaseService.maximumRecordSize {
             throw .limitExceeded("record '\(record.recordID.recordName)' is over the 1 MB record size limit")

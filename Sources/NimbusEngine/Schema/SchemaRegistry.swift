@@ -33,18 +33,11 @@ actor SchemaRegistry {
         return fields
     }
 
-    /// Adds any of `fields` the record type lacks, and returns every field of the type.
-    func register(
-        _ fields: [String: FieldSchema],
-        for recordType: String,
-        in container: ContainerEnvironment
-    ) async throws -> [String: FieldSchema] {
-        let known = try await self.fields(of: recordType, in: container)
-        guard fields.keys.contains(where: { known[$0] == nil }) else { return known }
-        let stored = try await store.addFields(fields, toRecordType: recordType, in: container)
-        // Re-read after the await: another task may have cached a newer copy meanwhile.
+    /// Records fields that a committed transaction added to a record type.
+    func remember(_ fields: [String: FieldSchema], for recordType: String, in container: ContainerEnvironment) {
         let key = Key(container: container, recordType: recordType)
-        cache[key] = (cache[key] ?? [:]).merging(stored) { _, new in new }
-        return cache[key] ?? stored
+        guard var known = cache[key] else { return }  // not cached: the next read gets them from the store
+        known.merge(fields) { old, _ in old }
+        cache[key] = known
     }
 }

@@ -117,6 +117,18 @@ final class SQLZoneTransaction: ZoneTransaction {
         }
     }
 
+    func fields(ofRecordType recordType: String) async throws -> [String: FieldSchema] {
+        try await SQLStore.fields(ofRecordType: recordType, in: container, on: connection)
+    }
+
+    func addFields(_ fields: [String: FieldSchema], toRecordType recordType: String) async throws {
+        try await SQLStore.addFields(fields, toRecordType: recordType, in: container, on: connection)
+    }
+
+    private var container: ContainerEnvironment {
+        ContainerEnvironment(container: tenant.container, environment: tenant.environment)
+    }
+
     // MARK: - Private
 
     /// Reserves `count` counter values; returns the value just before the first.
