@@ -72,13 +72,13 @@ final class GroupCommitWriter: Sendable {
         let outcome = Outcome<Value>()
         let execute: (SQLiteConnection) async -> Void = { sqlite in
             do {
-                try sqlite.executeScript("SAVEPOINT writer")
+                try sqlite.run("SAVEPOINT writer")
                 do {
                     outcome.result = .success(try await body(sqlite))
-                    try sqlite.executeScript("RELEASE writer")
+                    try sqlite.run("RELEASE writer")
                 } catch {
-                    try? sqlite.executeScript("ROLLBACK TO writer")
-                    try? sqlite.executeScript("RELEASE writer")
+                    try? sqlite.run("ROLLBACK TO writer")
+                    try? sqlite.run("RELEASE writer")
                     outcome.result = .failure(error)
                 }
             } catch {
@@ -125,7 +125,7 @@ final class GroupCommitWriter: Sendable {
         do {
             // IMMEDIATE takes the write lock now, so another process's writer cannot make this
             // transaction fail halfway with SQLITE_BUSY.
-            try sqlite.executeScript("BEGIN IMMEDIATE")
+            try sqlite.run("BEGIN IMMEDIATE")
             for job in group {
                 await job.execute(sqlite)
                 // An error such as a full disk makes SQLite roll back the whole transaction, not
@@ -135,10 +135,10 @@ final class GroupCommitWriter: Sendable {
                     throw StoreError(.database, detail: "SQLite rolled back the group's transaction")
                 }
             }
-            try sqlite.executeScript("COMMIT")
+            try sqlite.run("COMMIT")
             outcome = .success(())
         } catch {
-            try? sqlite.executeScript("ROLLBACK")
+            try? sqlite.run("ROLLBACK")
             outcome = .failure(error as? StoreError ?? StoreError(.database, detail: "\(error)"))
         }
         let next: Job? = state.withLock { state in

@@ -75,6 +75,12 @@ final class SQLiteConnection: SQLConnection {
         return rows
     }
 
+    /// Runs one statement without binds or rows, through the statement cache: transaction
+    /// control runs on every request, and `sqlite3_exec` would parse it again each time.
+    func run(_ sql: String) throws {
+        _ = try query(sql, [])
+    }
+
     /// Runs statements that take no binds, such as a migration script.
     func executeScript(_ sql: String) throws {
         let status = sqlite3_exec(handle, sql, nil, nil, nil)

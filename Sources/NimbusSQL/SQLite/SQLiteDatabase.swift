@@ -54,13 +54,13 @@ package final class SQLiteDatabase: SQLDatabase {
 
     package func read<Result: Sendable>(_ body: (any SQLConnection) async throws -> Result) async throws -> Result {
         try await readers.withResource { connection in
-            try connection.executeScript("BEGIN")
+            try connection.run("BEGIN")
             do {
                 let result = try await body(connection)
-                try connection.executeScript("COMMIT")
+                try connection.run("COMMIT")
                 return result
             } catch {
-                try? connection.executeScript("ROLLBACK")
+                try? connection.run("ROLLBACK")
                 throw error
             }
         }
