@@ -4,8 +4,10 @@
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 
+import Logging
 import NimbusEngine
 import NimbusModel
+import NimbusSQL
 import Testing
 
 @Suite("records/query")
@@ -166,6 +168,70 @@ struct QueryTests {
             } catch let error as NimbusError {
                 #expect(error.reason.contains("CONTAINS_ALL_TOKENS"))
             }
+        }
+    }
+}
+
+@Suite("query plumbing under churn")
+struct QueryChurnTests {
+    @Test("queries on hundreds of different fields keep working: the statement cache stays bounded")
+    func manyDistinctStatements() async throws {
+        try await EngineFixture.with { f in
+            try await f.makeZone("Notes", for: f.alice)
+            _ = try await f.save(.note("n1", ["f0": .string("x")]))
+            for index in 0..<300 {
+                let result = try await f.database.queryRecords(
+                    Query(recordType: "Note", filters: [Filter("f\(index)", .equals, .string("x"))]),
+                    inZone: ZoneID(zoneName: "Notes", ownerRecordName: ""),
+                    resultsLimit: nil,
+                    continuationMarker: nil,
+                    access: f.access(f.alice)
+                )
+                #expect(result.records.count == (index == 0 ? 1 : 0))
+            }
+        }
+    }
+
+    @Test("fields another server instance added are learned, so reference filters use them")
+    func fieldsFromAnotherInstance() async throws {
+        try await EngineFixture.with { f in
+            try await f.makeZone("Notes", for: f.alice)
+            let zone = ZoneID(zoneName: "Notes", ownerRecordName: "")
+            // Instance A caches the type's schema before the field exists.
+            _ = try await f.save(.note("first", ["title": .string("t")]))
+            _ = try await f.database.queryRecords(
+                Query(recordType: "Note"),
+                inZone: zone,
+                resultsLimit: nil,
+                continuationMarker: nil,
+                access: f.access(f.alice)
+            )
+            // Instance B, on the same database, introduces a reference field.
+            let other = try await SQLStore.openSQLite(path: f.databasePath, cipher: FieldCipher(keyBytes: Array(repeating: 7, count: 32))!)
+            let instanceB = DatabaseService(
+                records: other,
+                schemaStore: other,
+                now: { f.clock.now },
+                makeRecordName: { "b" },
+                cursorKey: Array(repeating: 9, count: 32),
+                logger: Logger(label: "b")
+            )
+            var fromB = RecordOperation.note("fromB")
+            fromB.fields["owner"] = FieldInput(.reference(Reference(recordName: "first")))
+            _ = try await instanceB.modifyRecords([fromB], inZone: zone, atomic: true, access: f.access(f.alice))
+            await other.close()
+            // Instance A saves with the field, then filters on it.
+            var fromA = RecordOperation.note("fromA")
+            fromA.fields["owner"] = FieldInput(.reference(Reference(recordName: "first")))
+            _ = try await f.modify([fromA])
+            let result = try await f.database.queryRecords(
+                Query(recordType: "Note", filters: [Filter("owner", .equals, .reference(Reference(recordName: "first")))]),
+                inZone: zone,
+                resultsLimit: nil,
+                continuationMarker: nil,
+                access: f.access(f.alice)
+            )
+            #expect(Set(result.records.map(\.recordID.recordName)) == ["fromA", "fromB"])
         }
     }
 }

@@ -54,11 +54,16 @@ extension AccountService {
         // A token whose life was cut short has been replaced already: it only serves out its
         // grace period, and must not mint yet another replacement on every request.
         let isReplaced = record.expiresAt < record.issuedAt + record.lifetime
-        guard Double(age) >= Double(record.lifetime) * configuration.rotationFraction, !isReplaced else {
+        if isReplaced {
+            // No header: the client keeps the replacement it was handed, not this dying token.
+            return Authentication(caller: caller, webAuthToken: nil)
+        }
+        guard Double(age) >= Double(record.lifetime) * configuration.rotationFraction else {
             return Authentication(caller: caller, webAuthToken: token)
         }
         let replacement = try await mintWebAuthToken(for: record.userRecordName, container: container, lifetime: record.lifetime)
-        let graceEnd = min(record.expiresAt, time + configuration.rotationGrace)
+        // Always before the natural expiry, so the token reads as replaced even in its last minute.
+        let graceEnd = min(record.expiresAt - 1, time + configuration.rotationGrace)
         do {
             try await store.setWebAuthTokenExpiry(hash: record.hash, expiresAt: graceEnd)
         } catch {
@@ -141,8 +146,9 @@ extension AccountService {
         }
         cache.withLock { cache in
             if cache.webAuthTokens.count >= 10_000 {
-                // Drop what can no longer authenticate anyone, so the cache cannot grow forever.
-                cache.webAuthTokens = cache.webAuthTokens.filter { $0.value.value.expiresAt > time }
+                // Entries older than the cache's lifetime are never served again: dropping them
+                // bounds the cache by the tokens seen in the last few seconds.
+                cache.webAuthTokens = cache.webAuthTokens.filter { time - $0.value.cachedAt < 5_000 }
             }
             if let found { cache.webAuthTokens[hash] = .init(value: found, cachedAt: time) } else { cache.webAuthTokens[hash] = nil }
         }

@@ -49,6 +49,10 @@ extension DatabaseService {
         )
         let planned = named
         let registry = schema
+        // Warm the schema cache outside the write, so the shared transaction rarely waits on a read.
+        for recordType in Set(named.compactMap(\.recordType)) {
+            _ = try await store { try await registry.fields(of: recordType, in: container) }
+        }
         let outcome = try await store {
             try await records.write(zone: zoneName, of: tenant) { transaction in
                 let snapshot = try await Self.snapshot(for: planned, in: transaction)
@@ -66,10 +70,13 @@ extension DatabaseService {
                 for (recordType, fields) in plan.newFields {
                     try await transaction.addFields(fields, toRecordType: recordType)
                 }
-                return (results: try await Self.apply(plan, in: transaction), newFields: plan.newFields)
+                var schemaAfter = context.schemas
+                for (recordType, fields) in plan.newFields { schemaAfter[recordType, default: [:]].merge(fields) { old, _ in old } }
+                return (results: try await Self.apply(plan, in: transaction), schema: schemaAfter)
             }
         }
-        for (recordType, fields) in outcome.newFields {
+        // Committed: what the transaction read and added is the schema now.
+        for (recordType, fields) in outcome.schema {
             await registry.remember(fields, for: recordType, in: container)
         }
         return outcome.results
@@ -159,7 +166,8 @@ extension DatabaseService {
 
     /// The schema of every record type the batch saves. The cache answers for fields it knows
     /// (a field never changes type); a type with a field the cache lacks is read inside the
-    /// transaction, which also sees fields added by earlier writers of the same commit.
+    /// transaction, which also sees fields added by earlier writers of the same commit (and by
+    /// other server instances).
     private static func schemas(
         for operations: [RecordOperation],
         existing: [String: Record],
@@ -174,7 +182,7 @@ extension DatabaseService {
         }
         var schemas: [String: [String: FieldSchema]] = [:]
         for (type, names) in fieldsByType {
-            var fields = try await registry.fields(of: type, in: container)
+            var fields = await registry.cachedFields(of: type, in: container) ?? [:]
             if names.contains(where: { fields[$0] == nil }) {
                 fields.merge(try await transaction.fields(ofRecordType: type)) { _, stored in stored }
             }

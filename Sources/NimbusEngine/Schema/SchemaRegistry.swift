@@ -29,15 +29,22 @@ actor SchemaRegistry {
         let key = Key(container: container, recordType: recordType)
         if let fields = cache[key] { return fields }
         let fields = try await store.fields(ofRecordType: recordType, in: container)
-        cache[key] = fields
-        return fields
+        // Merge rather than overwrite: a write may have taught the cache newer fields while
+        // this read was in flight, and fields are never removed.
+        let merged = (cache[key] ?? [:]).merging(fields) { known, _ in known }
+        cache[key] = merged
+        return merged
     }
 
-    /// Records fields that a committed transaction added to a record type.
+    /// Returns the cached fields of a record type, or `nil` when the type is not cached.
+    func cachedFields(of recordType: String, in container: ContainerEnvironment) -> [String: FieldSchema]? {
+        cache[Key(container: container, recordType: recordType)]
+    }
+
+    /// Records fields a committed transaction saw or added: the whole schema of the type as of
+    /// that commit, or more.
     func remember(_ fields: [String: FieldSchema], for recordType: String, in container: ContainerEnvironment) {
         let key = Key(container: container, recordType: recordType)
-        guard var known = cache[key] else { return }  // not cached: the next read gets them from the store
-        known.merge(fields) { old, _ in old }
-        cache[key] = known
+        cache[key] = (cache[key] ?? [:]).merging(fields) { known, _ in known }
     }
 }

@@ -18,9 +18,9 @@ import NimbusStore
 /// Not thread-safe by itself: ``SQLiteDatabase`` leases each connection to one task at a time.
 final class SQLiteConnection: SQLConnection {
     private var handle: OpaquePointer?
-    private var statements: [String: OpaquePointer] = [:]
-    /// Cached statements' SQL, oldest first.
-    private var statementOrder: [String] = []
+    private var statements: [String: (statement: OpaquePointer, lastUse: UInt64)] = [:]
+    /// Counts uses, to find the least recently used statement when the cache is full.
+    private var uses: UInt64 = 0
 
     /// Opens (creating if needed) the database file at `path`.
     init(path: String, readOnly: Bool) throws {
@@ -45,9 +45,8 @@ final class SQLiteConnection: SQLConnection {
 
     /// Finalizes every statement and closes the connection.
     func close() {
-        for statement in statements.values { sqlite3_finalize(statement) }
+        for entry in statements.values { sqlite3_finalize(entry.statement) }
         statements.removeAll()
-        statementOrder.removeAll()
         if let handle { sqlite3_close_v2(handle) }
         handle = nil
     }
@@ -96,20 +95,27 @@ final class SQLiteConnection: SQLConnection {
     }
 
     /// The most statements kept prepared. Queries put field names in their SQL, so the set of
-    /// statements is open-ended; past this many, the oldest is dropped.
+    /// statements is open-ended; past this many, the least recently used is dropped (the hot
+    /// ones, such as BEGIN and COMMIT, therefore stay).
     static let statementCacheLimit = 256
 
     private func prepared(_ sql: String) throws -> OpaquePointer {
-        if let statement = statements[sql] { return statement }
-        if statements.count >= Self.statementCacheLimit, let oldest = statementOrder.first {
-            statementOrder.removeFirst()
-            if let evicted = statements.removeValue(forKey: oldest) { sqlite3_finalize(evicted) }
+        uses &+= 1
+        if let entry = statements[sql] {
+            statements[sql]?.lastUse = uses
+            return entry.statement
+        }
+        if statements.count >= Self.statementCacheLimit,
+            let coldest = statements.min(by: { $0.value.lastUse < $1.value.lastUse })
+        {
+            // Every cached statement is reset after each use, so none is running here.
+            sqlite3_finalize(coldest.value.statement)
+            statements[coldest.key] = nil
         }
         var statement: OpaquePointer?
         let status = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
         guard status == SQLITE_OK, let statement else { throw error(status, sql: sql) }
-        statements[sql] = statement
-        statementOrder.append(sql)
+        statements[sql] = (statement, uses)
         return statement
     }
 
