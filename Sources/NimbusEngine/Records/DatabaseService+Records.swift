@@ -49,30 +49,31 @@ extension DatabaseService {
         )
         let planned = named
         let registry = schema
-        // Warm the schema cache outside the write, so the shared transaction rarely waits on a read.
-        for recordType in Set(named.compactMap(\.recordType)) {
-            _ = try await store { try await registry.fields(of: recordType, in: container) }
-        }
+        // Read the schema outside the write, so the shared transaction rarely waits on a read.
+        let known = try await store { try await registry.fields(of: Set(named.compactMap(\.recordType)), in: container) }
         let outcome = try await store {
             try await records.write(zone: zoneName, of: tenant) { transaction in
                 let snapshot = try await Self.snapshot(for: planned, in: transaction)
                 var context = baseContext
-                context.schemas = try await Self.schemas(
+                let (schemas, readInTransaction) = try await Self.schemas(
                     for: planned,
                     existing: snapshot.records,
-                    registry: registry,
-                    container: container,
+                    known: known,
                     transaction: transaction
                 )
+                context.schemas = schemas
                 var planner = RecordBatchPlanner(context: context, existing: snapshot.records, edges: snapshot.edges)
                 let plan = planner.plan(planned)
                 // New fields join the schema in the same transaction as the records that bring them.
                 for (recordType, fields) in plan.newFields {
                     try await transaction.addFields(fields, toRecordType: recordType)
                 }
-                var schemaAfter = context.schemas
-                for (recordType, fields) in plan.newFields { schemaAfter[recordType, default: [:]].merge(fields) { old, _ in old } }
-                return (results: try await Self.apply(plan, in: transaction), schema: schemaAfter)
+                // What the cache should learn once this commits: types read here, or that gained fields.
+                var learned = schemas.filter { readInTransaction.contains($0.key) }
+                for (recordType, fields) in plan.newFields {
+                    learned[recordType, default: schemas[recordType] ?? [:]].merge(fields) { old, _ in old }
+                }
+                return (results: try await Self.apply(plan, in: transaction), schema: learned)
             }
         }
         // Committed: what the transaction read and added is the schema now.
@@ -171,23 +172,24 @@ extension DatabaseService {
     private static func schemas(
         for operations: [RecordOperation],
         existing: [String: Record],
-        registry: SchemaRegistry,
-        container: ContainerEnvironment,
+        known: [String: [String: FieldSchema]],
         transaction: any ZoneTransaction
-    ) async throws -> [String: [String: FieldSchema]] {
+    ) async throws -> (schemas: [String: [String: FieldSchema]], readInTransaction: Set<String>) {
         var fieldsByType: [String: Set<String>] = [:]
         for operation in operations where !operation.kind.isDelete {
             guard let type = operation.recordType ?? operation.recordName.flatMap({ existing[$0]?.recordType }) else { continue }
             fieldsByType[type, default: []].formUnion(operation.fields.keys)
         }
         var schemas: [String: [String: FieldSchema]] = [:]
+        var readInTransaction: Set<String> = []
         for (type, names) in fieldsByType {
-            var fields = await registry.cachedFields(of: type, in: container) ?? [:]
+            var fields = known[type] ?? [:]
             if names.contains(where: { fields[$0] == nil }) {
                 fields.merge(try await transaction.fields(ofRecordType: type)) { _, stored in stored }
+                readInTransaction.insert(type)
             }
             schemas[type] = fields
         }
-        return schemas
+        return (schemas, readInTransaction)
     }
 }

@@ -36,9 +36,13 @@ actor SchemaRegistry {
         return merged
     }
 
-    /// Returns the cached fields of a record type, or `nil` when the type is not cached.
-    func cachedFields(of recordType: String, in container: ContainerEnvironment) -> [String: FieldSchema]? {
-        cache[Key(container: container, recordType: recordType)]
+    /// Returns the known fields of several record types, reading the store for uncached ones.
+    func fields(of recordTypes: Set<String>, in container: ContainerEnvironment) async throws -> [String: [String: FieldSchema]] {
+        var result: [String: [String: FieldSchema]] = [:]
+        for recordType in recordTypes {
+            result[recordType] = try await fields(of: recordType, in: container)
+        }
+        return result
     }
 
     /// Records fields a committed transaction saw or added: the whole schema of the type as of
