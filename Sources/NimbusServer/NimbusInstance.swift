@@ -20,8 +20,11 @@ public import NimbusSQL
 /// `nimbus serve` and the admin subcommands both start here, so they see the same data and the
 /// same keys. Only this module picks the concrete store.
 public struct NimbusInstance: Sendable {
+    /// The configuration the instance was opened with.
     public let configuration: ServerConfiguration
+    /// The service that answers zone, record and query requests.
     public let database: DatabaseService
+    /// The service that manages containers, users and credentials.
     public let accounts: AccountService
     let store: SQLStore
     let tokenKey: [UInt8]

@@ -22,9 +22,13 @@ import ServiceLifecycle
 public enum NimbusServer {
     /// What `nimbus serve` prints on first start: a container and a user to try it with.
     public struct Quickstart: Sendable {
+        /// The identifier of the development container that was created.
         public var container: String
+        /// The container's API token, to pass as `ckAPIToken`.
         public var apiToken: String
+        /// The record name of the signed-in user.
         public var userRecordName: String
+        /// The user's long-lived web auth token, to pass as `ckWebAuthToken`.
         public var webAuthToken: String
     }
 

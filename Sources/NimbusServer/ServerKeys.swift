@@ -57,8 +57,10 @@ struct ServerKeys: Codable {
 
 /// A failure to start or administer the server, with a message for the operator.
 public struct ServerError: Error, CustomStringConvertible {
+    /// The message for the operator.
     public var description: String
 
+    /// Creates an error with a message for the operator.
     public init(_ description: String) {
         self.description = description
     }

@@ -50,9 +50,12 @@ public protocol AccountStore: Sendable {
 
 /// A container in one environment.
 public struct ContainerEnvironment: Sendable, Hashable {
+    /// The container identifier, such as `iCloud.com.example.App`.
     public var container: String
+    /// The environment: development or production.
     public var environment: Environment
 
+    /// Creates a container environment key.
     public init(container: String, environment: Environment) {
         self.container = container
         self.environment = environment
@@ -61,8 +64,11 @@ public struct ContainerEnvironment: Sendable, Hashable {
 
 /// A stored web auth token: its hash, whose it is, and when it stops working.
 public struct WebAuthTokenRecord: Sendable, Hashable {
+    /// The token's SHA-256, in hex; the token itself is never stored.
     public var hash: String
+    /// The container the token signs in to.
     public var container: String
+    /// The user the token signs in.
     public var userRecordName: String
     /// Milliseconds since 1970-01-01 UTC.
     public var issuedAt: Int64
@@ -71,6 +77,7 @@ public struct WebAuthTokenRecord: Sendable, Hashable {
     /// How long a replacement of this token lives, in milliseconds.
     public var lifetime: Int64
 
+    /// Creates a web auth token record.
     public init(hash: String, container: String, userRecordName: String, issuedAt: Int64, expiresAt: Int64, lifetime: Int64) {
         self.hash = hash
         self.container = container
@@ -83,13 +90,16 @@ public struct WebAuthTokenRecord: Sendable, Hashable {
 
 /// A registered server-to-server key.
 public struct ServerKeyRecord: Sendable, Hashable {
+    /// The key ID clients send in `X-Apple-CloudKit-Request-KeyID`: the SHA-256 of the key's DER form, in hex.
     public var keyID: String
+    /// The container the key may act on.
     public var container: String
     /// The P-256 public key, SubjectPublicKeyInfo PEM.
     public var publicKeyPEM: String
     /// The user requests signed with this key act as.
     public var userRecordName: String
 
+    /// Creates a server key record.
     public init(keyID: String, container: String, publicKeyPEM: String, userRecordName: String) {
         self.keyID = keyID
         self.container = container

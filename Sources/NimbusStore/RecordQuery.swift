@@ -17,8 +17,11 @@ public import NimbusModel
 /// Results are ordered by the sort descriptors and then by record name, so every record has
 /// one position and a page can resume after ``after``.
 public struct RecordQuery: Sendable, Hashable {
+    /// The database the query runs in.
     public var tenant: Tenant
+    /// The zone the query searches.
     public var zoneName: String
+    /// The record type, filters and sort descriptors, with values typed by the schema.
     public var query: Query
     /// The most results to return.
     public var limit: Int
@@ -27,6 +30,7 @@ public struct RecordQuery: Sendable, Hashable {
     /// The schema type of each record field the query names.
     public var fieldTypes: [String: FieldType]
 
+    /// Creates a query for the store.
     public init(
         tenant: Tenant,
         zoneName: String,
@@ -68,8 +72,10 @@ public struct RecordQuery: Sendable, Hashable {
 public struct QueryPosition: Sendable, Hashable, Codable {
     /// One value per sort descriptor; `nil` where the record lacks the field.
     public var sortValues: [SortKeyValue?]
+    /// The record's name, which breaks ties between equal sort values.
     public var recordName: String
 
+    /// Creates a position.
     public init(sortValues: [SortKeyValue?], recordName: String) {
         self.sortValues = sortValues
         self.recordName = recordName
@@ -78,8 +84,11 @@ public struct QueryPosition: Sendable, Hashable, Codable {
 
 /// A sortable scalar, as a sort key holds it.
 public enum SortKeyValue: Sendable, Hashable, Codable {
+    /// An integer, such as an `INT64` value or a timestamp in milliseconds.
     case integer(Int64)
+    /// A floating-point number.
     case real(Double)
+    /// A string, such as a `STRING` value, a record name or base64 bytes.
     case text(String)
 
     /// The sortable form of a field value, or `nil` for values that have no order.

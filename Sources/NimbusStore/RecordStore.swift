@@ -73,10 +73,14 @@ public protocol ZoneTransaction {
 
 /// A reference from one record to another in the same zone, as the store indexes it.
 public struct ReferenceEdge: Sendable, Hashable {
+    /// The name of the record that holds the reference.
     public var sourceName: String
+    /// The name of the record the reference points at.
     public var targetName: String
+    /// How the reference constrains its target: `NONE`, `DELETE_SELF` or `VALIDATE`.
     public var action: Reference.Action
 
+    /// Creates a reference edge.
     public init(sourceName: String, targetName: String, action: Reference.Action) {
         self.sourceName = sourceName
         self.targetName = targetName
@@ -86,9 +90,12 @@ public struct ReferenceEdge: Sendable, Hashable {
 
 /// What remains of a deleted record: enough for the change feed to report it.
 public struct Tombstone: Sendable, Hashable {
+    /// The deleted record's name.
     public var recordName: String
+    /// The deleted record's type.
     public var recordType: String
 
+    /// Creates a tombstone.
     public init(recordName: String, recordType: String) {
         self.recordName = recordName
         self.recordType = recordType

@@ -19,9 +19,12 @@ public protocol SchemaStore: Sendable {
 
 /// What the schema knows about one field.
 public struct FieldSchema: Sendable, Hashable {
+    /// The field's type, fixed when the field was first saved.
     public var type: FieldType
+    /// Whether the field is one of CloudKit's `encryptedValues`.
     public var isEncrypted: Bool
 
+    /// Creates a field schema.
     public init(type: FieldType, isEncrypted: Bool) {
         self.type = type
         self.isEncrypted = isEncrypted

@@ -9,6 +9,7 @@
 /// The engine maps these to `NimbusError` at its boundary, so storage details never reach
 /// clients. `description` is generic on purpose; the driver's text is in `debugDescription`.
 public struct StoreError: Error, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
+    /// What went wrong.
     public enum Kind: Sendable, Hashable {
         /// The zone does not exist (or was deleted).
         case zoneNotFound
@@ -18,15 +19,19 @@ public struct StoreError: Error, Sendable, CustomStringConvertible, CustomDebugS
         case database
     }
 
+    /// What went wrong.
     public var kind: Kind
     /// Driver detail for logs and debugging; may contain SQL. Never shown to clients.
     public var detail: String
 
+    /// Creates a store error.
     public init(_ kind: Kind, detail: String = "") {
         self.kind = kind
         self.detail = detail
     }
 
+    /// The kind only, without the driver's detail.
     public var description: String { "StoreError(\(kind))" }
+    /// The kind with the driver's detail, for logs.
     public var debugDescription: String { "StoreError(\(kind)): \(detail)" }
 }

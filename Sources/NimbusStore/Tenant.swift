@@ -16,8 +16,11 @@ public struct Tenant: Sendable, Hashable, CustomStringConvertible {
     /// those are `_` followed by 32 hex digits.
     public static let publicOwner = "_public"
 
+    /// The container identifier, such as `iCloud.com.example.App`.
     public var container: String
+    /// The environment: development or production.
     public var environment: Environment
+    /// The user record name of the database's owner, or ``publicOwner`` for the public database.
     public var owner: String
 
     /// Creates a tenant key.
@@ -35,5 +38,6 @@ public struct Tenant: Sendable, Hashable, CustomStringConvertible {
     /// Whether this is a public database.
     public var isPublic: Bool { owner == Self.publicOwner }
 
+    /// The tenant as `container/environment/owner`.
     public var description: String { "\(container)/\(environment.rawValue)/\(owner)" }
 }

@@ -8,9 +8,12 @@ public import NimbusModel
 
 /// `{"records": [...]}` with records, tombstones and per-record errors mixed, in request order.
 public struct RecordsResponse: WireResponse {
+    /// The records, tombstones and per-record errors.
     public var records: [RecordsResponseItem]
+    /// Present when more query results follow: the cursor for the next page.
     public var continuationMarker: String?
 
+    /// Creates a records response.
     public init(records: [RecordsResponseItem], continuationMarker: String? = nil) {
         self.records = records
         self.continuationMarker = continuationMarker
@@ -35,15 +38,20 @@ public struct RecordsResponse: WireResponse {
 
 /// One element of a `records` array.
 public enum RecordsResponseItem: Sendable {
+    /// A record that was found or saved.
     case record(WireRecord)
+    /// A record that was deleted.
     case tombstone(WireTombstone)
+    /// An error about one record.
     case error(WireError)
 }
 
 /// `{"zones": [...]}`.
 public struct ZonesResponse: WireResponse {
+    /// The zones, deleted zones and per-zone errors.
     public var zones: [ZonesResponseItem]
 
+    /// Creates a zones response.
     public init(zones: [ZonesResponseItem]) {
         self.zones = zones
     }
@@ -79,17 +87,24 @@ public struct ZonesResponse: WireResponse {
 
 /// One element of a `zones` array.
 public enum ZonesResponseItem: Sendable {
+    /// A zone that was found or created.
     case zone(WireZone)
+    /// A zone that was deleted, written with `"deleted": true`.
     case deleted(ZoneID)
+    /// An error about one zone.
     case error(WireError)
 }
 
 /// A zone dictionary: `{zoneID, syncToken, atomic}`.
 public struct WireZone: Sendable {
+    /// The zone's ID.
     public var zoneID: ZoneID
+    /// The zone's current sync token, for fetching its changes.
     public var syncToken: String
+    /// Whether the zone supports atomic batches (custom zones do; the default zone does not).
     public var atomic: Bool
 
+    /// Creates a zone dictionary.
     public init(zoneID: ZoneID, syncToken: String, atomic: Bool) {
         self.zoneID = zoneID
         self.syncToken = syncToken
@@ -99,10 +114,14 @@ public struct WireZone: Sendable {
 
 /// `users/current`: the legacy user dictionary.
 public struct WireUser: WireResponse {
+    /// The user's record name.
     public var userRecordName: String
+    /// The first word of the user's name.
     public var firstName: String?
+    /// The rest of the user's name after the first word, if any.
     public var lastName: String?
 
+    /// Creates the legacy dictionary of a user, splitting the name at its first space.
     public init(_ user: UserIdentity) {
         userRecordName = user.userRecordName
         let parts = user.name.split(separator: " ", maxSplits: 1).map(String.init)
@@ -122,8 +141,10 @@ public struct WireUser: WireResponse {
 /// `users/caller`: `{"users": [identity]}`, with the identity's keys also at the top level for
 /// clients that expect a bare identity.
 public struct WireCallerResponse: WireResponse {
+    /// The calling user's identity.
     public var user: UserIdentity
 
+    /// Creates the response for a user.
     public init(_ user: UserIdentity) {
         self.user = user
     }

@@ -20,6 +20,7 @@ public struct WireOptions: Sendable {
     /// CKWS `numbersAsStrings`: 64-bit integers and timestamps as JSON strings.
     public var numbersAsStrings: Bool
 
+    /// Creates options; numbers are written as JSON numbers by default.
     public init(numbersAsStrings: Bool = false) {
         self.numbersAsStrings = numbersAsStrings
     }

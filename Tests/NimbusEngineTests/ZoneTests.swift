@@ -87,3 +87,21 @@ struct ZoneTests {
         }
     }
 }
+
+@Suite("zones/modify request rules")
+struct ZoneRequestTests {
+    @Test("two operations on one zone in a request are a BAD_REQUEST and change nothing")
+    func oneOperationPerZone() async throws {
+        try await EngineFixture.with { f in
+            let zone = ZoneID(zoneName: "Twice", ownerRecordName: "")
+            do {
+                _ = try await f.database.modifyZones([.create(zone), .delete(zone)], access: f.access(f.alice))
+                Issue.record("duplicate zone operations ran")
+            } catch let error as NimbusError {
+                #expect(error.code == .badRequest)
+            }
+            let zones = try await f.database.zones(access: f.access(f.alice))
+            #expect(!zones.contains { $0.zoneID.zoneName == "Twice" })
+        }
+    }
+}

@@ -21,8 +21,11 @@ public struct Caller: Sendable, Hashable {
         case serverKey
     }
 
+    /// The container identifier the request addresses, such as `iCloud.com.example.App`.
     public var container: String
+    /// The container environment the request addresses (development or production).
     public var environment: Environment
+    /// How the caller authenticated.
     public var kind: Kind
     /// The acting user; `nil` for anonymous callers.
     public var userRecordName: String?
@@ -38,7 +41,9 @@ public struct Caller: Sendable, Hashable {
 
 /// A caller addressing one of the container's databases.
 public struct DatabaseAccess: Sendable, Hashable {
+    /// Who is making the request.
     public var caller: Caller
+    /// Which database the request addresses: public, private or shared.
     public var scope: DatabaseScope
 
     /// Creates a database access.

@@ -10,6 +10,7 @@ import Synchronization
 
 /// A caller, and the web auth token the response must hand back (rotated or the same).
 public struct Authentication: Sendable {
+    /// Who is making the request.
     public var caller: Caller
     /// The token for the `X-Apple-CloudKit-Web-Auth-Token` response header, if a user signed in.
     public var webAuthToken: String?

@@ -30,6 +30,7 @@ public final class AccountService: Sendable {
         /// How far a signed request's date may be from the server's clock (ms).
         public var signatureDateWindow: Int64 = 5 * 60 * 1000
 
+        /// Creates a configuration with the default values.
         public init() {}
     }
 
@@ -52,6 +53,7 @@ public final class AccountService: Sendable {
 
     /// What creating a container environment hands out.
     public struct NewContainer: Sendable {
+        /// The container environment that was created.
         public var container: ContainerEnvironment
         /// The API token, shown once: only its hash is stored.
         public var apiToken: String
@@ -78,6 +80,7 @@ public final class AccountService: Sendable {
 
     /// What adding a user hands out.
     public struct NewUser: Sendable {
+        /// The user that was added, with their new user record name.
         public var user: UserIdentity
         /// A web auth token for the user, shown once.
         public var webAuthToken: String

@@ -19,9 +19,13 @@ public import Crypto
 /// For an empty body, MistKit signs an empty hash instead of the hash of zero bytes: both are
 /// accepted.
 public struct RequestSignature: Sendable {
+    /// The ID of the registered server key, from the `X-Apple-CloudKit-Request-KeyID` header.
     public var keyID: String
+    /// The ISO 8601 date from the `X-Apple-CloudKit-Request-ISO8601Date` header, as the client wrote it.
     public var date: String
+    /// The base64 DER ECDSA signature from the `X-Apple-CloudKit-Request-SignatureV1` header.
     public var signature: String
+    /// The raw request body, whose SHA-256 hash is part of the signed message.
     public var body: [UInt8]
     /// The URL path, from `/database/...` to the operation, without the query string.
     public var path: String

@@ -9,6 +9,7 @@ import NimbusStore
 
 /// One page of query results.
 public struct QueryResult: Sendable, Hashable {
+    /// The records on this page, in the query's sort order.
     public var records: [Record]
     /// Present when more results may follow: pass it back to get the next page.
     public var continuationMarker: String?

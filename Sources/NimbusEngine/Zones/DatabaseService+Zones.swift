@@ -64,6 +64,12 @@ extension DatabaseService {
         if tenant.isPublic && access.caller.kind != .serverKey {
             throw .permissionFailure("only server-to-server keys may create or delete zones of the public database")
         }
+        let named = operations.map { operation -> String in
+            switch operation {
+            case .create(let zoneID), .delete(let zoneID): zoneID.zoneName
+            }
+        }
+        guard Set(named).count == named.count else { throw .badRequest("a request may have only one operation per zone") }
         var results: [ZoneResult] = []
         for operation in operations {
             let zoneID: ZoneID

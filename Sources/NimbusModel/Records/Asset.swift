@@ -9,11 +9,17 @@
 /// The bytes themselves are uploaded separately (`assets/upload`); a record only stores this
 /// dictionary.
 public struct Asset: Sendable, Hashable {
+    /// The checksum of the uploaded file, as the upload step returned it.
     public var fileChecksum: String?
+    /// The file's size, in bytes.
     public var size: Int64?
+    /// The checksum of the wrapping key (private database only).
     public var referenceChecksum: String?
+    /// The key that encrypts the asset (private database only).
     public var wrappingKey: String?
+    /// The proof of upload, which saving a record with the asset requires.
     public var receipt: String?
+    /// The URL template to download the file from, on reads only; clients replace its `${f}` with a file name.
     public var downloadURL: String?
 
     /// Creates asset metadata.

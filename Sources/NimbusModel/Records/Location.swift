@@ -6,12 +6,19 @@
 
 /// A geographic location, as CloudKit's `LOCATION` field type carries it.
 public struct Location: Sendable, Hashable {
+    /// The latitude, in degrees.
     public var latitude: Double
+    /// The longitude, in degrees.
     public var longitude: Double
+    /// The radius of uncertainty of the coordinates, in meters.
     public var horizontalAccuracy: Double?
+    /// The uncertainty of the altitude, in meters.
     public var verticalAccuracy: Double?
+    /// The altitude, in meters.
     public var altitude: Double?
+    /// The speed, in meters per second.
     public var speed: Double?
+    /// The direction of travel, in degrees clockwise from true north.
     public var course: Double?
     /// Milliseconds since 1970-01-01 UTC.
     public var timestamp: Int64?

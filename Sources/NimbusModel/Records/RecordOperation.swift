@@ -39,14 +39,17 @@ public struct RecordOperation: Sendable, Hashable {
         case clear
     }
 
+    /// What the operation does (its `operationType`).
     public var kind: Kind
     /// The record's name; `nil` on a create asks the server to make one.
     public var recordName: String?
+    /// The record's type; required when the operation creates a record, and must match an existing one.
     public var recordType: String?
     /// The tag the client last saw; required by `update` and `replace`.
     public var recordChangeTag: String?
     /// Field values by name; a `nil` value removes the field.
     public var fields: [String: FieldInput]
+    /// How the operation changes the record's parent.
     public var parent: ParentChange
 
     /// Creates an operation.

@@ -12,14 +12,21 @@ public import NimbusModel
 /// all three). Per-item errors also carry the item's identity key, and a `CONFLICT` carries the
 /// server's record as `serverRecord`.
 public struct WireError: WireResponse {
+    /// The error's unique ID; for a whole-request error, the request's `X-Apple-Request-UUID`.
     public var uuid: String
+    /// One of CloudKit's documented codes, such as `NOT_FOUND` or `CONFLICT`.
     public var serverErrorCode: String
+    /// A human-readable explanation.
     public var reason: String
     /// Seconds to wait before retrying; absent means "do not retry".
     public var retryAfter: Int?
+    /// The sign-in page, only with `AUTHENTICATION_REQUIRED`.
     public var redirectURL: String?
+    /// The record a per-record error is about.
     public var recordName: String?
+    /// The zone a per-zone error is about.
     public var zoneID: ZoneID?
+    /// The server's current record, with a `CONFLICT`.
     public var serverRecord: Record?
 
     /// Creates the dictionary of an error.

@@ -8,14 +8,21 @@ public import NimbusModel
 
 /// The body of `records/lookup`.
 public struct RecordsLookupRequest: WireRequest {
+    /// One record to look up.
     public struct Item: Sendable {
+        /// The name of the record.
         public var recordName: String
+        /// The fields to return for this record; overrides the request's `desiredKeys` when given.
         public var desiredKeys: [String]?
     }
 
+    /// The records to look up, answered in this order.
     public var records: [Item]
+    /// The zone of the records; `nil` means the default zone.
     public var zoneID: ZoneID?
+    /// The fields to return; `nil` returns all, `[]` only the system fields.
     public var desiredKeys: [String]?
+    /// CKWS `numbersAsStrings`: write 64-bit integers and timestamps as JSON strings.
     public var numbersAsStrings: Bool?
 
     package init(json: JSONValue) throws(NimbusError) {

@@ -13,6 +13,7 @@ public import NimbusModel
 /// `recordName`, `recordType`, `recordChangeTag`, `fields`, `created`, `modified` and `zoneID`.
 /// Encrypted fields are field value dictionaries with `"isEncrypted": true`.
 public struct WireRecord: WireResponse {
+    /// The record, with only the desired fields.
     public var record: Record
 
     /// Wraps a record, keeping only `desiredKeys` (all fields when `nil`).
@@ -62,9 +63,12 @@ public struct WireRecord: WireResponse {
 
 /// A deleted record in a response: `{recordName, recordType, deleted: true}`.
 public struct WireTombstone: WireResponse {
+    /// The deleted record's name.
     public var recordName: String
+    /// The deleted record's type.
     public var recordType: String
 
+    /// Creates a tombstone for a deleted record.
     public init(recordName: String, recordType: String) {
         self.recordName = recordName
         self.recordType = recordType
@@ -82,8 +86,10 @@ public struct WireTombstone: WireResponse {
 
 /// A zone ID in a response, with both owner spellings (MistKit and CloudyKit read `ownerName`).
 public struct WireZoneID: WireResponse {
+    /// The zone ID to write.
     public var zoneID: ZoneID
 
+    /// Wraps a zone ID.
     public init(_ zoneID: ZoneID) {
         self.zoneID = zoneID
     }

@@ -8,11 +8,15 @@ public import NimbusModel
 
 /// The body of `records/modify`.
 public struct RecordsModifyRequest: WireRequest {
+    /// The operations, applied in order, at most one per record.
     public var operations: [RecordOperation]
+    /// The zone of the records; `nil` means the default zone.
     public var zoneID: ZoneID?
     /// Whether the batch is all-or-nothing; CloudKit's default is `true` (custom zones only).
     public var atomic: Bool?
+    /// The fields to return in the saved records; `nil` returns all, `[]` only the system fields.
     public var desiredKeys: [String]?
+    /// CKWS `numbersAsStrings`: write 64-bit integers and timestamps as JSON strings.
     public var numbersAsStrings: Bool?
 
     package init(json: JSONValue) throws(NimbusError) {

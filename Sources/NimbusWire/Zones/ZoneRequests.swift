@@ -8,6 +8,7 @@ public import NimbusModel
 
 /// The body of `zones/lookup`: zone IDs, bare or wrapped as `{"zoneID": ...}` (CloudKitPy).
 public struct ZonesLookupRequest: WireRequest {
+    /// The zones to look up, answered in this order.
     public var zones: [ZoneID]
 
     package init(json: JSONValue) throws(NimbusError) {
@@ -20,11 +21,15 @@ public struct ZonesLookupRequest: WireRequest {
 
 /// The body of `zones/modify`.
 public struct ZonesModifyRequest: WireRequest {
+    /// One zone operation.
     public struct Operation: Sendable {
+        /// `create` or `delete`, as the client spelled it.
         public var operationType: String
+        /// The zone to create or delete, read from the operation's `zone`.
         public var zoneID: ZoneID
     }
 
+    /// The operations, applied in order.
     public var operations: [Operation]
 
     package init(json: JSONValue) throws(NimbusError) {
