@@ -70,12 +70,16 @@ public enum NimbusServer {
             renderMetrics: { registry.emitToString() },
             logger: logger
         )
+        // Hummingbird announces itself at info level; at the default level Nimbus's own
+        // "Nimbus ready" is the one line an operator sees on start.
+        var frameworkLogger = logger
+        if frameworkLogger.logLevel == .info { frameworkLogger.logLevel = .notice }
         return Application(
             responder: responder,
             configuration: .init(address: .hostname(configuration.hostname, port: configuration.port), serverName: "Nimbus"),
             services: [StoreCloser(instance: instance)],
             onServerRunning: onServerRunning,
-            logger: logger
+            logger: frameworkLogger
         )
     }
 

@@ -91,6 +91,7 @@ final class ServerProcess: Sendable {
     }
 
     var stdout: String { output.value.withLock { $0.stdout } }
+    var stderr: String { output.value.withLock { $0.stderr } }
 
     /// The value of `export NAME=value` in what the server printed on first start.
     func exported(_ name: String) -> String? {

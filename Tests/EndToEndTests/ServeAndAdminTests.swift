@@ -45,6 +45,8 @@ struct ServeAndAdminTests {
     func adminWhileServing() async throws {
         try await withDataDirectory { data in
             let server = try await ServerProcess(dataDirectory: data)
+            let logLines = server.stderr.split(separator: "\n").filter { !$0.isEmpty }
+            #expect(logLines.count == 1 && logLines.first?.contains("Nimbus ready") == true, "\(logLines)")
             let container = try NimbusBinary.run(["container", "create", "iCloud.e2e", "--environment", "production", "--data", data, "--json"])
             #expect(container.status == 0, "\(container.stderr)")
             let created = try JSONSerialization.jsonObject(with: Data(container.stdout.utf8)) as? [String: String]
