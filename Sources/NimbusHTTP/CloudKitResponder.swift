@@ -44,6 +44,7 @@ public struct CloudKitResponder<Context: RequestContext>: HTTPResponder {
     /// Renders the metrics registry for `/metrics`.
     let renderMetrics: @Sendable () -> String
     let logger: Logger
+    let requestIDs = RequestIDGenerator()
 
     /// Creates the responder.
     public init(
@@ -85,10 +86,8 @@ public struct CloudKitResponder<Context: RequestContext>: HTTPResponder {
     }
 
     private func respondToDatabaseRequest(_ request: Request) async -> Response {
-        let requestID = UUID().uuidString.lowercased()
+        let requestID = requestIDs.next()
         let started = ContinuousClock.now
-        var requestLogger = logger
-        requestLogger[metadataKey: "nimbus.request"] = "\(requestID)"
         var operationName = "unknown"
         var exchange = Exchange(requestID: requestID)
         do throws(NimbusError) {
@@ -105,9 +104,14 @@ public struct CloudKitResponder<Context: RequestContext>: HTTPResponder {
             // Every layer below reports NimbusError (the engine maps store and driver failures),
             // so no other error can reach a client as a bare 500.
             exchange.fail(with: error, redirectURL: redirectURL(for: error, path: request.uri.path))
-            requestLogger.debug(
+            // Metadata goes with the call, not on a per-request logger copy: setting a logger's
+            // metadata makes some handlers re-render it, on every request.
+            logger.debug(
                 "Request failed",
-                metadata: ["nimbus.operation": "\(operationName)", "nimbus.code": "\(error.code.serverErrorCode)"]
+                metadata: [
+                    "nimbus.request": "\(requestID)", "nimbus.operation": "\(operationName)",
+                    "nimbus.code": "\(error.code.serverErrorCode)",
+                ]
             )
         }
         let elapsed = ContinuousClock.now - started

@@ -77,7 +77,9 @@ struct WireShapeTests {
         try await HTTPFixture.with { f, client in
             let ok = try await client.send(.get, f.path("zones/list", user: f.alice.webAuthToken))
             #expect(ok.headers[HTTPField.Name("X-Apple-Request-UUID")!]?.count == 36)
-            _ = try await client.send(.get, f.path("zones/list"))
+            let anonymous = try await client.send(.get, f.path("zones/list"))
+            let ids = [ok, anonymous].compactMap { $0.headers[HTTPField.Name("X-Apple-Request-UUID")!] }
+            #expect(Set(ids).count == 2)
             let health = try await client.send(.get, "/health")
             #expect(health.status == .ok)
             let metrics = try await client.send(.get, "/metrics")

@@ -44,7 +44,7 @@ extension AccountService {
             )
         }
         // Form decoders turn a raw '+' into a space; base64 has no spaces, so put them back.
-        let token = webAuthToken.replacing(" ", with: "+")
+        let token = webAuthToken.contains(" ") ? webAuthToken.replacing(" ", with: "+") : webAuthToken
         let record = try await webAuthTokenRecord(hash: Credentials.hash(token))
         let time = now()
         guard let record, record.container == container, record.expiresAt > time else {

@@ -29,21 +29,35 @@ public struct DatabaseRoute: Sendable, Hashable {
         case usersCaller = "users/caller"
     }
 
+    private static func operation(area: Substring, name: Substring) -> Operation? {
+        switch (area, name) {
+        case ("zones", "list"): .zonesList
+        case ("zones", "lookup"): .zonesLookup
+        case ("zones", "modify"): .zonesModify
+        case ("records", "modify"): .recordsModify
+        case ("records", "lookup"): .recordsLookup
+        case ("records", "query"): .recordsQuery
+        case ("users", "current"): .usersCurrent
+        case ("users", "caller"): .usersCaller
+        default: nil
+        }
+    }
+
     /// Parses a request path, or says why it is not one Nimbus answers.
     public static func parse(_ path: String) throws(NimbusError) -> DatabaseRoute {
         let segments = path.split(separator: "/", omittingEmptySubsequences: true)
         guard segments.count >= 7, segments[0] == "database", segments[1] == "1" else {
             throw .badRequest("expected a path /database/1/{container}/{environment}/{database}/{operation}")
         }
-        guard let environment = Environment(parsing: segments[3]) else {
+        // Exact spellings first: this runs on every request, and lower-casing allocates.
+        guard let environment = Environment(rawValue: String(segments[3])) ?? Environment(parsing: segments[3]) else {
             throw .badRequest("unknown environment '\(segments[3].prefix(64))'; use development or production")
         }
-        guard let scope = DatabaseScope(parsing: segments[4]) else {
+        guard let scope = DatabaseScope(rawValue: String(segments[4])) ?? DatabaseScope(parsing: segments[4]) else {
             throw .badRequest("unknown database '\(segments[4].prefix(64))'; use public, private or shared")
         }
-        let name = segments[5...].joined(separator: "/")
-        guard let operation = Operation(rawValue: name) else {
-            throw .badRequest("unknown operation '\(name.prefix(64))'")
+        guard segments.count == 7, let operation = operation(area: segments[5], name: segments[6]) else {
+            throw .badRequest("unknown operation '\(segments[5...].joined(separator: "/").prefix(64))'")
         }
         return DatabaseRoute(container: String(segments[2]), environment: environment, scope: scope, operation: operation)
     }
