@@ -21,11 +21,7 @@ struct DataOptions: ParsableArguments {
 enum CommandLogging {
     static func bootstrap() -> Logger {
         let level = ProcessInfo.processInfo.environment["NIMBUS_LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0.lowercased()) } ?? .info
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
+        LoggingSystem.bootstrap { label in StandardErrorLogHandler(label: label, level: level) }
         return Logger(label: "nimbus")
     }
 }

@@ -29,6 +29,23 @@ public struct DatabaseRoute: Sendable, Hashable {
         case usersCaller = "users/caller"
     }
 
+    private static func exactEnvironment(_ text: Substring) -> Environment? {
+        switch text {
+        case "development": .development
+        case "production": .production
+        default: nil
+        }
+    }
+
+    private static func exactScope(_ text: Substring) -> DatabaseScope? {
+        switch text {
+        case "public": .public
+        case "private": .private
+        case "shared": .shared
+        default: nil
+        }
+    }
+
     private static func operation(area: Substring, name: Substring) -> Operation? {
         switch (area, name) {
         case ("zones", "list"): .zonesList
@@ -50,10 +67,10 @@ public struct DatabaseRoute: Sendable, Hashable {
             throw .badRequest("expected a path /database/1/{container}/{environment}/{database}/{operation}")
         }
         // Exact spellings first: this runs on every request, and lower-casing allocates.
-        guard let environment = Environment(rawValue: String(segments[3])) ?? Environment(parsing: segments[3]) else {
+        guard let environment = exactEnvironment(segments[3]) ?? Environment(parsing: segments[3]) else {
             throw .badRequest("unknown environment '\(segments[3].prefix(64))'; use development or production")
         }
-        guard let scope = DatabaseScope(rawValue: String(segments[4])) ?? DatabaseScope(parsing: segments[4]) else {
+        guard let scope = exactScope(segments[4]) ?? DatabaseScope(parsing: segments[4]) else {
             throw .badRequest("unknown database '\(segments[4].prefix(64))'; use public, private or shared")
         }
         guard segments.count == 7, let operation = operation(area: segments[5], name: segments[6]) else {

@@ -1,0 +1,43 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import Logging
+
+/// Writes log lines to standard error, rendering metadata only when a line is written.
+///
+/// swift-log's `StreamLogHandler` re-renders its metadata each time a logger's metadata is set.
+/// The HTTP framework sets request metadata on every request, though at the default level
+/// almost none of those requests writes a line, so that rendering was wasted work per request.
+struct StandardErrorLogHandler: LogHandler {
+    var logLevel: Logger.Level
+    var metadata: Logger.Metadata = [:]
+    var metadataProvider: Logger.MetadataProvider?
+    private let label: String
+
+    init(label: String, level: Logger.Level) {
+        self.label = label
+        self.logLevel = level
+    }
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        var merged = metadata
+        if let provided = metadataProvider?.get() { merged.merge(provided) { _, new in new } }
+        if let extra = event.metadata { merged.merge(extra) { _, new in new } }
+        let rendered = merged.isEmpty ? "" : " " + merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        let line = "\(Self.timestamp()) \(event.level) \(label):\(rendered) [\(event.source)] \(event.message)\n"
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+
+    private static func timestamp() -> String {
+        Date().formatted(.iso8601)
+    }
+}
