@@ -15,16 +15,6 @@ package enum JSONValue: Sendable, Hashable {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    package subscript(key: String) -> JSONValue? {
-        if case .object(let members) = self { return members[key] }
-        return nil
-    }
-
-    package var stringValue: String? {
-        if case .string(let value) = self { return value }
-        return nil
-    }
-
     /// The value as a double, for integers and doubles alike.
     package var doubleValue: Double? {
         switch self {
@@ -32,10 +22,5 @@ package enum JSONValue: Sendable, Hashable {
         case .double(let value): value
         default: nil
         }
-    }
-
-    package var integerValue: Int64? {
-        if case .integer(let value) = self { return value }
-        return nil
     }
 }

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 public import Crypto
+import NimbusStore
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -33,7 +34,7 @@ public struct FieldCipher: Sendable {
 
     func seal(_ plaintext: Data, identity: String) throws -> [UInt8] {
         let box = try AES.GCM.seal(plaintext, using: key, authenticating: Data(identity.utf8))
-        guard let combined = box.combined else { throw StoreErrorFactory.database("AES-GCM produced no output") }
+        guard let combined = box.combined else { throw StoreError(.database, detail: "AES-GCM produced no output") }
         return Array(combined)
     }
 

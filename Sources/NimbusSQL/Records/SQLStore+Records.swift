@@ -11,15 +11,8 @@ extension SQLStore: RecordStore {
     public func records(named names: [String], inZone zoneName: String, of tenant: Tenant) async throws -> [String: Record] {
         try await database.read { connection in
             // One snapshot answers both "does the zone exist" and "which records does it hold".
-            if zoneName != ZoneID.defaultZoneName {
-                let zone = try await connection.query(
-                    """
-                    SELECT 1 FROM zones
-                    WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND is_deleted = 0
-                    """,
-                    Self.binds(tenant, zone: zoneName)
-                )
-                guard !zone.isEmpty else { throw StoreError(.zoneNotFound, detail: "zone \(zoneName)") }
+            if zoneName != ZoneID.defaultZoneName, try await Self.liveZoneCounter(zoneName, of: tenant, on: connection) == nil {
+                throw StoreError(.zoneNotFound, detail: "zone \(zoneName)")
             }
             guard !names.isEmpty else { return [:] }
             return try await Self.liveRecords(
@@ -57,12 +50,8 @@ extension SQLStore: RecordStore {
     /// Reads the zone row inside a write transaction; creates the default zone's row on first use.
     private static func lockZone(_ name: String, of tenant: Tenant, on connection: any SQLConnection, createdAt: Int64) async throws -> Zone {
         let zoneID = ZoneID(zoneName: name, ownerRecordName: tenant.owner)
-        let select = """
-            SELECT change_counter FROM zones
-            WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND is_deleted = 0
-            """
-        if let row = try await connection.query(select, binds(tenant, zone: name)).first {
-            return Zone(zoneID: zoneID, changeCounter: row.int(0))
+        if let counter = try await liveZoneCounter(name, of: tenant, on: connection) {
+            return Zone(zoneID: zoneID, changeCounter: counter)
         }
         guard zoneID.isDefaultZone else { throw StoreError(.zoneNotFound, detail: "zone \(name)") }
         try await connection.execute(

@@ -32,7 +32,7 @@ final class SQLiteConnection: SQLConnection {
         guard status == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close_v2(handle)
-            throw StoreErrorFactory.database("cannot open SQLite database: \(message)")
+            throw StoreError(.database, detail: "cannot open SQLite database: \(message)")
         }
         self.handle = handle
         // Writers from other processes (the admin CLI) hold the lock briefly; wait for them.
@@ -163,7 +163,3 @@ final class SQLiteConnection: SQLConnection {
 
 /// SQLite's "copy the bytes now" destructor sentinel, which C spells `(sqlite3_destructor_type)-1`.
 private let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-
-enum StoreErrorFactory {
-    static func database(_ detail: String) -> StoreError { StoreError(.database, detail: detail) }
-}

@@ -30,18 +30,24 @@ extension SQLStore {
     }
 
     public func zone(named name: String, of tenant: Tenant) async throws -> Zone? {
-        let rows = try await database.read { connection in
-            try await connection.query(
-                """
-                SELECT change_counter FROM zones
-                WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND is_deleted = 0
-                """,
-                Self.binds(tenant, zone: name)
-            )
+        let counter = try await database.read { connection in
+            try await Self.liveZoneCounter(name, of: tenant, on: connection)
         }
         let zoneID = ZoneID(zoneName: name, ownerRecordName: tenant.owner)
-        if let row = rows.first { return Zone(zoneID: zoneID, changeCounter: row.int(0)) }
+        if let counter { return Zone(zoneID: zoneID, changeCounter: counter) }
         return zoneID.isDefaultZone ? Zone(zoneID: zoneID, changeCounter: 0) : nil
+    }
+
+    /// The change counter of a live zone's row, or `nil` if there is none (the default zone has
+    /// no row until its first record is written).
+    static func liveZoneCounter(_ name: String, of tenant: Tenant, on connection: any SQLConnection) async throws -> Int64? {
+        try await connection.query(
+            """
+            SELECT change_counter FROM zones
+            WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND is_deleted = 0
+            """,
+            binds(tenant, zone: name)
+        ).first?.int(0)
     }
 
     public func createZone(named name: String, of tenant: Tenant) async throws -> Zone {
