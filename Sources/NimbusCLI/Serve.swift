@@ -30,7 +30,8 @@ struct Serve: AsyncParsableCommand {
             port: port ?? environment["NIMBUS_PORT"].flatMap { Int($0) } ?? 8080,
             publicBaseURL: environment["NIMBUS_PUBLIC_URL"],
             fieldEncryptionKey: environment["NIMBUS_ENCRYPTION_KEY"],
-            signatureDateWindowSeconds: environment["NIMBUS_SIGNATURE_WINDOW"].flatMap { Int($0) } ?? 300
+            signatureDateWindowSeconds: environment["NIMBUS_SIGNATURE_WINDOW"].flatMap { Int($0) } ?? 300,
+            tombstoneRetention: try Self.tombstoneRetention(environment["NIMBUS_TOMBSTONE_RETENTION_DAYS"])
         )
         let instance = try await NimbusInstance.open(configuration, logger: logger)
         if let quickstart = try await NimbusServer.makeQuickstart(instance) {
@@ -53,5 +54,14 @@ struct Serve: AsyncParsableCommand {
             )
         }
         try await NimbusServer.run(instance, logger: logger)
+    }
+
+    /// `NIMBUS_TOMBSTONE_RETENTION_DAYS`: days to keep tombstones (default 30); 0 keeps them forever.
+    static func tombstoneRetention(_ text: String?) throws -> Duration? {
+        guard let text else { return .seconds(30 * 24 * 3600) }
+        guard let days = Int(text), days >= 0 else {
+            throw ValidationError("NIMBUS_TOMBSTONE_RETENTION_DAYS must be a whole number of days, 0 to keep tombstones forever")
+        }
+        return days == 0 ? nil : .seconds(days * 24 * 3600)
     }
 }

@@ -14,6 +14,16 @@ extension StoreError {
         switch kind {
         case .zoneNotFound: return NimbusError.zoneNotFound
         case .alreadyExists: return NimbusError(.alreadyExists, "already exists")
+        case .zoneRecreated:
+            return NimbusError(
+                .changeTokenExpired,
+                "syncToken is for a zone that has since been deleted and created again; sync this zone from scratch by leaving out syncToken"
+            )
+        case .changesPruned:
+            return NimbusError(
+                .changeTokenExpired,
+                "syncToken has expired: changes after it are no longer kept; sync this zone from scratch by leaving out syncToken"
+            )
         case .database:
             logger.error("Database failed", metadata: ["nimbus.error": "\(debugDescription)"])
             return NimbusError(.serviceUnavailable, "the database is unavailable; try again", retryAfter: .seconds(1))

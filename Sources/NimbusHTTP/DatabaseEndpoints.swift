@@ -115,6 +115,42 @@ struct DatabaseEndpoints {
                 ),
                 numbersAsStrings: request.numbersAsStrings
             )
+        case .zonesChanges, .databaseChanges:
+            let request = try DatabaseChangesRequest.parseAllowingEmpty(body)
+            let page = try await database.databaseChanges(syncToken: request.syncToken, resultsLimit: request.resultsLimit, access: access)
+            return encode(
+                ZonesResponse(
+                    zones: page.zones.map { change in
+                        switch change {
+                        case .changed(let zone): .zone(wire(zone))
+                        case .deleted(let zoneID): .deleted(zoneID)
+                        }
+                    },
+                    syncToken: page.syncToken,
+                    moreComing: page.moreComing
+                )
+            )
+        case .recordsChanges:
+            let request = try RecordsChangesRequest.parse(body)
+            let page = try await feedPage(request.feed, reverse: false)
+            return encode(
+                ZoneFeedPage(zoneID: nil, records: page.records, syncToken: page.syncToken, moreComing: page.moreComing),
+                numbersAsStrings: request.numbersAsStrings
+            )
+        case .zoneChanges:
+            let request = try ZoneChangesRequest.parse(body)
+            guard request.zones.count <= DatabaseService.maximumOperations else {
+                throw .limitExceeded("a request may fetch the changes of at most \(DatabaseService.maximumOperations) zones")
+            }
+            var items: [ZoneChangesResponse.Item] = []
+            for zone in request.zones {
+                do throws(NimbusError) {
+                    items.append(.page(try await feedPage(zone, reverse: request.reverse)))
+                } catch {
+                    items.append(.error(itemError(error, zoneID: zone.zoneID)))
+                }
+            }
+            return encode(ZoneChangesResponse(zones: items), numbersAsStrings: request.numbersAsStrings)
         case .usersCurrent:
             return encode(WireUser(try await currentUser()))
         case .usersCaller:
@@ -123,6 +159,27 @@ struct DatabaseEndpoints {
     }
 
     // MARK: - Private
+
+    /// Fetches one page of a zone's feed. `reverse` orders the page newest first; the pages
+    /// themselves still advance from the token, so resuming stays exact.
+    private func feedPage(_ request: ZoneFeedRequest, reverse: Bool) async throws(NimbusError) -> ZoneFeedPage {
+        let page = try await database.recordChanges(
+            inZone: request.zoneID,
+            syncToken: request.syncToken,
+            resultsLimit: request.resultsLimit,
+            recordTypes: request.desiredRecordTypes,
+            access: access
+        )
+        let desired = request.desiredKeys.map(Set.init)
+        var records = page.changes.map { change -> RecordsResponseItem in
+            switch change {
+            case .saved(let record): .record(WireRecord(record, desiredKeys: desired))
+            case .deleted(let tombstone): .tombstone(WireTombstone(recordName: tombstone.recordName, recordType: tombstone.recordType))
+            }
+        }
+        if reverse { records.reverse() }
+        return ZoneFeedPage(zoneID: page.zoneID, records: records, syncToken: page.syncToken, moreComing: page.moreComing)
+    }
 
     private func currentUser() async throws(NimbusError) -> UserIdentity {
         guard let user = access.caller.userRecordName else {

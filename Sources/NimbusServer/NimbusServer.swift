@@ -74,10 +74,17 @@ public enum NimbusServer {
         // "Nimbus ready" is the one line an operator sees on start.
         var frameworkLogger = logger
         if frameworkLogger.logLevel == .info { frameworkLogger.logLevel = .notice }
+        // Services stop in reverse order: the pruner before the store closes.
+        var services: [any Service] = [StoreCloser(instance: instance)]
+        if let retention = configuration.tombstoneRetention {
+            services.append(
+                TombstonePruner(database: instance.database, retention: retention, interval: .seconds(3600), logger: logger)
+            )
+        }
         return Application(
             responder: responder,
             configuration: .init(address: .hostname(configuration.hostname, port: configuration.port), serverName: "Nimbus"),
-            services: [StoreCloser(instance: instance)],
+            services: services,
             onServerRunning: onServerRunning,
             logger: frameworkLogger
         )

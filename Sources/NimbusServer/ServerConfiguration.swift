@@ -24,6 +24,9 @@ public struct ServerConfiguration: Sendable {
     public var maximumBodySize: Int
     /// How far a signed request's date may be from the server's clock, in seconds. Default 300.
     public var signatureDateWindowSeconds: Int
+    /// How long tombstones of deleted records are kept for the change feeds; `nil` keeps them
+    /// forever. Default 30 days. A client that has not synced for longer must sync from scratch.
+    public var tombstoneRetention: Duration?
 
     /// Creates a configuration with the defaults above.
     public init(
@@ -33,7 +36,8 @@ public struct ServerConfiguration: Sendable {
         publicBaseURL: String? = nil,
         fieldEncryptionKey: String? = nil,
         maximumBodySize: Int = 16 * 1024 * 1024,
-        signatureDateWindowSeconds: Int = 300
+        signatureDateWindowSeconds: Int = 300,
+        tombstoneRetention: Duration? = .seconds(30 * 24 * 3600)
     ) {
         self.dataDirectory = dataDirectory
         self.hostname = hostname
@@ -42,6 +46,7 @@ public struct ServerConfiguration: Sendable {
         self.fieldEncryptionKey = fieldEncryptionKey
         self.maximumBodySize = maximumBodySize
         self.signatureDateWindowSeconds = signatureDateWindowSeconds
+        self.tombstoneRetention = tombstoneRetention
     }
 
     /// The SQLite database file inside the data directory.

@@ -42,6 +42,22 @@ public protocol RecordStore: Sendable {
 
     /// Returns one page of a query's results, in the query's order.
     func query(_ query: RecordQuery) async throws -> [Record]
+
+    /// Returns one page of a zone's change feed, read from one snapshot.
+    ///
+    /// - Throws: ``StoreError`` `.zoneNotFound`; `.zoneRecreated` if the position belongs to an
+    ///   earlier incarnation of the zone; `.changesPruned` if tombstones after the position have
+    ///   been pruned (or the position is ahead of the zone, as after a restore from backup).
+    func zoneChanges(_ request: ZoneChangesRequest) async throws -> ZoneChanges
+
+    /// Returns the zones of a tenant that changed after `position` (`nil`: every live zone),
+    /// at most `limit` of them, in the order of their latest change.
+    func databaseChanges(of tenant: Tenant, after position: Int64?, limit: Int) async throws -> DatabaseChanges
+
+    /// Removes the tombstones of records deleted before `cutoff` (milliseconds since 1970) and
+    /// remembers, per zone, the last change removed, so positions before it are refused.
+    /// Returns how many tombstones were removed.
+    func pruneTombstones(deletedBefore cutoff: Int64) async throws -> Int
 }
 
 /// The operations available inside a zone write transaction. It must not escape its closure.
@@ -85,19 +101,5 @@ public struct ReferenceEdge: Sendable, Hashable {
         self.sourceName = sourceName
         self.targetName = targetName
         self.action = action
-    }
-}
-
-/// What remains of a deleted record: enough for the change feed to report it.
-public struct Tombstone: Sendable, Hashable {
-    /// The deleted record's name.
-    public var recordName: String
-    /// The deleted record's type.
-    public var recordType: String
-
-    /// Creates a tombstone.
-    public init(recordName: String, recordType: String) {
-        self.recordName = recordName
-        self.recordType = recordType
     }
 }

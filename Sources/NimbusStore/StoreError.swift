@@ -15,6 +15,10 @@ public struct StoreError: Error, Sendable, CustomStringConvertible, CustomDebugS
         case zoneNotFound
         /// A zone, container, user or key with that identity exists already.
         case alreadyExists
+        /// A change feed position belongs to an earlier incarnation of its zone.
+        case zoneRecreated
+        /// Changes after a change feed position are no longer kept.
+        case changesPruned
         /// The database failed; `detail` says how.
         case database
     }

@@ -23,13 +23,7 @@ public struct RecordsResponse: WireResponse {
         writer.beginObject()
         writer.key("records")
         writer.beginArray()
-        for item in records {
-            switch item {
-            case .record(let record): record.write(to: &writer, options: options)
-            case .tombstone(let tombstone): tombstone.write(to: &writer, options: options)
-            case .error(let error): error.write(to: &writer, options: options)
-            }
-        }
+        for item in records { item.write(to: &writer, options: options) }
         writer.endArray()
         if let continuationMarker { writer.field("continuationMarker", continuationMarker) }
         writer.endObject()
@@ -44,16 +38,30 @@ public enum RecordsResponseItem: Sendable {
     case tombstone(WireTombstone)
     /// An error about one record.
     case error(WireError)
+
+    func write(to writer: inout JSONWriter, options: WireOptions) {
+        switch self {
+        case .record(let record): record.write(to: &writer, options: options)
+        case .tombstone(let tombstone): tombstone.write(to: &writer, options: options)
+        case .error(let error): error.write(to: &writer, options: options)
+        }
+    }
 }
 
-/// `{"zones": [...]}`.
+/// `{"zones": [...]}`; for the database change feeds also `syncToken` and `moreComing`.
 public struct ZonesResponse: WireResponse {
     /// The zones, deleted zones and per-zone errors.
     public var zones: [ZonesResponseItem]
+    /// For `changes/database` and `zones/changes`: resumes the feed after this page.
+    public var syncToken: String?
+    /// For `changes/database` and `zones/changes`: whether more changes follow.
+    public var moreComing: Bool?
 
     /// Creates a zones response.
-    public init(zones: [ZonesResponseItem]) {
+    public init(zones: [ZonesResponseItem], syncToken: String? = nil, moreComing: Bool? = nil) {
         self.zones = zones
+        self.syncToken = syncToken
+        self.moreComing = moreComing
     }
 
     package func write(to writer: inout JSONWriter, options: WireOptions) {
@@ -81,6 +89,11 @@ public struct ZonesResponse: WireResponse {
             }
         }
         writer.endArray()
+        if let syncToken { writer.field("syncToken", syncToken) }
+        if let moreComing {
+            writer.key("moreComing")
+            writer.bool(moreComing)
+        }
         writer.endObject()
     }
 }

@@ -108,6 +108,8 @@ extension DatabaseService {
     }
 
     private func reported(_ zone: Zone, of tenant: Tenant) -> Zone {
-        Zone(zoneID: reportedZoneID(zone.zoneID.zoneName, of: tenant), changeCounter: zone.changeCounter)
+        var reported = zone
+        reported.zoneID = reportedZoneID(zone.zoneID.zoneName, of: tenant)
+        return reported
     }
 }

@@ -22,6 +22,10 @@ public struct DatabaseRoute: Sendable, Hashable {
         case zonesList = "zones/list"
         case zonesLookup = "zones/lookup"
         case zonesModify = "zones/modify"
+        case zonesChanges = "zones/changes"
+        case databaseChanges = "changes/database"
+        case zoneChanges = "changes/zone"
+        case recordsChanges = "records/changes"
         case recordsModify = "records/modify"
         case recordsLookup = "records/lookup"
         case recordsQuery = "records/query"
@@ -51,6 +55,10 @@ public struct DatabaseRoute: Sendable, Hashable {
         case ("zones", "list"): .zonesList
         case ("zones", "lookup"): .zonesLookup
         case ("zones", "modify"): .zonesModify
+        case ("zones", "changes"): .zonesChanges
+        case ("changes", "database"): .databaseChanges
+        case ("changes", "zone"): .zoneChanges
+        case ("records", "changes"): .recordsChanges
         case ("records", "modify"): .recordsModify
         case ("records", "lookup"): .recordsLookup
         case ("records", "query"): .recordsQuery

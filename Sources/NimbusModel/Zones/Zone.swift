@@ -12,11 +12,15 @@ public struct Zone: Sendable, Hashable {
     ///
     /// It only ever grows, and is bumped in the same transaction as every write to the zone.
     public var changeCounter: Int64
+    /// Which life of the zone this is: deleting a zone and creating one of the same name starts
+    /// a new incarnation, so change tokens of the old zone cannot be used with the new one.
+    public var incarnation: Int64
 
     /// Creates a zone value.
-    public init(zoneID: ZoneID, changeCounter: Int64) {
+    public init(zoneID: ZoneID, changeCounter: Int64, incarnation: Int64 = 1) {
         self.zoneID = zoneID
         self.changeCounter = changeCounter
+        self.incarnation = incarnation
     }
 
     /// Whether the zone supports atomic batches: every custom zone does, the default zone doesn't.

@@ -50,4 +50,11 @@ package enum SQLDialect: Sendable {
         case .sqlite: "\(column) IN (SELECT value FROM json_each(?))"
         }
     }
+
+    /// The larger of two expressions.
+    package func greatest(_ first: String, _ second: String) -> String {
+        switch self {
+        case .sqlite: "MAX(\(first), \(second))"
+        }
+    }
 }

@@ -24,6 +24,8 @@ struct RecordRowCodec {
         record_name, record_type, change_tag, parent_name, fields, encrypted_fields, \
         created_at, created_by, created_device, modified_at, modified_by, modified_device
         """
+    /// How many columns ``columns`` names: a query may select more after them.
+    static let columnCount = 12
 
     let cipher: FieldCipher
     let tenant: Tenant

@@ -11,7 +11,7 @@ extension SQLStore: RecordStore {
     public func records(named names: [String], inZone zoneName: String, of tenant: Tenant) async throws -> [String: Record] {
         try await database.read { connection in
             // One snapshot answers both "does the zone exist" and "which records does it hold".
-            if zoneName != ZoneID.defaultZoneName, try await Self.liveZoneCounter(zoneName, of: tenant, on: connection) == nil {
+            if zoneName != ZoneID.defaultZoneName, try await Self.liveZone(zoneName, of: tenant, on: connection) == nil {
                 throw StoreError(.zoneNotFound, detail: "zone \(zoneName)")
             }
             guard !names.isEmpty else { return [:] }
@@ -41,7 +41,8 @@ extension SQLStore: RecordStore {
                 tenant: tenant,
                 connection: connection,
                 dialect: dialect,
-                codec: codec
+                codec: codec,
+                startedAt: createdAt
             )
             return try await body(transaction)
         }
@@ -50,9 +51,7 @@ extension SQLStore: RecordStore {
     /// Reads the zone row inside a write transaction; creates the default zone's row on first use.
     private static func lockZone(_ name: String, of tenant: Tenant, on connection: any SQLConnection, createdAt: Int64) async throws -> Zone {
         let zoneID = ZoneID(zoneName: name, ownerRecordName: tenant.owner)
-        if let counter = try await liveZoneCounter(name, of: tenant, on: connection) {
-            return Zone(zoneID: zoneID, changeCounter: counter)
-        }
+        if let zone = try await liveZone(name, of: tenant, on: connection) { return zone }
         guard zoneID.isDefaultZone else { throw StoreError(.zoneNotFound, detail: "zone \(name)") }
         try await connection.execute(
             """

@@ -17,15 +17,20 @@ final class SQLZoneTransaction: ZoneTransaction {
     private let connection: any SQLConnection
     private let dialect: SQLDialect
     private let codec: RecordRowCodec
+    /// When the transaction started, in milliseconds since 1970: the deletion time of its tombstones.
+    private let startedAt: Int64
     /// Names this transaction looked up and found absent: saving one cannot replace references.
     private var knownAbsent: Set<String> = []
+    /// The zone's position in the database change feed, once this transaction has changed it.
+    private var databasePosition: Int64?
 
-    init(zone: Zone, tenant: Tenant, connection: any SQLConnection, dialect: SQLDialect, codec: RecordRowCodec) {
+    init(zone: Zone, tenant: Tenant, connection: any SQLConnection, dialect: SQLDialect, codec: RecordRowCodec, startedAt: Int64) {
         self.zone = zone
         self.tenant = tenant
         self.connection = connection
         self.dialect = dialect
         self.codec = codec
+        self.startedAt = startedAt
     }
 
     private var zoneBinds: [SQLValue] { SQLStore.binds(tenant, zone: zone.zoneID.zoneName) }
@@ -107,10 +112,10 @@ final class SQLZoneTransaction: ZoneTransaction {
             try await connection.execute(
                 """
                 UPDATE records SET is_deleted = 1, change_counter = ?, change_tag = ?, record_type = ?,
-                    fields = '{}', encrypted_fields = NULL, parent_name = NULL
+                    fields = '{}', encrypted_fields = NULL, parent_name = NULL, modified_at = ?
                 WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND record_name = ?
                 """,
-                [.integer(counter), .text(String(counter, radix: 36)), .text(tombstone.recordType)]
+                [.integer(counter), .text(String(counter, radix: 36)), .text(tombstone.recordType), .integer(startedAt)]
                     + zoneBinds + [.text(tombstone.recordName)]
             )
             try await replaceReferences(of: tombstone.recordName, with: [], hadNone: false)
@@ -132,14 +137,24 @@ final class SQLZoneTransaction: ZoneTransaction {
     // MARK: - Private
 
     /// Reserves `count` counter values; returns the value just before the first.
+    ///
+    /// The first write of the transaction also moves the zone to the end of the database change
+    /// feed; later ones need not, as they commit together.
     private func allocateCounters(_ count: Int) async throws -> Int64 {
+        let position: Int64
+        if let databasePosition {
+            position = databasePosition
+        } else {
+            position = try await SQLStore.nextDatabaseCounter(of: tenant, on: connection)
+            databasePosition = position
+        }
         let rows = try await connection.query(
             """
-            UPDATE zones SET change_counter = change_counter + ?
+            UPDATE zones SET change_counter = change_counter + ?, database_counter = ?
             WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ?
             RETURNING change_counter
             """,
-            [.integer(Int64(count))] + zoneBinds
+            [.integer(Int64(count)), .integer(position)] + zoneBinds
         )
         guard let row = rows.first else { throw StoreError(.zoneNotFound, detail: "zone vanished mid-transaction") }
         return row.int(0) - Int64(count)

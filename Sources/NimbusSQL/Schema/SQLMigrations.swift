@@ -94,7 +94,28 @@ enum SQLMigrations {
                     ON record_references (container, environment, owner, zone_name, source_name)
                 """,
             ]
-        }
+        },
+        Migration(version: 2) { _ in
+            [
+                // The database change feed: one counter per tenant, bumped by every transaction
+                // that changes a zone, and each zone's position in it.
+                """
+                CREATE TABLE databases (
+                    container TEXT NOT NULL, environment TEXT NOT NULL, owner TEXT NOT NULL,
+                    change_counter BIGINT NOT NULL,
+                    PRIMARY KEY (container, environment, owner))
+                """,
+                "ALTER TABLE zones ADD COLUMN database_counter BIGINT NOT NULL DEFAULT 0",
+                // The change counter of the last tombstone pruned: feed positions before it are refused.
+                "ALTER TABLE zones ADD COLUMN pruned_through BIGINT NOT NULL DEFAULT 0",
+                """
+                CREATE INDEX zones_by_database_change
+                    ON zones (container, environment, owner, database_counter)
+                """,
+                // For the pruner, which works across tenants (each shard prunes its own rows).
+                "CREATE INDEX records_tombstones_by_time ON records (modified_at) WHERE is_deleted = 1",
+            ]
+        },
     ]
 
     /// Brings the schema up to the latest version. Safe to run from several processes at once:

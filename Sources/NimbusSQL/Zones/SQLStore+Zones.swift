@@ -12,14 +12,16 @@ extension SQLStore {
         let rows = try await database.read { connection in
             try await connection.query(
                 """
-                SELECT zone_name, change_counter FROM zones
+                SELECT zone_name, change_counter, incarnation FROM zones
                 WHERE container = ? AND environment = ? AND owner = ? AND is_deleted = 0
                 ORDER BY zone_name
                 """,
                 Self.binds(tenant)
             )
         }
-        var zones = rows.map { Zone(zoneID: ZoneID(zoneName: $0.string(0), ownerRecordName: tenant.owner), changeCounter: $0.int(1)) }
+        var zones = rows.map {
+            Zone(zoneID: ZoneID(zoneName: $0.string(0), ownerRecordName: tenant.owner), changeCounter: $0.int(1), incarnation: $0.int(2))
+        }
         // The default zone exists from the start; its row is only written with its first record.
         if let index = zones.firstIndex(where: \.zoneID.isDefaultZone) {
             zones.insert(zones.remove(at: index), at: 0)
@@ -30,58 +32,65 @@ extension SQLStore {
     }
 
     public func zone(named name: String, of tenant: Tenant) async throws -> Zone? {
-        let counter = try await database.read { connection in
-            try await Self.liveZoneCounter(name, of: tenant, on: connection)
+        let zone = try await database.read { connection in
+            try await Self.liveZone(name, of: tenant, on: connection)
         }
+        if let zone { return zone }
         let zoneID = ZoneID(zoneName: name, ownerRecordName: tenant.owner)
-        if let counter { return Zone(zoneID: zoneID, changeCounter: counter) }
         return zoneID.isDefaultZone ? Zone(zoneID: zoneID, changeCounter: 0) : nil
     }
 
-    /// The change counter of a live zone's row, or `nil` if there is none (the default zone has
-    /// no row until its first record is written).
-    static func liveZoneCounter(_ name: String, of tenant: Tenant, on connection: any SQLConnection) async throws -> Int64? {
+    /// A live zone's row, or `nil` if there is none (the default zone has no row until its first
+    /// record is written).
+    static func liveZone(_ name: String, of tenant: Tenant, on connection: any SQLConnection) async throws -> Zone? {
         try await connection.query(
             """
-            SELECT change_counter FROM zones
+            SELECT change_counter, incarnation FROM zones
             WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND is_deleted = 0
             """,
             binds(tenant, zone: name)
-        ).first?.int(0)
+        ).first.map {
+            Zone(zoneID: ZoneID(zoneName: name, ownerRecordName: tenant.owner), changeCounter: $0.int(0), incarnation: $0.int(1))
+        }
     }
 
     public func createZone(named name: String, of tenant: Tenant) async throws -> Zone {
         let createdAt = now()
-        let counter: Int64 = try await database.write { connection in
+        let counter: (Int64, Int64) = try await database.write { connection in
             // A deleted zone's row stays as a tombstone; re-creating it starts a new incarnation
             // but keeps the counter growing, so change tags never repeat.
+            let position = try await Self.nextDatabaseCounter(of: tenant, on: connection)
             let rows = try await connection.query(
                 """
-                INSERT INTO zones (container, environment, owner, zone_name, change_counter, incarnation, is_deleted, created_at)
-                VALUES (?, ?, ?, ?, 1, 1, 0, ?)
+                INSERT INTO zones (container, environment, owner, zone_name, change_counter, incarnation, is_deleted, created_at,
+                    database_counter)
+                VALUES (?, ?, ?, ?, 1, 1, 0, ?, ?)
                 ON CONFLICT (container, environment, owner, zone_name) DO UPDATE
                     SET change_counter = zones.change_counter + 1, incarnation = zones.incarnation + 1,
-                        is_deleted = 0, created_at = excluded.created_at
+                        is_deleted = 0, created_at = excluded.created_at, database_counter = excluded.database_counter,
+                        pruned_through = 0
                     WHERE zones.is_deleted = 1
-                RETURNING change_counter
+                RETURNING change_counter, incarnation
                 """,
-                Self.binds(tenant, zone: name) + [.integer(createdAt)]
+                Self.binds(tenant, zone: name) + [.integer(createdAt), .integer(position)]
             )
+            // A failed create leaves no trace: the caller's savepoint rolls back the counter too.
             guard let row = rows.first else { throw StoreError(.alreadyExists, detail: "zone \(name)") }
-            return row.int(0)
+            return (row.int(0), row.int(1))
         }
-        return Zone(zoneID: ZoneID(zoneName: name, ownerRecordName: tenant.owner), changeCounter: counter)
+        return Zone(zoneID: ZoneID(zoneName: name, ownerRecordName: tenant.owner), changeCounter: counter.0, incarnation: counter.1)
     }
 
     public func deleteZone(named name: String, of tenant: Tenant) async throws -> Bool {
         try await database.write { connection in
+            let position = try await Self.nextDatabaseCounter(of: tenant, on: connection)
             let rows = try await connection.query(
                 """
-                UPDATE zones SET is_deleted = 1, change_counter = change_counter + 1
+                UPDATE zones SET is_deleted = 1, change_counter = change_counter + 1, database_counter = ?
                 WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND is_deleted = 0
                 RETURNING change_counter
                 """,
-                Self.binds(tenant, zone: name)
+                [.integer(position)] + Self.binds(tenant, zone: name)
             )
             guard !rows.isEmpty else { return false }
             try await connection.execute(

@@ -1,0 +1,101 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+public import NimbusModel
+public import NimbusStore
+
+/// One page of a zone's change feed, as a client receives it.
+public struct RecordChangesPage: Sendable, Hashable {
+    /// The zone, as the client names it.
+    public var zoneID: ZoneID
+    /// Changed records in their latest state and tombstones of deleted ones, in change order.
+    public var changes: [RecordChange]
+    /// Resumes the feed just after this page.
+    public var syncToken: String
+    /// Whether more changes follow: call again with ``syncToken``.
+    public var moreComing: Bool
+}
+
+extension DatabaseService {
+    /// The largest page of a change feed; larger `resultsLimit`s are lowered to it.
+    public static let maximumChangesPerPage = 200
+
+    /// Returns the next page of a zone's change feed (`records/changes`, `changes/zone`).
+    ///
+    /// Beyond CloudKit, every zone has a feed, the default zones and the public database's
+    /// included.
+    ///
+    /// - Parameters:
+    ///   - syncToken: Where the client's copy stands; `nil` fetches every live record.
+    ///   - resultsLimit: The most changes to return (at most ``maximumChangesPerPage``).
+    ///   - recordTypes: Only changes to records of these types (`desiredRecordTypes`).
+    /// - Throws: `.zoneNotFound`; `.badRequest` for a token that is not this zone's;
+    ///   `.changeTokenExpired` when the zone was re-created or the changes after the token were
+    ///   pruned: the client must sync from scratch.
+    public func recordChanges(
+        inZone zoneID: ZoneID?,
+        syncToken: String?,
+        resultsLimit: Int?,
+        recordTypes: [String]? = nil,
+        access: DatabaseAccess
+    ) async throws(NimbusError) -> RecordChangesPage {
+        let limit = try Self.changesPageSize(resultsLimit)
+        let tenant = try tenant(for: access)
+        let zoneName = try zoneName(of: zoneID, in: tenant, access: access)
+        if access.scope == .shared { throw NimbusError.zoneNotFound }
+        let scope = zoneTokenScope(zoneName, of: tenant, access: access)
+        let tokens = SyncTokens(sealer: sealer)
+        let after = try syncToken.map { (token) throws(NimbusError) in try tokens.zonePosition(token, scope: scope) }
+        let page = try await store {
+            try await records.zoneChanges(
+                ZoneChangesRequest(tenant: tenant, zoneName: zoneName, after: after, limit: limit, recordTypes: recordTypes)
+            )
+        }
+        return RecordChangesPage(
+            zoneID: scope.zoneID,
+            changes: page.changes.map { reported($0, of: tenant) },
+            syncToken: tokens.zoneToken(page.position, scope: scope),
+            moreComing: page.moreComing
+        )
+    }
+
+    /// The zone's current sync token: `zones/list` and `zones/lookup` report it so a client can
+    /// start syncing "from now".
+    public func syncToken(for zone: Zone, access: DatabaseAccess) -> String {
+        let scope = SyncTokens.ZoneScope(
+            container: access.caller.container,
+            environment: access.caller.environment,
+            database: access.scope,
+            zoneID: zone.zoneID
+        )
+        return SyncTokens(sealer: sealer).zoneToken(
+            ZoneChangePosition(incarnation: zone.incarnation, counter: zone.changeCounter),
+            scope: scope
+        )
+    }
+
+    /// Checks a `resultsLimit` of a change feed and applies the default and the maximum.
+    static func changesPageSize(_ resultsLimit: Int?) throws(NimbusError) -> Int {
+        guard let resultsLimit else { return maximumChangesPerPage }
+        guard resultsLimit >= 1 else { throw .badRequest("resultsLimit must be at least 1") }
+        return min(resultsLimit, maximumChangesPerPage)
+    }
+
+    private func zoneTokenScope(_ zoneName: String, of tenant: Tenant, access: DatabaseAccess) -> SyncTokens.ZoneScope {
+        SyncTokens.ZoneScope(
+            container: tenant.container,
+            environment: tenant.environment,
+            database: access.scope,
+            zoneID: reportedZoneID(zoneName, of: tenant)
+        )
+    }
+
+    private func reported(_ change: RecordChange, of tenant: Tenant) -> RecordChange {
+        guard case .saved(var record) = change else { return change }
+        record.recordID.zoneID = reportedZoneID(record.recordID.zoneID.zoneName, of: tenant)
+        return .saved(record)
+    }
+}

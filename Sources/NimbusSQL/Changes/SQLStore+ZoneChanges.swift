@@ -1,0 +1,91 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+public import NimbusModel
+public import NimbusStore
+
+extension SQLStore {
+    public func zoneChanges(_ request: ZoneChangesRequest) async throws -> ZoneChanges {
+        let tenant = request.tenant
+        let zoneName = request.zoneName
+        let dialect = database.dialect
+        let codec = RecordRowCodec(cipher: cipher, tenant: tenant, zoneName: zoneName)
+        return try await database.read { connection in
+            // The zone row and the records come from one snapshot: the zone's counter then covers
+            // exactly the changes this read can see.
+            let zoneRows = try await connection.query(
+                """
+                SELECT change_counter, incarnation, pruned_through FROM zones
+                WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND is_deleted = 0
+                """,
+                Self.binds(tenant, zone: zoneName)
+            )
+            let zoneID = ZoneID(zoneName: zoneName, ownerRecordName: tenant.owner)
+            let zone: Zone
+            var prunedThrough: Int64 = 0
+            if let row = zoneRows.first {
+                zone = Zone(zoneID: zoneID, changeCounter: row.int(0), incarnation: row.int(1))
+                prunedThrough = row.int(2)
+            } else if zoneID.isDefaultZone {
+                zone = Zone(zoneID: zoneID, changeCounter: 0)
+            } else {
+                throw StoreError(.zoneNotFound, detail: "zone \(zoneName)")
+            }
+            if let after = request.after {
+                guard after.incarnation == zone.incarnation else {
+                    throw StoreError(.zoneRecreated, detail: "position of incarnation \(after.incarnation), zone is at \(zone.incarnation)")
+                }
+                // Pruned tombstones up to the initial-sync mark were never going to be sent.
+                guard max(after.counter, after.initialSyncThrough) >= prunedThrough, after.counter <= zone.changeCounter else {
+                    throw StoreError(.changesPruned, detail: "position \(after.counter), pruned through \(prunedThrough)")
+                }
+            }
+            var sql = """
+                SELECT \(RecordRowCodec.columns), is_deleted, change_counter FROM records
+                WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND change_counter > ?
+                """
+            // A sync from scratch leaves out the tombstones that exist when it starts, on every
+            // one of its pages: the client never had those records.
+            let initialSyncThrough = request.after?.initialSyncThrough ?? zone.changeCounter
+            var binds = Self.binds(tenant, zone: zoneName) + [.integer(request.after?.counter ?? 0)]
+            if initialSyncThrough > (request.after?.counter ?? 0) {
+                sql += " AND (is_deleted = 0 OR change_counter > ?)"
+                binds.append(.integer(initialSyncThrough))
+            }
+            if let types = request.recordTypes {
+                sql += " AND " + dialect.isMember("record_type")
+                binds.append(Self.jsonArray(types))
+            }
+            sql += " ORDER BY change_counter LIMIT ?"
+            binds.append(.integer(Int64(request.limit) + 1))
+            let rows = try await connection.query(sql, binds)
+
+            let moreComing = rows.count > request.limit
+            var changes: [RecordChange] = []
+            changes.reserveCapacity(min(rows.count, request.limit))
+            var last = zone.changeCounter
+            let isDeleted = RecordRowCodec.columnCount
+            for row in rows.prefix(request.limit) {
+                if row.int(isDeleted) != 0 {
+                    changes.append(.deleted(Tombstone(recordName: row.string(0), recordType: row.string(1))))
+                } else {
+                    changes.append(.saved(try codec.record(from: row, zoneID: zoneID)))
+                }
+                last = row.int(isDeleted + 1)
+            }
+            return ZoneChanges(
+                zone: zone,
+                changes: changes,
+                position: ZoneChangePosition(
+                    incarnation: zone.incarnation,
+                    counter: moreComing ? last : zone.changeCounter,
+                    initialSyncThrough: initialSyncThrough
+                ),
+                moreComing: moreComing
+            )
+        }
+    }
+}
