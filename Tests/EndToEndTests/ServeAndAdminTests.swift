@@ -36,7 +36,8 @@ struct ServeAndAdminTests {
             let result = try runProcess("/bin/bash", ["-euo", "pipefail", "-c", script], environment: environment)
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout.contains(#""zoneName":"Notes""#))
-            #expect(result.stdout.components(separatedBy: "Hello, Nimbus").count >= 3, "\(result.stdout)")
+            #expect(result.stdout.components(separatedBy: "Hello, Nimbus").count >= 4, "\(result.stdout)")
+            #expect(result.stdout.contains(#""moreComing":false"#), "\(result.stdout)")
             #expect(try await server.stop() == 0)
         }
     }

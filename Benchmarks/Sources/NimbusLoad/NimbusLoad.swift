@@ -25,6 +25,7 @@ struct NimbusLoad: AsyncParsableCommand {
     @Option(help: "wrk threads.") var threads = 2
     @Option(help: "Scenarios to run, comma separated (default: all).") var only: String?
     @Flag(help: "Keep the data directory (its path is printed) for inspection.") var keepData = false
+    @Option(help: "The largest zone the sync benchmark fills (1000, 100000 or 1000000).") var syncZoneSize = 1_000_000
 
     func run() async throws {
         let session = try await LoadSession.start(nimbus: nimbus, users: users)
@@ -36,7 +37,12 @@ struct NimbusLoad: AsyncParsableCommand {
             FileHandle.standardError.write(Data("running \(scenario.name)...\n".utf8))
             results.append(try Wrk.run(scenario, url: session.url, clients: clients, threads: threads, seconds: duration))
         }
+        var sync: SyncBenchmark.Result?
+        if selected?.contains("sync") ?? true {
+            sync = try await SyncBenchmark.run(session: session, largest: syncZoneSize)
+        }
         let raw = try RawSQLiteInserts.measure(schemaFrom: session.databasePath)
         Report.print(results: results, raw: raw, clients: clients, users: users, seconds: duration)
+        if let sync { Report.print(sync: sync) }
     }
 }

@@ -91,9 +91,18 @@ package struct JSONWriter {
 
     private mutating func appendString(_ value: String) {
         bytes.append(UInt8(ascii: "\""))
-        // Most strings need no escaping: copy them whole.
-        if !value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            bytes.append(contentsOf: value.utf8)
+        // Most strings need no escaping: check the contiguous UTF-8 with a plain loop (the
+        // generic `contains(where:)` over a UTF8View cost more than the rest of a record) and
+        // copy it whole.
+        var value = value
+        let isClean = value.withUTF8 { buffer in
+            for byte in buffer where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                return false
+            }
+            bytes.append(contentsOf: buffer)
+            return true
+        }
+        if isClean {
             bytes.append(UInt8(ascii: "\""))
             return
         }
