@@ -59,8 +59,8 @@ struct Serve: AsyncParsableCommand {
     /// `NIMBUS_TOMBSTONE_RETENTION_DAYS`: days to keep tombstones (default 30); 0 keeps them forever.
     static func tombstoneRetention(_ text: String?) throws -> Duration? {
         guard let text else { return .seconds(30 * 24 * 3600) }
-        guard let days = Int(text), days >= 0 else {
-            throw ValidationError("NIMBUS_TOMBSTONE_RETENTION_DAYS must be a whole number of days, 0 to keep tombstones forever")
+        guard let days = Int(text), (0...36_500).contains(days) else {
+            throw ValidationError("NIMBUS_TOMBSTONE_RETENTION_DAYS must be a whole number of days up to 36500, 0 to keep tombstones forever")
         }
         return days == 0 ? nil : .seconds(days * 24 * 3600)
     }

@@ -120,9 +120,11 @@ struct DatabaseEndpoints {
             let page = try await database.databaseChanges(syncToken: request.syncToken, resultsLimit: request.resultsLimit, access: access)
             return encode(
                 ZonesResponse(
+                    // No per-zone syncToken here: it would be the zone's current one, and a client
+                    // that stored it would skip the very changes it is about to fetch.
                     zones: page.zones.map { change in
                         switch change {
-                        case .changed(let zone): .zone(wire(zone))
+                        case .changed(let zone): .zone(WireZone(zoneID: zone.zoneID, syncToken: nil, atomic: zone.isAtomic))
                         case .deleted(let zoneID): .deleted(zoneID)
                         }
                     },
@@ -132,25 +134,35 @@ struct DatabaseEndpoints {
             )
         case .recordsChanges:
             let request = try RecordsChangesRequest.parse(body)
-            let page = try await feedPage(request.feed, reverse: false)
-            return encode(
-                ZoneFeedPage(zoneID: nil, records: page.records, syncToken: page.syncToken, moreComing: page.moreComing),
-                numbersAsStrings: request.numbersAsStrings
+            let feed = request.feed
+            let page = try await database.recordChanges(
+                inZone: feed.zoneID,
+                syncToken: feed.syncToken,
+                resultsLimit: feed.resultsLimit,
+                recordTypes: feed.desiredRecordTypes,
+                access: access
             )
+            return encode(wire(page, desiredKeys: feed.desiredKeys, reverse: false, withZoneID: false), numbersAsStrings: request.numbersAsStrings)
         case .zoneChanges:
             let request = try ZoneChangesRequest.parse(body)
-            guard request.zones.count <= DatabaseService.maximumOperations else {
-                throw .limitExceeded("a request may fetch the changes of at most \(DatabaseService.maximumOperations) zones")
-            }
-            var items: [ZoneChangesResponse.Item] = []
-            for zone in request.zones {
-                do throws(NimbusError) {
-                    items.append(.page(try await feedPage(zone, reverse: request.reverse)))
-                } catch {
-                    items.append(.error(itemError(error, zoneID: zone.zoneID)))
-                }
-            }
-            return encode(ZoneChangesResponse(zones: items), numbersAsStrings: request.numbersAsStrings)
+            let results = try await database.recordChanges(
+                request.zones.map {
+                    ZoneFeedQuery(zoneID: $0.zoneID, syncToken: $0.syncToken, resultsLimit: $0.resultsLimit, recordTypes: $0.desiredRecordTypes)
+                },
+                access: access
+            )
+            return encode(
+                ZoneChangesResponse(
+                    zones: zip(request.zones, results).map { zone, result in
+                        switch result {
+                        case .success(let page): .page(wire(page, desiredKeys: zone.desiredKeys, reverse: request.reverse, withZoneID: true))
+                        case .failure(let error):
+                            .error(itemError(error, zoneID: zone.zoneID ?? ZoneID(zoneName: ZoneID.defaultZoneName, ownerRecordName: "")))
+                        }
+                    }
+                ),
+                numbersAsStrings: request.numbersAsStrings
+            )
         case .usersCurrent:
             return encode(WireUser(try await currentUser()))
         case .usersCaller:
@@ -160,17 +172,10 @@ struct DatabaseEndpoints {
 
     // MARK: - Private
 
-    /// Fetches one page of a zone's feed. `reverse` orders the page newest first; the pages
+    /// A feed page in its wire form. `reverse` orders the page newest first; the pages
     /// themselves still advance from the token, so resuming stays exact.
-    private func feedPage(_ request: ZoneFeedRequest, reverse: Bool) async throws(NimbusError) -> ZoneFeedPage {
-        let page = try await database.recordChanges(
-            inZone: request.zoneID,
-            syncToken: request.syncToken,
-            resultsLimit: request.resultsLimit,
-            recordTypes: request.desiredRecordTypes,
-            access: access
-        )
-        let desired = request.desiredKeys.map(Set.init)
+    private func wire(_ page: RecordChangesPage, desiredKeys: [String]?, reverse: Bool, withZoneID: Bool) -> ZoneFeedPage {
+        let desired = desiredKeys.map(Set.init)
         var records = page.changes.map { change -> RecordsResponseItem in
             switch change {
             case .saved(let record): .record(WireRecord(record, desiredKeys: desired))
@@ -178,7 +183,7 @@ struct DatabaseEndpoints {
             }
         }
         if reverse { records.reverse() }
-        return ZoneFeedPage(zoneID: page.zoneID, records: records, syncToken: page.syncToken, moreComing: page.moreComing)
+        return ZoneFeedPage(zoneID: withZoneID ? page.zoneID : nil, records: records, syncToken: page.syncToken, moreComing: page.moreComing)
     }
 
     private func currentUser() async throws(NimbusError) -> UserIdentity {

@@ -74,7 +74,7 @@ public struct ZonesResponse: WireResponse {
                 writer.beginObject()
                 writer.key("zoneID")
                 WireZoneID(zone.zoneID).write(to: &writer, options: options)
-                writer.field("syncToken", zone.syncToken)
+                if let syncToken = zone.syncToken { writer.field("syncToken", syncToken) }
                 writer.key("atomic")
                 writer.bool(zone.atomic)
                 writer.endObject()
@@ -112,13 +112,14 @@ public enum ZonesResponseItem: Sendable {
 public struct WireZone: Sendable {
     /// The zone's ID.
     public var zoneID: ZoneID
-    /// The zone's current sync token, for fetching its changes.
-    public var syncToken: String
+    /// The zone's current sync token, for fetching its changes from now on (absent in the
+    /// database change feeds).
+    public var syncToken: String?
     /// Whether the zone supports atomic batches (custom zones do; the default zone does not).
     public var atomic: Bool
 
     /// Creates a zone dictionary.
-    public init(zoneID: ZoneID, syncToken: String, atomic: Bool) {
+    public init(zoneID: ZoneID, syncToken: String?, atomic: Bool) {
         self.zoneID = zoneID
         self.syncToken = syncToken
         self.atomic = atomic

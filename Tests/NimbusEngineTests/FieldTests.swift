@@ -67,12 +67,22 @@ struct FieldTests {
         }
     }
 
-    @Test("invalid field names are rejected", arguments: ["1abc", "___createTime", "with space", "quo\"te"])
+    @Test("invalid field names are rejected", arguments: ["1abc", "___createTime", "with space", "quo\"te", "été", "naïve", "_x"])
     func invalidFieldNames(name: String) async throws {
         try await EngineFixture.with { f in
             try await f.makeZone("Notes", for: f.alice)
             let results = try await f.modify([.note("n1", [name: .string("x")])])
             #expect(results.first?.error?.code == .badRequest)
+        }
+    }
+
+    @Test("letters, digits, '_' and '.' make valid field names")
+    func validFieldNames() async throws {
+        try await EngineFixture.with { f in
+            try await f.makeZone("Notes", for: f.alice)
+            let names = ["a", "Z9", "cloudkit.title", "snake_case_1", String(repeating: "x", count: 255)]
+            let results = try await f.modify([.note("n1", Dictionary(uniqueKeysWithValues: names.map { ($0, FieldValue.string("x")) }))])
+            #expect(results.first?.record?.fields.count == names.count, "\(results)")
         }
     }
 
@@ -143,7 +153,7 @@ struct HostileInputTests {
         try await EngineFixture.with { f in
             let zone = ZoneID.defaultZoneName
             _ = try await f.save(.note("post1", ["title": .string("alice's")]), zone: zone, as: f.alice, scope: .public)
-            for name in ["post1\u{0}", "post1\n", String(repeating: "x", count: 256)] {
+            for name in ["post1\u{0}", "post1\n", "post1\u{7F}", "post1\u{85}", String(repeating: "x", count: 256)] {
                 let results = try await f.modify([.note(name, ["title": .string("bob's")])], zone: zone, as: f.bob, scope: .public)
                 #expect(results.first?.error?.code == .badRequest)
             }

@@ -38,7 +38,8 @@ struct ChangeFeedHTTPTests {
             let databaseBody = try database.json
             let zones = try #require(databaseBody["zones"] as? [[String: Any]])
             #expect(zones.compactMap { ($0["zoneID"] as? [String: Any])?["zoneName"] as? String } == ["A", "B"])
-            #expect(zones.allSatisfy { $0["syncToken"] is String && $0["atomic"] as? Bool == true })
+            // No per-zone token: it would be the zone's current one, and storing it would skip changes.
+            #expect(zones.allSatisfy { $0["syncToken"] == nil && $0["atomic"] as? Bool == true })
             #expect(databaseBody["moreComing"] as? Bool == false)
             let databaseToken = try #require(databaseBody["syncToken"] as? String)
 
@@ -128,6 +129,57 @@ struct ChangeFeedHTTPTests {
             // Without a signed-in user the private feeds ask for one.
             let anonymous = try await client.send(.post, f.path("changes/database"), json: "{}")
             _ = try anonymous.expectError("AUTHENTICATION_REQUIRED", status: .misdirectedRequest)
+        }
+    }
+
+    @Test("changes/zone without a signed-in user is a 421 for the whole request, not per-zone errors")
+    func anonymousZoneChanges() async throws {
+        try await HTTPFixture.with { f, client in
+            let response = try await client.send(.post, f.path("changes/zone"), json: #"{"zones":[{"zoneID":{"zoneName":"A"}}]}"#)
+            _ = try response.expectError("AUTHENTICATION_REQUIRED", status: .misdirectedRequest)
+            #expect(try response.json["redirectURL"] is String)
+        }
+    }
+
+    @Test("a deleted zone comes as deleted in zones/changes; reverse orders a page newest first")
+    func deletedZonesAndReverse() async throws {
+        try await HTTPFixture.with { f, client in
+            let token = f.alice.webAuthToken
+            _ = try await client.send(
+                .post,
+                f.path("zones/modify", user: token),
+                json:
+                    #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"A"}}},{"operationType":"create","zone":{"zoneID":{"zoneName":"B"}}}]}"#
+            )
+            _ = try await client.send(
+                .post,
+                f.path("records/modify", user: token),
+                json: """
+                    {"zoneID":{"zoneName":"A"},"operations":[
+                    {"operationType":"create","record":{"recordName":"first","recordType":"Note"}},
+                    {"operationType":"create","record":{"recordName":"second","recordType":"Note"}}]}
+                    """
+            )
+            let start = try await client.send(.post, f.path("zones/changes", user: token), json: "{}")
+            let startToken = try #require(try start.json["syncToken"] as? String)
+            _ = try await client.send(
+                .post,
+                f.path("zones/modify", user: token),
+                json: #"{"operations":[{"operationType":"delete","zone":{"zoneID":{"zoneName":"B"}}}]}"#
+            )
+            let since = try await client.send(.post, f.path("zones/changes", user: token), json: #"{"syncToken":"\#(startToken)"}"#)
+            let zones = try #require(try since.json["zones"] as? [[String: Any]])
+            #expect(zones.count == 1)
+            #expect((zones.first?["zoneID"] as? [String: Any])?["zoneName"] as? String == "B")
+            #expect(zones.first?["deleted"] as? Bool == true)
+
+            let reversed = try await client.send(
+                .post,
+                f.path("changes/zone", user: token),
+                json: #"{"reverse":true,"zones":[{"zoneID":{"zoneName":"A"}}]}"#
+            )
+            let page = try #require((try reversed.json["zones"] as? [[String: Any]])?.first)
+            #expect((page["records"] as? [[String: Any]])?.map { $0["recordName"] as? String } == ["second", "first"])
         }
     }
 }

@@ -14,8 +14,9 @@ extension DatabaseService {
     /// so its token is refused from then on (`BAD_REQUEST`, "sync from scratch"); clients that
     /// sync more often than `retention` never notice. Returns how many tombstones were removed.
     public func pruneTombstones(olderThan retention: Duration) async throws(NimbusError) -> Int {
-        let milliseconds = retention.components.seconds * 1000 + retention.components.attoseconds / 1_000_000_000_000_000
-        let cutoff = now() - milliseconds
+        // Clamped, so an absurd retention keeps everything instead of overflowing.
+        let seconds = min(max(retention.components.seconds, 0), Int64.max / 2_000)
+        let cutoff = now() - seconds * 1000
         return try await store { try await records.pruneTombstones(deletedBefore: cutoff) }
     }
 }

@@ -19,6 +19,26 @@ public struct RecordChangesPage: Sendable, Hashable {
     public var moreComing: Bool
 }
 
+/// What to fetch from one zone's change feed.
+public struct ZoneFeedQuery: Sendable, Hashable {
+    /// The zone; `nil` for the default zone.
+    public var zoneID: ZoneID?
+    /// Where the client's copy stands; `nil` fetches every live record.
+    public var syncToken: String?
+    /// The most changes to return; `nil` for the maximum.
+    public var resultsLimit: Int?
+    /// Only changes to records of these types; `nil` for all.
+    public var recordTypes: [String]?
+
+    /// Creates a query.
+    public init(zoneID: ZoneID?, syncToken: String?, resultsLimit: Int?, recordTypes: [String]?) {
+        self.zoneID = zoneID
+        self.syncToken = syncToken
+        self.resultsLimit = resultsLimit
+        self.recordTypes = recordTypes
+    }
+}
+
 extension DatabaseService {
     /// The largest page of a change feed; larger `resultsLimit`s are lowered to it.
     public static let maximumChangesPerPage = 200
@@ -44,14 +64,55 @@ extension DatabaseService {
     ) async throws(NimbusError) -> RecordChangesPage {
         let limit = try Self.changesPageSize(resultsLimit)
         let tenant = try tenant(for: access)
-        let zoneName = try zoneName(of: zoneID, in: tenant, access: access)
+        return try await feedPage(
+            ZoneFeedQuery(zoneID: zoneID, syncToken: syncToken, resultsLimit: limit, recordTypes: recordTypes),
+            limit: limit,
+            tenant: tenant,
+            access: access
+        )
+    }
+
+    /// Returns the next page of several zones' feeds (`changes/zone`), in request order, each
+    /// zone succeeding or failing on its own.
+    ///
+    /// The pages share one budget of ``maximumChangesPerPage`` records, so a response stays
+    /// small however many zones it names: once the budget is spent, the remaining zones answer
+    /// with no records, `moreComing`, and a token that resumes where they stood.
+    /// - Throws: for the whole request: `.authenticationRequired` or `.permissionFailure` when
+    ///   the caller may not read this database, `.limitExceeded` for more than 200 zones.
+    public func recordChanges(_ queries: [ZoneFeedQuery], access: DatabaseAccess) async throws(NimbusError)
+        -> [Result<RecordChangesPage, NimbusError>]
+    {
+        guard queries.count <= Self.maximumOperations else {
+            throw .limitExceeded("a request may fetch the changes of at most \(Self.maximumOperations) zones")
+        }
+        let tenant = try tenant(for: access)
+        var budget = Self.maximumChangesPerPage
+        var results: [Result<RecordChangesPage, NimbusError>] = []
+        for query in queries {
+            do throws(NimbusError) {
+                let limit = min(try Self.changesPageSize(query.resultsLimit), budget)
+                let page = try await feedPage(query, limit: limit, tenant: tenant, access: access)
+                budget -= page.changes.count
+                results.append(.success(page))
+            } catch {
+                results.append(.failure(error))
+            }
+        }
+        return results
+    }
+
+    private func feedPage(_ query: ZoneFeedQuery, limit: Int, tenant: Tenant, access: DatabaseAccess) async throws(NimbusError)
+        -> RecordChangesPage
+    {
+        let zoneName = try zoneName(of: query.zoneID, in: tenant, access: access)
         if access.scope == .shared { throw NimbusError.zoneNotFound }
         let scope = zoneTokenScope(zoneName, of: tenant, access: access)
         let tokens = SyncTokens(sealer: sealer)
-        let after = try syncToken.map { (token) throws(NimbusError) in try tokens.zonePosition(token, scope: scope) }
+        let after = try query.syncToken.map { (token) throws(NimbusError) in try tokens.zonePosition(token, scope: scope) }
         let page = try await store {
             try await records.zoneChanges(
-                ZoneChangesRequest(tenant: tenant, zoneName: zoneName, after: after, limit: limit, recordTypes: recordTypes)
+                ZoneChangesRequest(tenant: tenant, zoneName: zoneName, after: after, limit: limit, recordTypes: query.recordTypes)
             )
         }
         return RecordChangesPage(

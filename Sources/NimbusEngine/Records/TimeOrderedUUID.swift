@@ -45,16 +45,34 @@ public final class TimeOrderedUUID: Sendable {
             }
             return (state.lastMillisecond, state.sequence)
         }
+        // One call to the system generator for the 62 random bits (per-byte calls were one
+        // system call each).
+        var random = SystemRandomNumberGenerator()
+        let randomBits = random.next()
         var bytes = [UInt8](repeating: 0, count: 16)
         for index in 0..<6 { bytes[index] = UInt8(truncatingIfNeeded: millisecond >> (40 - 8 * UInt64(index))) }
         bytes[6] = 0x70 | UInt8(sequence >> 8)
         bytes[7] = UInt8(truncatingIfNeeded: sequence)
-        var random = SystemRandomNumberGenerator()
-        for index in 8..<16 { bytes[index] = UInt8.random(in: 0...255, using: &random) }
+        for index in 8..<16 { bytes[index] = UInt8(truncatingIfNeeded: randomBits >> (8 * UInt64(index - 8))) }
         bytes[8] = 0x80 | (bytes[8] & 0x3F)
-        let hex = Credentials.hex(bytes).uppercased()
-        let characters = Array(hex)
-        return String(characters[0..<8]) + "-" + String(characters[8..<12]) + "-" + String(characters[12..<16]) + "-"
-            + String(characters[16..<20]) + "-" + String(characters[20..<32])
+        return Self.format(bytes)
+    }
+
+    /// `XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX` in upper-case hex.
+    private static func format(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789ABCDEF".utf8)
+        return String(unsafeUninitializedCapacity: 36) { buffer in
+            var position = 0
+            for (index, byte) in bytes.enumerated() {
+                if index == 4 || index == 6 || index == 8 || index == 10 {
+                    buffer[position] = UInt8(ascii: "-")
+                    position += 1
+                }
+                buffer[position] = digits[Int(byte >> 4)]
+                buffer[position + 1] = digits[Int(byte & 0x0F)]
+                position += 2
+            }
+            return position
+        }
     }
 }

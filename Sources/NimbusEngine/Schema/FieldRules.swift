@@ -16,14 +16,19 @@ enum FieldRules {
     /// Names start with a letter and hold letters, digits, `_` and `.` (CloudKit's own share
     /// fields are `cloudkit.title`); names starting `___` are system fields.
     static func nameViolation(_ name: String) -> String? {
-        guard let first = name.unicodeScalars.first, first.properties.isAlphabetic, first.isASCII else {
+        guard let first = name.utf8.first, isLetter(first) else {
             return "field name '\(name.prefix(64))' must start with a letter"
         }
         guard name.utf8.count <= maximumNameLength else { return "field name is longer than \(maximumNameLength) characters" }
-        let allowed = name.unicodeScalars.allSatisfy {
-            $0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil || $0 == "_" || $0 == ".")
+        // Every byte of an allowed name is ASCII, so checking UTF-8 bytes is exact.
+        let allowed = name.utf8.allSatisfy {
+            isLetter($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".")
         }
         return allowed ? nil : "field name '\(name.prefix(64))' may hold only letters, digits, '_' and '.'"
+    }
+
+    private static func isLetter(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
     }
 
     /// Returns why a value cannot be stored, or `nil` if it can.

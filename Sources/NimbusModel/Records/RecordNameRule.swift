@@ -18,7 +18,9 @@ public enum RecordNameRule {
     public static func violation(in name: String, what: String) -> String? {
         if name.isEmpty { return "\(what) must not be empty" }
         if name.utf8.count > maximumLength { return "\(what) is longer than \(maximumLength) bytes" }
-        if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+        // Unicode's control characters (category Cc) are exactly C0, DEL and C1; comparing
+        // values is much cheaper than looking up the scalar's properties.
+        if name.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
             return "\(what) must not contain control characters"
         }
         return nil

@@ -17,12 +17,7 @@ extension SQLStore {
                 ).first?.int(0) ?? 0
             // From scratch, zones deleted before the client ever saw them are left out.
             let rows = try await connection.query(
-                """
-                SELECT zone_name, is_deleted, database_counter, change_counter, incarnation FROM zones
-                WHERE container = ? AND environment = ? AND owner = ? AND database_counter > ?
-                \(position == nil ? "AND is_deleted = 0" : "")
-                ORDER BY database_counter LIMIT ?
-                """,
+                Self.databaseChangesSQL(fromScratch: position == nil),
                 Self.binds(tenant) + [.integer(position ?? 0), .integer(Int64(limit) + 1)]
             )
             let moreComing = rows.count > limit
@@ -42,5 +37,16 @@ extension SQLStore {
                 moreComing: moreComing
             )
         }
+    }
+
+    /// The page query of a database feed: zones by their position in it, from the position on.
+    /// From scratch, zones deleted before the client ever saw them are left out.
+    static func databaseChangesSQL(fromScratch: Bool) -> String {
+        """
+        SELECT zone_name, is_deleted, database_counter, change_counter, incarnation FROM zones
+        WHERE container = ? AND environment = ? AND owner = ? AND database_counter > ?
+        \(fromScratch ? "AND is_deleted = 0" : "")
+        ORDER BY database_counter LIMIT ?
+        """
     }
 }

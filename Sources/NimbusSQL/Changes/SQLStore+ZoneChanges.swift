@@ -43,30 +43,21 @@ extension SQLStore {
                     throw StoreError(.changesPruned, detail: "position \(after.counter), pruned through \(prunedThrough)")
                 }
             }
-            var sql = """
-                SELECT \(RecordRowCodec.columns), is_deleted, change_counter FROM records
-                WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND change_counter > ?
-                """
             // A sync from scratch leaves out the tombstones that exist when it starts, on every
             // one of its pages: the client never had those records.
             let initialSyncThrough = request.after?.initialSyncThrough ?? zone.changeCounter
+            let skipsOldTombstones = initialSyncThrough > (request.after?.counter ?? 0)
+            let sql = Self.zoneChangesSQL(skipsOldTombstones: skipsOldTombstones, filtersTypes: request.recordTypes != nil, dialect: dialect)
             var binds = Self.binds(tenant, zone: zoneName) + [.integer(request.after?.counter ?? 0)]
-            if initialSyncThrough > (request.after?.counter ?? 0) {
-                sql += " AND (is_deleted = 0 OR change_counter > ?)"
-                binds.append(.integer(initialSyncThrough))
-            }
-            if let types = request.recordTypes {
-                sql += " AND " + dialect.isMember("record_type")
-                binds.append(Self.jsonArray(types))
-            }
-            sql += " ORDER BY change_counter LIMIT ?"
+            if skipsOldTombstones { binds.append(.integer(initialSyncThrough)) }
+            if let types = request.recordTypes { binds.append(Self.jsonArray(types)) }
             binds.append(.integer(Int64(request.limit) + 1))
             let rows = try await connection.query(sql, binds)
 
             let moreComing = rows.count > request.limit
             var changes: [RecordChange] = []
             changes.reserveCapacity(min(rows.count, request.limit))
-            var last = zone.changeCounter
+            var last = request.after?.counter ?? 0
             let isDeleted = RecordRowCodec.columnCount
             for row in rows.prefix(request.limit) {
                 if row.int(isDeleted) != 0 {
@@ -87,5 +78,17 @@ extension SQLStore {
                 moreComing: moreComing
             )
         }
+    }
+
+    /// The page query of a zone feed: the `(tenant, zone, change_counter)` index from the
+    /// position on, so only changed rows are read.
+    static func zoneChangesSQL(skipsOldTombstones: Bool, filtersTypes: Bool, dialect: SQLDialect) -> String {
+        var sql = """
+            SELECT \(RecordRowCodec.columns), is_deleted, change_counter FROM records
+            WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND change_counter > ?
+            """
+        if skipsOldTombstones { sql += " AND (is_deleted = 0 OR change_counter > ?)" }
+        if filtersTypes { sql += " AND " + dialect.isMember("record_type") }
+        return sql + " ORDER BY change_counter LIMIT ?"
     }
 }

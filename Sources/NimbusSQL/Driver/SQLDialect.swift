@@ -57,4 +57,11 @@ package enum SQLDialect: Sendable {
         case .sqlite: "MAX(\(first), \(second))"
         }
     }
+
+    /// The current time in milliseconds since 1970, as an SQL expression.
+    package var currentTimeMilliseconds: String {
+        switch self {
+        case .sqlite: "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)"
+        }
+    }
 }

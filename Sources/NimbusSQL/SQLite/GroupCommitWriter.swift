@@ -60,9 +60,11 @@ final class GroupCommitWriter: Sendable {
 
     private let connection: Connection
     private let state = Mutex(State())
+    private let restartSignal: WALRestartSignal
 
-    init(_ connection: SQLiteConnection) {
+    init(_ connection: SQLiteConnection, restartSignal: WALRestartSignal) {
         self.connection = Connection(value: connection)
+        self.restartSignal = restartSignal
     }
 
     var underlyingConnection: SQLiteConnection { connection.value }
@@ -141,15 +143,18 @@ final class GroupCommitWriter: Sendable {
             try? sqlite.run("ROLLBACK")
             outcome = .failure(error as? StoreError ?? StoreError(.database, detail: "\(error)"))
         }
+        for job in group where !job.isLeader {
+            job.continuation.resume(returning: .finished(outcome))
+        }
+        // Between two groups, with the lead still held and the group's writers answered: the one
+        // moment the connection is free for rewinding the WAL (see WALRestartSignal).
+        if restartSignal.take() { _ = try? sqlite.query("PRAGMA wal_checkpoint(RESTART)", []) }
         let next: Job? = state.withLock { state in
             guard let next = state.queue.first else {
                 state.isRunning = false
                 return nil
             }
             return next
-        }
-        for job in group where !job.isLeader {
-            job.continuation.resume(returning: .finished(outcome))
         }
         next?.continuation.resume(returning: .lead)
         return outcome

@@ -46,9 +46,10 @@ package final class SQLiteDatabase: SQLDatabase {
             try connection.executeScript("PRAGMA temp_store = MEMORY; PRAGMA cache_size = -32768; PRAGMA mmap_size = 268435456;")
             return connection
         }
-        writer = GroupCommitWriter(writeConnection)
+        let restartSignal = WALRestartSignal()
+        writer = GroupCommitWriter(writeConnection, restartSignal: restartSignal)
         readers = ResourcePool(readConnections)
-        checkpointer = WALCheckpointer(path: path)
+        checkpointer = WALCheckpointer(path: path, restartSignal: restartSignal)
         try checkpointer.start()
     }
 

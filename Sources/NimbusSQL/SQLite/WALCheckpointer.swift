@@ -22,9 +22,11 @@ final class WALCheckpointer: Sendable {
     private let isStopped = Atomic<Bool>(false)
     private let finished = Mutex<CheckedContinuation<Void, Never>?>(nil)
     private let done = Atomic<Bool>(false)
+    private let restartSignal: WALRestartSignal
 
-    init(path: String, interval: Duration = .milliseconds(200)) {
+    init(path: String, restartSignal: WALRestartSignal, interval: Duration = .milliseconds(200)) {
         self.path = path
+        self.restartSignal = restartSignal
         self.interval = interval
     }
 
@@ -36,7 +38,10 @@ final class WALCheckpointer: Sendable {
             let milliseconds = UInt32(max(1, interval.components.seconds * 1000 + interval.components.attoseconds / 1_000_000_000_000_000))
             while !isStopped.load(ordering: .relaxed) {
                 usleep(milliseconds * 1000)
-                try? box.connection.executeScript("PRAGMA wal_checkpoint(PASSIVE)")
+                // The row is (busy, frames in the WAL, frames copied to the database).
+                if let row = try? box.connection.query("PRAGMA wal_checkpoint(PASSIVE)", []).first {
+                    restartSignal.checkpointed(logFrames: row.int(1), copiedFrames: row.int(2))
+                }
             }
             // One last pass; PASSIVE so that closing never waits for another process's readers
             // (the admin CLI closes while the server keeps serving).

@@ -95,7 +95,7 @@ enum SQLMigrations {
                 """,
             ]
         },
-        Migration(version: 2) { _ in
+        Migration(version: 2) { dialect in
             [
                 // The database change feed: one counter per tenant, bumped by every transaction
                 // that changes a zone, and each zone's position in it.
@@ -112,22 +112,41 @@ enum SQLMigrations {
                 CREATE INDEX zones_by_database_change
                     ON zones (container, environment, owner, database_counter)
                 """,
-                // For the pruner, which works across tenants (each shard prunes its own rows).
-                "CREATE INDEX records_tombstones_by_time ON records (modified_at) WHERE is_deleted = 1",
+                // For the pruner, which works across tenants (each shard prunes its own rows). It
+                // covers what the pruner reads, so pruning never touches live records.
+                """
+                CREATE INDEX records_tombstones_by_time
+                    ON records (modified_at, container, environment, owner, zone_name, change_counter, record_name, is_deleted)
+                    WHERE is_deleted = 1
+                """,
+                // Zones from version 1 enter the database feed, so a client syncing from scratch
+                // finds them (the default zone once it holds a record, as for new zones).
+                """
+                INSERT INTO databases (container, environment, owner, change_counter)
+                SELECT container, environment, owner, 1 FROM zones GROUP BY container, environment, owner
+                """,
+                """
+                UPDATE zones SET database_counter = 1
+                WHERE is_deleted = 0 AND (zone_name <> '_defaultZone' OR change_counter > 0)
+                """,
+                // Version 1 left the time of the last save on tombstones; the pruner needs the
+                // time of the delete. Now is the closest safe value: no recent delete is pruned early.
+                "UPDATE records SET modified_at = \(dialect.currentTimeMilliseconds) WHERE is_deleted = 1",
             ]
         },
     ]
 
-    /// Brings the schema up to the latest version. Safe to run from several processes at once:
-    /// each version is applied in the caller's write transaction after re-reading the version.
-    static func migrate(_ connection: any SQLConnection, dialect: SQLDialect) async throws {
+    /// Brings the schema up to the latest version (or to `through`, for tests of an upgrade).
+    /// Safe to run from several processes at once: each version is applied in the caller's
+    /// write transaction after re-reading the version.
+    static func migrate(_ connection: any SQLConnection, dialect: SQLDialect, through: Int64 = .max) async throws {
         try await connection.execute(
             "CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, applied_at BIGINT NOT NULL)"
         )
         let applied = Set(
             try await connection.query("SELECT version FROM schema_migrations", []).map { $0.int(0) }
         )
-        for migration in all where !applied.contains(migration.version) {
+        for migration in all where !applied.contains(migration.version) && migration.version <= through {
             for statement in migration.statements(dialect) {
                 try await connection.execute(statement)
             }

@@ -83,16 +83,21 @@ extension SQLStore {
 
     public func deleteZone(named name: String, of tenant: Tenant) async throws -> Bool {
         try await database.write { connection in
-            let position = try await Self.nextDatabaseCounter(of: tenant, on: connection)
             let rows = try await connection.query(
                 """
-                UPDATE zones SET is_deleted = 1, change_counter = change_counter + 1, database_counter = ?
+                UPDATE zones SET is_deleted = 1, change_counter = change_counter + 1
                 WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND is_deleted = 0
                 RETURNING change_counter
                 """,
-                [.integer(position)] + Self.binds(tenant, zone: name)
+                Self.binds(tenant, zone: name)
             )
             guard !rows.isEmpty else { return false }
+            // Only a delete that happened moves the database feed.
+            let position = try await Self.nextDatabaseCounter(of: tenant, on: connection)
+            try await connection.execute(
+                "UPDATE zones SET database_counter = ? WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ?",
+                [.integer(position)] + Self.binds(tenant, zone: name)
+            )
             try await connection.execute(
                 "DELETE FROM records WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ?",
                 Self.binds(tenant, zone: name)

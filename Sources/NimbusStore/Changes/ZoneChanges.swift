@@ -36,7 +36,7 @@ public struct ZoneChangesRequest: Sendable, Hashable {
     /// Where to resume; `nil` starts from the zone's creation, leaving out the tombstones that
     /// exist at the start.
     public var after: ZoneChangePosition?
-    /// The most changes to return.
+    /// The most changes to return; 0 returns none and only says whether more are waiting.
     public var limit: Int
     /// Only changes to records of these types; `nil` for all.
     public var recordTypes: [String]?
