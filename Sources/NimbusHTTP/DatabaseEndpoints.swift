@@ -167,6 +167,19 @@ struct DatabaseEndpoints {
             return encode(WireUser(try await currentUser()))
         case .usersCaller:
             return encode(WireCallerResponse(try await currentUser()))
+        case .usersLookupEmail, .usersLookupID:
+            let request = try UsersLookupRequest.parse(body)
+            let found = try await accounts.lookUpUsers(request.lookups, caller: access.caller)
+            return encode(UsersLookupResponse(users: zip(request.lookups, found).compactMap { lookup, user in user.map { (lookup, $0) } }))
+        case .usersDiscover:
+            // GET discovers from the caller's contacts, which the server does not have.
+            let request = body.isEmpty ? nil : try UsersLookupRequest.parse(body)
+            let lookups = request?.lookups ?? []
+            let found = try await accounts.lookUpUsers(lookups, caller: access.caller)
+            return encode(UsersDiscoverResponse(results: Array(zip(lookups, found))))
+        case .usersLookupContacts:
+            // Deprecated by Apple; answered empty as CloudKit does now.
+            return encode(UsersLookupResponse(users: []))
         }
     }
 

@@ -31,6 +31,10 @@ public protocol AccountStore: Sendable {
     /// Returns a user of a container, or `nil` if there is none.
     func user(named userRecordName: String, inContainer container: String) async throws -> UserIdentity?
 
+    /// Returns the user of a container with this email address or phone number (compared in
+    /// ``LookupInfo``'s normal form) or record name, if there is one.
+    func user(matching lookup: LookupInfo, inContainer container: String) async throws -> UserIdentity?
+
     /// Stores a web auth token's hash.
     func addWebAuthToken(_ token: WebAuthTokenRecord) async throws
 

@@ -90,3 +90,65 @@ struct WireShapeTests {
         }
     }
 }
+
+@Suite("user lookup endpoints")
+struct UserLookupHTTPTests {
+    @Test("users/lookup/email, users/lookup/id and users/discover answer in CloudKit's shapes")
+    func shapes() async throws {
+        try await HTTPFixture.with { f, client in
+            let token = f.bob.webAuthToken
+            let byEmail = try await client.send(
+                .post,
+                f.path("users/lookup/email", user: token),
+                json: #"{"users":[{"emailAddress":"Alice@Example.com"},{"emailAddress":"nobody@example.com"}]}"#
+            )
+            #expect(byEmail.status == .ok)
+            let users = try #require(try byEmail.json["users"] as? [[String: Any]])
+            #expect(users.count == 1)
+            #expect(users.first?["userRecordName"] as? String == f.alice.user.userRecordName)
+            #expect(users.first?["firstName"] as? String == "Alice" && users.first?["lastName"] as? String == "Liddell")
+            #expect(users.first?["emailAddress"] as? String == "Alice@Example.com")
+
+            let byID = try await client.send(
+                .post,
+                f.path("users/lookup/id", scope: "public", user: token),
+                json: #"{"users":[{"userRecordName":"\#(f.alice.user.userRecordName)"}]}"#
+            )
+            let idUsers = try #require(try byID.json["users"] as? [[String: Any]])
+            #expect(idUsers.first?["userRecordName"] as? String == f.alice.user.userRecordName)
+            #expect(idUsers.first?["emailAddress"] == nil, "a lookup by ID does not reveal the email address")
+
+            let discover = try await client.send(
+                .post,
+                f.path("users/discover", user: token),
+                json: #"{"lookupInfos":[{"emailAddress":"alice@example.com"},{"phoneNumber":"+15550000000"}]}"#
+            )
+            let identities = try #require(try discover.json["users"] as? [[String: Any]])
+            #expect(identities.count == 2)
+            #expect(identities[0]["userRecordName"] as? String == f.alice.user.userRecordName)
+            #expect((identities[0]["nameComponents"] as? [String: Any])?["givenName"] as? String == "Alice")
+            #expect((identities[0]["lookupInfo"] as? [String: Any])?["emailAddress"] as? String == "alice@example.com")
+            #expect(identities[1]["userRecordName"] == nil)
+            #expect((identities[1]["lookupInfo"] as? [String: Any])?["phoneNumber"] as? String == "+15550000000")
+
+            let contacts = try await client.send(.post, f.path("users/lookup/contacts", user: token), json: "{}")
+            #expect((try contacts.json["users"] as? [Any])?.isEmpty == true)
+            let get = try await client.send(.get, f.path("users/discover", user: token))
+            #expect((try get.json["users"] as? [Any])?.isEmpty == true)
+        }
+    }
+
+    @Test("lookups need a signed-in user and a well-formed body")
+    func badInput() async throws {
+        try await HTTPFixture.with { f, client in
+            let anonymous = try await client.send(.post, f.path("users/lookup/email"), json: #"{"users":[{"emailAddress":"alice@example.com"}]}"#)
+            _ = try anonymous.expectError("AUTHENTICATION_REQUIRED", status: .misdirectedRequest)
+            for body in [#"{"users":[{"nickname":"x"}]}"#, #"{"users":{}}"#, #"{"users":[{"emailAddress":7}]}"#, "{"] {
+                let response = try await client.send(.post, f.path("users/lookup/email", user: f.bob.webAuthToken), json: body)
+                _ = try response.expectError("BAD_REQUEST", status: .badRequest)
+            }
+            let unknown = try await client.send(.post, f.path("users/lookup/nothing", user: f.bob.webAuthToken), json: "{}")
+            _ = try unknown.expectError("BAD_REQUEST", status: .badRequest)
+        }
+    }
+}

@@ -87,12 +87,22 @@ public final class AccountService: Sendable {
     }
 
     /// Adds a user to a container and signs them in with a long-lived web auth token.
-    /// - Throws: `.unknownItem` if the container does not exist.
+    ///
+    /// Other users find them by `email` and `phone` (see ``LookupInfo`` for how they compare).
+    /// - Throws: `.unknownItem` if the container does not exist; `.alreadyExists` if another
+    ///   user of the container has the same email address or phone number.
     public func addUser(name: String, email: String?, phone: String?, container: String) async throws(NimbusError) -> NewUser {
         try await requireContainer(container)
-        let user = UserIdentity(userRecordName: Credentials.makeUserRecordName(), name: name, emailAddress: email, phoneNumber: phone)
+        let user = UserIdentity(
+            userRecordName: Credentials.makeUserRecordName(),
+            name: name,
+            emailAddress: email.map(LookupInfo.normalizedEmail),
+            phoneNumber: phone.map(LookupInfo.normalizedPhone)
+        )
         do {
             try await store.addUser(user, toContainer: container)
+        } catch let error as StoreError where error.kind == .alreadyExists {
+            throw NimbusError(.alreadyExists, "another user of \(container) has this email address or phone number")
         } catch {
             throw internalError(error)
         }

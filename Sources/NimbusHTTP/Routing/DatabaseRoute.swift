@@ -31,6 +31,10 @@ public struct DatabaseRoute: Sendable, Hashable {
         case recordsQuery = "records/query"
         case usersCurrent = "users/current"
         case usersCaller = "users/caller"
+        case usersDiscover = "users/discover"
+        case usersLookupEmail = "users/lookup/email"
+        case usersLookupID = "users/lookup/id"
+        case usersLookupContacts = "users/lookup/contacts"
     }
 
     private static func exactEnvironment(_ text: Substring) -> Environment? {
@@ -64,7 +68,19 @@ public struct DatabaseRoute: Sendable, Hashable {
         case ("records", "query"): .recordsQuery
         case ("users", "current"): .usersCurrent
         case ("users", "caller"): .usersCaller
+        case ("users", "discover"): .usersDiscover
         default: nil
+        }
+    }
+
+    /// The operations three segments long: `users/lookup/{email,id,contacts}`.
+    private static func lookupOperation(_ segments: ArraySlice<Substring>) -> Operation? {
+        guard segments.count == 3, segments.first == "users", segments.dropFirst().first == "lookup" else { return nil }
+        switch segments.last {
+        case "email": return .usersLookupEmail
+        case "id": return .usersLookupID
+        case "contacts": return .usersLookupContacts
+        default: return nil
         }
     }
 
@@ -81,7 +97,8 @@ public struct DatabaseRoute: Sendable, Hashable {
         guard let scope = exactScope(segments[4]) ?? DatabaseScope(parsing: segments[4]) else {
             throw .badRequest("unknown database '\(segments[4].prefix(64))'; use public, private or shared")
         }
-        guard segments.count == 7, let operation = operation(area: segments[5], name: segments[6]) else {
+        let named = segments.count == 7 ? operation(area: segments[5], name: segments[6]) : lookupOperation(segments[5...])
+        guard let operation = named else {
             throw .badRequest("unknown operation '\(segments[5...].joined(separator: "/").prefix(64))'")
         }
         return DatabaseRoute(container: String(segments[2]), environment: environment, scope: scope, operation: operation)

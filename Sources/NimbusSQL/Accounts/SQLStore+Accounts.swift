@@ -69,7 +69,19 @@ extension SQLStore: AccountStore {
 
     public func addUser(_ user: UserIdentity, toContainer container: String) async throws {
         let createdAt = now()
-        try await database.write { connection in
+        var user = user
+        user.emailAddress = user.emailAddress.map(LookupInfo.normalizedEmail)
+        user.phoneNumber = user.phoneNumber.map(LookupInfo.normalizedPhone)
+        try await database.write { [user] connection in
+            // An address finds one user: a second user with the same one is refused.
+            for (column, value) in [("email", user.emailAddress), ("phone", user.phoneNumber)] {
+                guard let value else { continue }
+                let taken = try await connection.query(
+                    "SELECT 1 FROM users WHERE container = ? AND \(column) = ?",
+                    [.text(container), .text(value)]
+                )
+                if !taken.isEmpty { throw StoreError(.alreadyExists, detail: "a user with this \(column)") }
+            }
             let inserted = try await connection.query(
                 """
                 INSERT INTO users (container, user_record_name, name, email, phone, is_developer, created_at)
@@ -87,6 +99,24 @@ extension SQLStore: AccountStore {
             try await connection.query(
                 "SELECT user_record_name, name, email, phone FROM users WHERE container = ? AND user_record_name = ?",
                 [.text(container), .text(userRecordName)]
+            )
+        }
+        return rows.first.map {
+            UserIdentity(userRecordName: $0.string(0), name: $0.string(1), emailAddress: $0[2].text, phoneNumber: $0[3].text)
+        }
+    }
+
+    public func user(matching lookup: LookupInfo, inContainer container: String) async throws -> UserIdentity? {
+        let (column, value): (String, String)
+        switch lookup {
+        case .emailAddress(let address): (column, value) = ("email", LookupInfo.normalizedEmail(address))
+        case .phoneNumber(let number): (column, value) = ("phone", LookupInfo.normalizedPhone(number))
+        case .userRecordName(let name): return try await user(named: name, inContainer: container)
+        }
+        let rows = try await database.read { connection in
+            try await connection.query(
+                "SELECT user_record_name, name, email, phone FROM users WHERE container = ? AND \(column) = ?",
+                [.text(container), .text(value)]
             )
         }
         return rows.first.map {

@@ -134,6 +134,18 @@ enum SQLMigrations {
                 "UPDATE records SET modified_at = \(dialect.currentTimeMilliseconds) WHERE is_deleted = 1",
             ]
         },
+        // Users are found by email address and phone number, in a normal form (LookupInfo).
+        Migration(version: 3) { _ in
+            [
+                "UPDATE users SET email = lower(trim(email)) WHERE email IS NOT NULL",
+                """
+                UPDATE users SET phone = replace(replace(replace(replace(replace(phone, ' ', ''), '-', ''), '.', ''), '(', ''), ')', '')
+                WHERE phone IS NOT NULL
+                """,
+                "CREATE INDEX users_by_email ON users (container, email) WHERE email IS NOT NULL",
+                "CREATE INDEX users_by_phone ON users (container, phone) WHERE phone IS NOT NULL",
+            ]
+        },
     ]
 
     /// Brings the schema up to the latest version (or to `through`, for tests of an upgrade).
