@@ -116,67 +116,19 @@ struct DatabaseEndpoints {
                 numbersAsStrings: request.numbersAsStrings
             )
         case .zonesChanges, .databaseChanges:
-            let request = try DatabaseChangesRequest.parseAllowingEmpty(body)
-            let page = try await database.databaseChanges(syncToken: request.syncToken, resultsLimit: request.resultsLimit, access: access)
-            return encode(
-                ZonesResponse(
-                    // No per-zone syncToken here: it would be the zone's current one, and a client
-                    // that stored it would skip the very changes it is about to fetch.
-                    zones: page.zones.map { change in
-                        switch change {
-                        case .changed(let zone): .zone(WireZone(zoneID: zone.zoneID, syncToken: nil, atomic: zone.isAtomic))
-                        case .deleted(let zoneID): .deleted(zoneID)
-                        }
-                    },
-                    syncToken: page.syncToken,
-                    moreComing: page.moreComing
-                )
-            )
+            return try await databaseChanges()
         case .recordsChanges:
-            let request = try RecordsChangesRequest.parse(body)
-            let feed = request.feed
-            let page = try await database.recordChanges(
-                inZone: feed.zoneID,
-                syncToken: feed.syncToken,
-                resultsLimit: feed.resultsLimit,
-                recordTypes: feed.desiredRecordTypes,
-                access: access
-            )
-            return encode(wire(page, desiredKeys: feed.desiredKeys, reverse: false, withZoneID: false), numbersAsStrings: request.numbersAsStrings)
+            return try await recordChanges()
         case .zoneChanges:
-            let request = try ZoneChangesRequest.parse(body)
-            let results = try await database.recordChanges(
-                request.zones.map {
-                    ZoneFeedQuery(zoneID: $0.zoneID, syncToken: $0.syncToken, resultsLimit: $0.resultsLimit, recordTypes: $0.desiredRecordTypes)
-                },
-                access: access
-            )
-            return encode(
-                ZoneChangesResponse(
-                    zones: zip(request.zones, results).map { zone, result in
-                        switch result {
-                        case .success(let page): .page(wire(page, desiredKeys: zone.desiredKeys, reverse: request.reverse, withZoneID: true))
-                        case .failure(let error):
-                            .error(itemError(error, zoneID: zone.zoneID ?? ZoneID(zoneName: ZoneID.defaultZoneName, ownerRecordName: "")))
-                        }
-                    }
-                ),
-                numbersAsStrings: request.numbersAsStrings
-            )
+            return try await zoneChanges()
         case .usersCurrent:
             return encode(WireUser(try await currentUser()))
         case .usersCaller:
             return encode(WireCallerResponse(try await currentUser()))
         case .usersLookupEmail, .usersLookupID:
-            let request = try UsersLookupRequest.parse(body)
-            let found = try await accounts.lookUpUsers(request.lookups, caller: access.caller)
-            return encode(UsersLookupResponse(users: zip(request.lookups, found).compactMap { lookup, user in user.map { (lookup, $0) } }))
+            return try await lookUpUsers()
         case .usersDiscover:
-            // GET discovers from the caller's contacts, which the server does not have.
-            let request = body.isEmpty ? nil : try UsersLookupRequest.parse(body)
-            let lookups = request?.lookups ?? []
-            let found = try await accounts.lookUpUsers(lookups, caller: access.caller)
-            return encode(UsersDiscoverResponse(results: Array(zip(lookups, found))))
+            return try await discoverUsers()
         case .usersLookupContacts:
             // Deprecated by Apple; answered empty as CloudKit does now.
             return encode(UsersLookupResponse(users: []))
@@ -184,20 +136,6 @@ struct DatabaseEndpoints {
     }
 
     // MARK: - Private
-
-    /// A feed page in its wire form. `reverse` orders the page newest first; the pages
-    /// themselves still advance from the token, so resuming stays exact.
-    private func wire(_ page: RecordChangesPage, desiredKeys: [String]?, reverse: Bool, withZoneID: Bool) -> ZoneFeedPage {
-        let desired = desiredKeys.map(Set.init)
-        var records = page.changes.map { change -> RecordsResponseItem in
-            switch change {
-            case .saved(let record): .record(WireRecord(record, desiredKeys: desired))
-            case .deleted(let tombstone): .tombstone(WireTombstone(recordName: tombstone.recordName, recordType: tombstone.recordType))
-            }
-        }
-        if reverse { records.reverse() }
-        return ZoneFeedPage(zoneID: withZoneID ? page.zoneID : nil, records: records, syncToken: page.syncToken, moreComing: page.moreComing)
-    }
 
     private func currentUser() async throws(NimbusError) -> UserIdentity {
         guard let user = access.caller.userRecordName else {
@@ -210,7 +148,7 @@ struct DatabaseEndpoints {
         WireZone(zoneID: zone.zoneID, syncToken: database.syncToken(for: zone, access: access), atomic: zone.isAtomic)
     }
 
-    private func itemError(_ error: NimbusError, recordName: String? = nil, zoneID: ZoneID? = nil) -> WireError {
+    func itemError(_ error: NimbusError, recordName: String? = nil, zoneID: ZoneID? = nil) -> WireError {
         // Per-item errors have no request UUID of their own: CloudKit fills in a fresh one.
         var wire = WireError(error, uuid: UUID().uuidString.lowercased())
         wire.recordName = recordName
@@ -218,7 +156,7 @@ struct DatabaseEndpoints {
         return wire
     }
 
-    private func encode(_ value: some WireResponse, numbersAsStrings: Bool? = nil) -> [UInt8] {
+    func encode(_ value: some WireResponse, numbersAsStrings: Bool? = nil) -> [UInt8] {
         value.jsonBytes(options: WireOptions(numbersAsStrings: numbersAsStrings ?? false))
     }
 }

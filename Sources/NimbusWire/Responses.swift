@@ -150,6 +150,16 @@ public struct WireUser: WireResponse {
         if let lastName { writer.field("lastName", lastName) }
         writer.endObject()
     }
+
+    /// Writes the keys a user identity starts with: `userRecordName` and `nameComponents`.
+    func writeIdentityName(to writer: inout JSONWriter) {
+        writer.field("userRecordName", userRecordName)
+        writer.key("nameComponents")
+        writer.beginObject()
+        if let firstName { writer.field("givenName", firstName) }
+        if let lastName { writer.field("familyName", lastName) }
+        writer.endObject()
+    }
 }
 
 /// `users/caller`: `{"users": [identity]}`, with the identity's keys also at the top level for
@@ -180,13 +190,7 @@ public struct WireCallerResponse: WireResponse {
     }
 
     private func writeIdentityKeys(to writer: inout JSONWriter) {
-        let legacy = WireUser(user)
-        writer.field("userRecordName", user.userRecordName)
-        writer.key("nameComponents")
-        writer.beginObject()
-        if let given = legacy.firstName { writer.field("givenName", given) }
-        if let family = legacy.lastName { writer.field("familyName", family) }
-        writer.endObject()
+        WireUser(user).writeIdentityName(to: &writer)
         writer.key("lookupInfo")
         writer.beginObject()
         if let email = user.emailAddress { writer.field("emailAddress", email) }

@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 public import NimbusModel
-public import NimbusStore
+import NimbusStore
 
 /// One page of a zone's change feed, as a client receives it.
 public struct RecordChangesPage: Sendable, Hashable {

@@ -54,15 +54,7 @@ public struct UsersDiscoverResponse: WireResponse {
         writer.beginArray()
         for (lookup, user) in results {
             writer.beginObject()
-            if let user {
-                let legacy = WireUser(user)
-                writer.field("userRecordName", user.userRecordName)
-                writer.key("nameComponents")
-                writer.beginObject()
-                if let given = legacy.firstName { writer.field("givenName", given) }
-                if let family = legacy.lastName { writer.field("familyName", family) }
-                writer.endObject()
-            }
+            if let user { WireUser(user).writeIdentityName(to: &writer) }
             writer.key("lookupInfo")
             writer.beginObject()
             // Only what the caller asked by: a lookup by email does not reveal a phone number.

@@ -1,0 +1,26 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+import NimbusEngine
+import NimbusModel
+import NimbusWire
+
+extension DatabaseEndpoints {
+    /// `users/lookup/email` and `users/lookup/id`: the users found, misses left out.
+    func lookUpUsers() async throws(NimbusError) -> [UInt8] {
+        let request = try UsersLookupRequest.parse(body)
+        let found = try await accounts.lookUpUsers(request.lookups, caller: access.caller)
+        return encode(UsersLookupResponse(users: zip(request.lookups, found).compactMap { lookup, user in user.map { (lookup, $0) } }))
+    }
+
+    /// `users/discover`: one identity per lookup. A GET asks for the caller's contacts, which
+    /// the server does not have: it answers an empty list.
+    func discoverUsers() async throws(NimbusError) -> [UInt8] {
+        let lookups = body.isEmpty ? [] : try UsersLookupRequest.parse(body).lookups
+        let found = try await accounts.lookUpUsers(lookups, caller: access.caller)
+        return encode(UsersDiscoverResponse(results: Array(zip(lookups, found))))
+    }
+}
