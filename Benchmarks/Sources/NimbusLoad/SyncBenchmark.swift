@@ -140,7 +140,10 @@ final class FeedClient: @unchecked Sendable {
                     let operations = (start..<min(start + 200, records)).map { index in
                         #"{"operationType":"create","record":{"recordName":"s-\#(index)","recordType":"Note","fields":{"title":{"value":"sync \#(index)"},"count":{"value":\#(index)}}}}"#
                     }
-                    let response = try await self.post("records/modify", #"{"zoneID":{"zoneName":"\#(zone)"},"operations":[\#(operations.joined(separator: ","))]}"#)
+                    let response = try await self.post(
+                        "records/modify",
+                        #"{"zoneID":{"zoneName":"\#(zone)"},"operations":[\#(operations.joined(separator: ","))]}"#
+                    )
                     guard response.contains("recordChangeTag") else { throw LoadError("seeding failed: \(response.prefix(300))") }
                 }
             }
