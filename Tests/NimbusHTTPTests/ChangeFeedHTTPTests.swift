@@ -15,12 +15,7 @@ struct ChangeFeedHTTPTests {
     func shapes() async throws {
         try await HTTPFixture.with { f, client in
             let token = f.alice.webAuthToken
-            _ = try await client.send(
-                .post,
-                f.path("zones/modify", user: token),
-                json:
-                    #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"A"}}},{"operationType":"create","zone":{"zoneID":{"zoneName":"B"}}}]}"#
-            )
+            try await client.modifyZones("create", ["A", "B"], path: f.path("zones/modify", user: token))
             for zone in ["A", "B"] {
                 _ = try await client.send(
                     .post,
@@ -98,11 +93,7 @@ struct ChangeFeedHTTPTests {
     func badTokens() async throws {
         try await HTTPFixture.with { f, client in
             let token = f.alice.webAuthToken
-            _ = try await client.send(
-                .post,
-                f.path("zones/modify", user: token),
-                json: #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"A"}}}]}"#
-            )
+            try await client.modifyZones("create", ["A"], path: f.path("zones/modify", user: token))
             let list = try await client.send(.get, f.path("zones/list", user: token))
             let zones = try #require(try list.json["zones"] as? [[String: Any]])
             let defaultToken = try #require(
@@ -145,12 +136,7 @@ struct ChangeFeedHTTPTests {
     func deletedZonesAndReverse() async throws {
         try await HTTPFixture.with { f, client in
             let token = f.alice.webAuthToken
-            _ = try await client.send(
-                .post,
-                f.path("zones/modify", user: token),
-                json:
-                    #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"A"}}},{"operationType":"create","zone":{"zoneID":{"zoneName":"B"}}}]}"#
-            )
+            try await client.modifyZones("create", ["A", "B"], path: f.path("zones/modify", user: token))
             _ = try await client.send(
                 .post,
                 f.path("records/modify", user: token),
@@ -162,11 +148,7 @@ struct ChangeFeedHTTPTests {
             )
             let start = try await client.send(.post, f.path("zones/changes", user: token), json: "{}")
             let startToken = try #require(try start.json["syncToken"] as? String)
-            _ = try await client.send(
-                .post,
-                f.path("zones/modify", user: token),
-                json: #"{"operations":[{"operationType":"delete","zone":{"zoneID":{"zoneName":"B"}}}]}"#
-            )
+            try await client.modifyZones("delete", ["B"], path: f.path("zones/modify", user: token))
             let since = try await client.send(.post, f.path("zones/changes", user: token), json: #"{"syncToken":"\#(startToken)"}"#)
             let zones = try #require(try since.json["zones"] as? [[String: Any]])
             #expect(zones.count == 1)
@@ -181,5 +163,15 @@ struct ChangeFeedHTTPTests {
             let page = try #require((try reversed.json["zones"] as? [[String: Any]])?.first)
             #expect((page["records"] as? [[String: Any]])?.map { $0["recordName"] as? String } == ["second", "first"])
         }
+    }
+}
+
+extension TestClientProtocol {
+    /// Creates or deletes zones through `zones/modify`, failing the test if any operation fails.
+    func modifyZones(_ operationType: String, _ names: [String], path: String) async throws {
+        let operations = names.map { #"{"operationType":"\#(operationType)","zone":{"zoneID":{"zoneName":"\#($0)"}}}"# }
+        let response = try await send(.post, path, json: #"{"operations":[\#(operations.joined(separator: ","))]}"#)
+        let zones = try #require(try response.json["zones"] as? [[String: Any]])
+        #expect(zones.allSatisfy { $0["serverErrorCode"] == nil }, "\(zones)")
     }
 }
