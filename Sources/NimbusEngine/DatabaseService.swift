@@ -20,6 +20,8 @@ public final class DatabaseService: Sendable {
     public static let maximumRecordSize = 1_000_000
 
     let records: any RecordStore
+    let shares: any ShareStore
+    let users: any AccountStore
     let schema: SchemaRegistry
     /// Milliseconds since 1970-01-01 UTC.
     let now: @Sendable () -> Int64
@@ -31,6 +33,8 @@ public final class DatabaseService: Sendable {
     /// Creates the service.
     /// - Parameters:
     ///   - records: Where zones and records live.
+    ///   - shares: Where shares are read outside zone transactions.
+    ///   - users: Where participants of shares are looked up.
     ///   - schemaStore: Where record types and their fields are kept.
     ///   - now: The clock, in milliseconds since 1970-01-01 UTC.
     ///   - makeRecordName: Names records created without one (UUIDs in production).
@@ -38,6 +42,8 @@ public final class DatabaseService: Sendable {
     ///   - logger: Where rule decisions worth knowing are logged.
     public init(
         records: any RecordStore,
+        shares: any ShareStore,
+        users: any AccountStore,
         schemaStore: any SchemaStore,
         now: @escaping @Sendable () -> Int64,
         makeRecordName: @escaping @Sendable () -> String,
@@ -45,6 +51,8 @@ public final class DatabaseService: Sendable {
         logger: Logger
     ) {
         self.records = records
+        self.shares = shares
+        self.users = users
         self.schema = SchemaRegistry(store: schemaStore)
         self.now = now
         self.makeRecordName = makeRecordName

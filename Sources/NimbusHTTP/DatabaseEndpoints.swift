@@ -115,6 +115,10 @@ struct DatabaseEndpoints {
                 ),
                 numbersAsStrings: request.numbersAsStrings
             )
+        case .recordsResolve:
+            return try await resolveShares(accept: false)
+        case .recordsAccept:
+            return try await resolveShares(accept: true)
         case .zonesChanges, .databaseChanges:
             return try await databaseChanges()
         case .recordsChanges:

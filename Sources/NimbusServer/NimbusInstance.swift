@@ -57,6 +57,8 @@ public struct NimbusInstance: Sendable {
         let names = TimeOrderedUUID(now: now)
         let database = DatabaseService(
             records: store,
+            shares: store,
+            users: store,
             schemaStore: store,
             now: now,
             makeRecordName: { names.next() },

@@ -29,6 +29,8 @@ public struct RecordQuery: Sendable, Hashable {
     public var after: QueryPosition?
     /// The schema type of each record field the query names.
     public var fieldTypes: [String: FieldType]
+    /// Only records in the hierarchies of these shares (a participant's view); `nil`: every record.
+    public var shareNames: [String]?
 
     /// Creates a query for the store.
     public init(

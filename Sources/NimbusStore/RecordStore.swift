@@ -85,6 +85,29 @@ public protocol ZoneTransaction {
     /// Adds fields to a record type in this transaction, so they exist only if its records do.
     /// A field that exists already keeps its type.
     func addFields(_ fields: [String: FieldSchema], toRecordType recordType: String) async throws
+
+    // MARK: Sharing
+
+    /// Returns shares of this zone by record name, with every participant (removed ones too).
+    func shares(named names: [String]) async throws -> [String: Share]
+
+    /// Says whether this zone has a zone share and whether it has record shares.
+    func shareKinds() async throws -> ZoneShareKinds
+
+    /// Creates or replaces a share and its participant list. Its share record is saved with
+    /// ``save(_:)``.
+    func saveShare(_ share: Share) async throws
+
+    /// Removes a share and its participants (its share record is deleted with ``delete(_:)``).
+    func deleteShare(named name: String) async throws
+
+    /// Moves the descendants of a record from one share's hierarchy to another's (`nil`: out of
+    /// every share), stopping at roots of other shares. Each moved record gets a new change
+    /// counter (its change tag stays), so participants' change feeds report it; one that leaves
+    /// a share is remembered so that share's feeds can report it as deleted.
+    /// Returns how many records moved.
+    @discardableResult
+    func moveDescendants(of rootName: String, from oldShare: String?, to newShare: String?) async throws -> Int
 }
 
 /// A reference from one record to another in the same zone, as the store indexes it.

@@ -65,6 +65,8 @@ struct EngineFixture {
         let accounts = AccountService(store: store, now: { clock.now }, logger: logger)
         let database = DatabaseService(
             records: store,
+            shares: store,
+            users: store,
             schemaStore: store,
             now: { clock.now },
             makeRecordName: { names.make() },

@@ -210,6 +210,8 @@ struct QueryChurnTests {
             let other = try await SQLStore.openSQLite(path: f.databasePath, cipher: FieldCipher(keyBytes: Array(repeating: 7, count: 32))!)
             let instanceB = DatabaseService(
                 records: other,
+                shares: other,
+                users: other,
                 schemaStore: other,
                 now: { f.clock.now },
                 makeRecordName: { "b" },

@@ -125,7 +125,9 @@ extension DatabaseService {
 
     /// The zone's current sync token: `zones/list` and `zones/lookup` report it so a client can
     /// start syncing "from now".
-    public func syncToken(for zone: Zone, access: DatabaseAccess) -> String {
+    public func syncToken(for zone: Zone, access: DatabaseAccess) -> String? {
+        // A participant's feed is filtered to their shares: its tokens come with that feed.
+        guard access.scope != .shared else { return nil }
         let scope = SyncTokens.ZoneScope(
             container: access.caller.container,
             environment: access.caller.environment,

@@ -39,9 +39,9 @@ extension DatabaseService {
             throw .badRequest("resultsLimit must be between 1 and \(Self.maximumOperations)")
         }
         guard !query.recordType.isEmpty else { throw .badRequest("query needs a recordType") }
-        let tenant = try tenant(for: access)
-        let zoneName = try zoneName(of: zoneID, in: tenant, access: access)
-        if access.scope == .shared { throw NimbusError.zoneNotFound }
+        let target = try await target(zone: zoneID, access: access)
+        let tenant = target.tenant
+        let zoneName = target.zoneName
         guard try await store({ try await records.zone(named: zoneName, of: tenant) }) != nil else {
             throw NimbusError.zoneNotFound
         }
@@ -55,11 +55,16 @@ extension DatabaseService {
             limit: limit,
             fieldTypes: fields.mapValues(\.type)
         )
+        request.shareNames = target.shareAccess?.readableShares
         let markers = ContinuationMarker(sealer: sealer)
         if let continuationMarker {
             request.after = try markers.decode(continuationMarker, for: request)
         }
-        let found = try await store { try await records.query(request) }
+        let found = try await withShareDetails(
+            try await store { try await records.query(request) },
+            in: target,
+            reader: access.caller.userRecordName
+        )
         let marker = found.count == limit ? found.last.map { markers.encode(request.position(of: $0), for: request) } : nil
         let zone = reportedZoneID(zoneName, of: tenant)
         return QueryResult(

@@ -25,27 +25,42 @@ extension DatabaseService {
         guard operations.count <= Self.maximumOperations else {
             throw .limitExceeded("a request may have at most \(Self.maximumOperations) operations, this one has \(operations.count)")
         }
-        let tenant = try tenant(for: access)
-        let zoneName = try zoneName(of: zoneID, in: tenant, access: access)
         let user = try writer(access)
-        if access.scope == .shared { throw NimbusError.zoneNotFound }
+        let target = try await target(zone: zoneID, access: access)
+        let tenant = target.tenant
+        let zoneName = target.zoneName
 
         var named = operations
-        for index in named.indices where named[index].recordName?.isEmpty ?? true {
-            guard named[index].kind == .create else { throw .badRequest("operation \(index) has no recordName") }
-            named[index].recordName = makeRecordName()
+        for index in named.indices {
+            if named[index].recordName?.isEmpty ?? true {
+                guard named[index].kind == .create else { throw .badRequest("operation \(index) has no recordName") }
+                named[index].recordName = makeRecordName()
+            }
+            // CloudKit's own example spells it `cloudKit.share`; one spelling is stored.
+            if let type = named[index].recordType, Share.isShareType(type) { named[index].recordType = Share.recordType }
         }
         let names = named.compactMap(\.recordName)
         guard Set(names).count == names.count else { throw .badRequest("a request may have only one operation per record") }
 
         let container = ContainerEnvironment(container: tenant.container, environment: tenant.environment)
+        let sharing = SharingContext(
+            scope: access.scope,
+            owner: tenant.owner,
+            isCustomZone: !tenant.isPublic && zoneName != ZoneID.defaultZoneName,
+            access: target.shareAccess,
+            users: try await participantUsers(in: named, container: tenant.container),
+            makeShortGUID: ShareIdentifiers.shortGUID,
+            makeParticipantID: ShareIdentifiers.participantID
+        )
+        let savesShares = named.contains { $0.share != nil || $0.recordType == Share.recordType || $0.recordName == Share.zoneShareName }
         let baseContext = RecordBatchPlanner.Context(
             zoneID: reportedZoneID(zoneName, of: tenant),
             user: user,
             now: now(),
             onlyCreatorMayChange: tenant.isPublic,
             isAtomic: atomic && zoneName != ZoneID.defaultZoneName,
-            schemas: [:]
+            schemas: [:],
+            sharing: sharing
         )
         let planned = named
         let registry = schema
@@ -55,6 +70,7 @@ extension DatabaseService {
             try await records.write(zone: zoneName, of: tenant) { transaction in
                 let snapshot = try await Self.snapshot(for: planned, in: transaction)
                 var context = baseContext
+                if savesShares { context.sharing.shareKinds = try await transaction.shareKinds() }
                 let (schemas, readInTransaction) = try await Self.schemas(
                     for: planned,
                     existing: snapshot.records,
@@ -62,7 +78,12 @@ extension DatabaseService {
                     transaction: transaction
                 )
                 context.schemas = schemas
-                var planner = RecordBatchPlanner(context: context, existing: snapshot.records, edges: snapshot.edges)
+                var planner = RecordBatchPlanner(
+                    context: context,
+                    existing: snapshot.records,
+                    shares: snapshot.shares,
+                    edges: snapshot.edges
+                )
                 let plan = planner.plan(planned)
                 // New fields join the schema in the same transaction as the records that bring them.
                 for (recordType, fields) in plan.newFields {
@@ -92,13 +113,18 @@ extension DatabaseService {
         guard names.count <= Self.maximumOperations else {
             throw .limitExceeded("a request may look up at most \(Self.maximumOperations) records, this one asks for \(names.count)")
         }
-        let tenant = try tenant(for: access)
-        let zoneName = try zoneName(of: zoneID, in: tenant, access: access)
-        if access.scope == .shared { throw NimbusError.zoneNotFound }
-        let found = try await store { try await records.records(named: names, inZone: zoneName, of: tenant) }
+        let target = try await target(zone: zoneID, access: access)
+        var found = try await store { try await records.records(named: names, inZone: target.zoneName, of: target.tenant) }
+        if let shareAccess = target.shareAccess {
+            // Outside the caller's shares is the same as absent.
+            found = found.filter { shareAccess.canRead($0.value) }
+        }
+        let detailed = try await withShareDetails(Array(found.values), in: target, reader: access.caller.userRecordName)
+        let byName = Dictionary(detailed.map { ($0.recordID.recordName, $0) }) { first, _ in first }
+        let zone = reportedZoneID(target.zoneName, of: target.tenant)
         return names.map { name in
-            guard var record = found[name] else { return .failure(NimbusError.recordNotFound) }
-            record.recordID.zoneID = reportedZoneID(zoneName, of: tenant)
+            guard var record = byName[name] else { return .failure(NimbusError.recordNotFound) }
+            record.recordID.zoneID = zone
             return .success(record)
         }
     }
@@ -111,7 +137,7 @@ extension DatabaseService {
         var results = plan.results
         var index = 0
         while index < plan.writes.count {
-            var saves: [(Record, Int)] = []
+            var saves: [(Record, Int?)] = []
             var deletes: [Tombstone] = []
             while index < plan.writes.count, case .save(let record, let resultIndex) = plan.writes[index], deletes.isEmpty {
                 saves.append((record, resultIndex))
@@ -123,9 +149,19 @@ extension DatabaseService {
             }
             if !saves.isEmpty {
                 let saved = try await transaction.save(saves.map(\.0))
-                for ((_, resultIndex), record) in zip(saves, saved) { results[resultIndex] = .saved(record) }
-            } else {
+                for ((_, resultIndex), record) in zip(saves, saved) {
+                    if let resultIndex { results[resultIndex] = .saved(record) }
+                }
+            } else if !deletes.isEmpty {
                 try await transaction.delete(deletes)
+            } else {
+                switch plan.writes[index] {
+                case .saveShare(let share): try await transaction.saveShare(share)
+                case .deleteShare(let name): try await transaction.deleteShare(named: name)
+                case .moveDescendants(let root, let from, let to): try await transaction.moveDescendants(of: root, from: from, to: to)
+                case .save, .delete: break
+                }
+                index += 1
             }
         }
         return results
@@ -136,7 +172,7 @@ extension DatabaseService {
     private static func snapshot(
         for operations: [RecordOperation],
         in transaction: any ZoneTransaction
-    ) async throws -> (records: [String: Record], edges: [ReferenceEdge]) {
+    ) async throws -> (records: [String: Record], shares: [String: Share], edges: [ReferenceEdge]) {
         var wanted = Set(operations.compactMap(\.recordName))
         for operation in operations {
             for input in operation.fields.values {
@@ -144,6 +180,9 @@ extension DatabaseService {
                     wanted.insert(reference.recordName)
                 }
             }
+            // A new parent decides which share the record joins; a new share needs its root.
+            if case .set(let parent) = operation.parent { wanted.insert(parent) }
+            if let root = operation.share?.rootRecordName { wanted.insert(root) }
         }
         var records = try await transaction.records(named: Array(wanted))
         var edges: [ReferenceEdge] = []
@@ -162,7 +201,22 @@ extension DatabaseService {
             }
             frontier = Array(sources)
         }
-        return (records, edges)
+        let shares = try await shareSnapshot(of: &records, in: transaction)
+        return (records, shares, edges)
+    }
+
+    /// The shares the batch may touch: those of share records and of share roots it read, with
+    /// their roots and the roots' parents (where an unshared hierarchy goes).
+    private static func shareSnapshot(of records: inout [String: Record], in transaction: any ZoneTransaction) async throws -> [String: Share] {
+        var shareNames = Set(records.values.compactMap(\.shareRecordName))
+        shareNames.formUnion(records.values.filter { Share.isShareType($0.recordType) }.map(\.recordID.recordName))
+        guard !shareNames.isEmpty else { return [:] }
+        let shares = try await transaction.shares(named: Array(shareNames))
+        var missing = Set(shares.values.compactMap(\.rootRecordName)).union(shares.keys).filter { records[$0] == nil }
+        if !missing.isEmpty { records.merge(try await transaction.records(named: Array(missing))) { old, _ in old } }
+        missing = Set(shares.values.compactMap { $0.rootRecordName.flatMap { records[$0]?.parentRecordName } }).filter { records[$0] == nil }
+        if !missing.isEmpty { records.merge(try await transaction.records(named: Array(missing))) { old, _ in old } }
+        return shares
     }
 
     /// The schema of every record type the batch saves. The cache answers for fields it knows

@@ -23,6 +23,8 @@ struct RecordBatchPlanner {
         var isAtomic: Bool
         /// The schema of each record type the batch touches, as far as it is known.
         var schemas: [String: [String: FieldSchema]]
+        /// What sharing needs: who is writing through which database, and the shares involved.
+        var sharing: SharingContext
     }
 
     struct Plan {
@@ -36,10 +38,17 @@ struct RecordBatchPlanner {
 
     /// One write of a plan.
     enum Write {
-        /// Save a record; its saved form answers the operation at `resultIndex`.
-        case save(Record, resultIndex: Int)
+        /// Save a record; its saved form answers the operation at `resultIndex`, if any (a
+        /// share's root saved because its share was, answers nothing).
+        case save(Record, resultIndex: Int?)
         /// Delete a record (an operation's own, or one of its `DELETE_SELF` cascade).
         case delete(Tombstone)
+        /// Create or replace a share and its participants.
+        case saveShare(Share)
+        /// Remove a share and its participants.
+        case deleteShare(String)
+        /// Move a record's descendants from one share's hierarchy to another's.
+        case moveDescendants(of: String, from: String?, to: String?)
     }
 
     let context: Context
@@ -48,36 +57,43 @@ struct RecordBatchPlanner {
     /// New fields of the operation being planned, kept only if it succeeds.
     private var pendingFields: (recordType: String, fields: [String: FieldSchema])?
     /// The zone's state as the batch goes: `nil` means deleted in this batch.
-    private var state: [String: Record?]
+    var state: [String: Record?]
+    /// Shares as the batch goes, by share record name: `nil` means deleted in this batch.
+    var shares: [String: Share?]
     /// References the server acts on, committed ones and those of records saved in this batch.
     private var edges: [ReferenceEdge]
+    /// Where each record saved so far in the batch is in ``Plan/writes``, so a later share
+    /// operation can give its root the `share` reference in the same write.
+    var savedAt: [String: Int] = [:]
+    /// The plan so far.
+    var plan = Plan(results: [], writes: [], newFields: [:])
+    /// Share removals a delete caused (its root was deleted), written after its tombstones.
+    private var cascadedShareWrites: [Write] = []
 
-    init(context: Context, existing: [String: Record], edges: [ReferenceEdge]) {
+    init(context: Context, existing: [String: Record], shares: [String: Share], edges: [ReferenceEdge]) {
         self.context = context
         self.schemas = context.schemas
         self.state = existing.mapValues { Optional($0) }
+        self.shares = shares.mapValues { Optional($0) }
         self.edges = edges
     }
 
     mutating func plan(_ operations: [RecordOperation]) -> Plan {
-        var plan = Plan(results: [], writes: [], newFields: [:])
         for operation in operations {
             let name = operation.recordName ?? ""
             pendingFields = nil
             do {
                 try Self.validateNames(of: operation, name: name)
-                if operation.kind.isDelete {
+                if isShareOperation(operation, name: name) {
+                    try planShare(operation, name: name)
+                } else if operation.kind.isDelete {
                     let deleted = try delete(operation, name: name)
                     plan.results.append(.deleted(recordName: name, recordType: deleted.first?.recordType ?? ""))
-                    plan.writes += deleted.map(Write.delete)
+                    plan.writes += deleted.map(Write.delete) + cascadedShareWrites
+                    cascadedShareWrites = []
                 } else {
-                    let record = try save(operation, name: name)
-                    plan.writes.append(.save(record, resultIndex: plan.results.count))
-                    plan.results.append(.saved(record))
-                    if let pending = pendingFields, !pending.fields.isEmpty {
-                        schemas[pending.recordType, default: [:]].merge(pending.fields) { old, _ in old }
-                        plan.newFields[pending.recordType, default: [:]].merge(pending.fields) { old, _ in old }
-                    }
+                    let (record, previousShare) = try save(operation, name: name)
+                    appendSave(record, previousShare: previousShare)
                 }
             } catch {
                 plan.results.append(.failed(recordName: name, error))
@@ -114,8 +130,27 @@ struct RecordBatchPlanner {
 
     // MARK: - Saves
 
-    private mutating func save(_ operation: RecordOperation, name: String) throws(NimbusError) -> Record {
+    /// Records a successful save in the plan, with the moves of its descendants if it changed
+    /// share (and the new fields it brings).
+    mutating func appendSave(_ record: Record, previousShare: String?, answers: Bool = true) {
+        let name = record.recordID.recordName
+        savedAt[name] = plan.writes.count
+        plan.writes.append(.save(record, resultIndex: answers ? plan.results.count : nil))
+        if answers { plan.results.append(.saved(record)) }
+        if previousShare != record.containingShare {
+            plan.writes.append(.moveDescendants(of: name, from: previousShare, to: record.containingShare))
+        }
+        if let pending = pendingFields, !pending.fields.isEmpty {
+            schemas[pending.recordType, default: [:]].merge(pending.fields) { old, _ in old }
+            plan.newFields[pending.recordType, default: [:]].merge(pending.fields) { old, _ in old }
+        }
+        pendingFields = nil
+    }
+
+    /// Plans a save of an ordinary record; returns it with the share that held it before.
+    mutating func save(_ operation: RecordOperation, name: String) throws(NimbusError) -> (Record, previousShare: String?) {
         let current = state[name] ?? nil
+        try checkSharedWrite(operation, current: current)
         switch operation.kind {
         case .update, .replace:
             guard let tag = operation.recordChangeTag, !tag.isEmpty else {
@@ -156,6 +191,8 @@ struct RecordBatchPlanner {
         case .clear: record.parentRecordName = nil
         case .unchanged: if !merges { record.parentRecordName = nil }
         }
+        record.containingShare = containingShare(of: record, current: current)
+        try checkSharedPlacement(of: record, current: current)
         // Only references this operation sets are checked: the ones the record already had were
         // checked when they were saved (and a VALIDATE target cannot be deleted meanwhile).
         try validateReferences(operation.fields.values.compactMap(\.value).flatMap(\.references))
@@ -164,10 +201,10 @@ struct RecordBatchPlanner {
         edges += record.references.filter { $0.action != .none }.map {
             ReferenceEdge(sourceName: name, targetName: $0.recordName, action: $0.action)
         }
-        return record
+        return (record, current?.containingShare)
     }
 
-    private mutating func apply(_ inputs: [String: FieldInput], to record: inout Record) throws(NimbusError) {
+    mutating func apply(_ inputs: [String: FieldInput], to record: inout Record) throws(NimbusError) {
         let schema = schemas[record.recordType] ?? [:]
         var introduced: [String: FieldSchema] = [:]
         for (name, input) in inputs {
@@ -220,7 +257,8 @@ struct RecordBatchPlanner {
     // MARK: - Deletes
 
     private mutating func delete(_ operation: RecordOperation, name: String) throws(NimbusError) -> [Tombstone] {
-        guard let current = state[name] ?? nil else { throw NimbusError.recordNotFound }
+        guard let current = state[name] ?? nil, isVisible(current) else { throw NimbusError.recordNotFound }
+        try checkWritable(current, action: "delete")
         if operation.kind == .delete, let tag = operation.recordChangeTag, !tag.isEmpty, tag != current.recordChangeTag {
             throw NimbusError(.serverRecordChanged, "record was changed by another request", serverRecord: current)
         }
@@ -254,6 +292,21 @@ struct RecordBatchPlanner {
             state[doomedName] = .some(nil)
             edges.removeAll { $0.sourceName == doomedName }
         }
+        // A share goes with its root (CloudKit deletes the share of a deleted root): its
+        // participants lose access, and the root's descendants leave the hierarchy.
+        for doomedName in doomed {
+            guard let shareName = existingShareRoot(doomedName), !doomedSet.contains(shareName) else { continue }
+            tombstones.append(Tombstone(recordName: shareName, recordType: Share.recordType))
+            state[shareName] = .some(nil)
+            shares[shareName] = .some(nil)
+            cascadedShareWrites += [.deleteShare(shareName), .moveDescendants(of: doomedName, from: shareName, to: nil)]
+        }
         return tombstones
+    }
+
+    /// The share a record about to be deleted is the root of, as it was before this batch.
+    private func existingShareRoot(_ name: String) -> String? {
+        for (shareName, share) in shares where share?.rootRecordName == name { return shareName }
+        return nil
     }
 }

@@ -24,9 +24,26 @@ extension DatabaseService {
     /// Returns the zones of the database, the default zone first.
     public func zones(access: DatabaseAccess) async throws(NimbusError) -> [Zone] {
         let tenant = try tenant(for: access)
-        // The shared database shows other users' shared zones; nothing is shared yet.
-        if access.scope == .shared { return [] }
+        if access.scope == .shared { return try await sharedZones(of: tenant) }
         return try await store { try await records.zones(of: tenant) }.map { reported($0, of: tenant) }
+    }
+
+    /// The shared database's zones: each owner's zone in which the caller accepted a share,
+    /// named `(zoneName, ownerRecordName)`.
+    private func sharedZones(of caller: Tenant) async throws(NimbusError) -> [Zone] {
+        let container = ContainerEnvironment(container: caller.container, environment: caller.environment)
+        let accepted = try await store { try await shares.acceptedShares(of: caller.owner, in: container) }
+        var seen: Set<ZoneID> = []
+        var zones: [Zone] = []
+        for participation in accepted {
+            let zoneID = ZoneID(zoneName: participation.zoneName, ownerRecordName: participation.owner)
+            guard seen.insert(zoneID).inserted else { continue }
+            let owner = Tenant(container: caller.container, environment: caller.environment, owner: participation.owner)
+            if let zone = try await store({ try await records.zone(named: participation.zoneName, of: owner) }) {
+                zones.append(zone)
+            }
+        }
+        return zones
     }
 
     /// Returns zones by ID, in request order; missing ones (and other owners') as `.zoneNotFound`.
@@ -34,15 +51,15 @@ extension DatabaseService {
         guard zoneIDs.count <= Self.maximumOperations else {
             throw .limitExceeded("a request may look up at most \(Self.maximumOperations) zones")
         }
-        let tenant = try tenant(for: access)
+        _ = try tenant(for: access)
         var results: [Result<Zone, NimbusError>] = []
         for zoneID in zoneIDs {
             do throws(NimbusError) {
-                let name = try zoneName(of: zoneID, in: tenant, access: access)
-                guard access.scope != .shared, let zone = try await store({ try await records.zone(named: name, of: tenant) }) else {
+                let target = try await target(zone: zoneID, access: access)
+                guard let zone = try await store({ try await records.zone(named: target.zoneName, of: target.tenant) }) else {
                     throw NimbusError.zoneNotFound
                 }
-                results.append(.success(reported(zone, of: tenant)))
+                results.append(.success(reported(zone, of: target.tenant)))
             } catch {
                 results.append(.failure(error))
             }

@@ -29,6 +29,8 @@ public struct DatabaseRoute: Sendable, Hashable {
         case recordsModify = "records/modify"
         case recordsLookup = "records/lookup"
         case recordsQuery = "records/query"
+        case recordsResolve = "records/resolve"
+        case recordsAccept = "records/accept"
         case usersCurrent = "users/current"
         case usersCaller = "users/caller"
         case usersDiscover = "users/discover"
@@ -66,6 +68,8 @@ public struct DatabaseRoute: Sendable, Hashable {
         case ("records", "modify"): .recordsModify
         case ("records", "lookup"): .recordsLookup
         case ("records", "query"): .recordsQuery
+        case ("records", "resolve"): .recordsResolve
+        case ("records", "accept"): .recordsAccept
         case ("users", "current"): .usersCurrent
         case ("users", "caller"): .usersCaller
         case ("users", "discover"): .usersDiscover

@@ -22,6 +22,13 @@ public struct Record: Sendable, Hashable {
     public var encryptedFields: [String: FieldValue]
     /// The parent record's name, for hierarchical sharing; always in the same zone.
     public var parentRecordName: String?
+    /// On the root of a record share: the share record's name (CloudKit's `share` reference).
+    public var shareRecordName: String?
+    /// The share whose hierarchy holds the record: the share of the nearest record, itself
+    /// included, on its `parent` chain that is a share's root. The server maintains it.
+    public var containingShare: String?
+    /// On a share record: the share as the reader may see it.
+    public var shareDetails: ShareDetails?
     /// When and by whom the record was created.
     public var created: ChangeStamp
     /// When and by whom the record was last changed.

@@ -51,6 +51,9 @@ public struct RecordOperation: Sendable, Hashable {
     public var fields: [String: FieldInput]
     /// How the operation changes the record's parent.
     public var parent: ParentChange
+    /// For a share record: what changes beyond its fields (`forRecord`, `publicPermission`,
+    /// `participants`).
+    public var share: ShareChange?
 
     /// Creates an operation.
     public init(
@@ -59,7 +62,8 @@ public struct RecordOperation: Sendable, Hashable {
         recordType: String? = nil,
         recordChangeTag: String? = nil,
         fields: [String: FieldInput] = [:],
-        parent: ParentChange = .unchanged
+        parent: ParentChange = .unchanged,
+        share: ShareChange? = nil
     ) {
         self.kind = kind
         self.recordName = recordName
@@ -67,6 +71,7 @@ public struct RecordOperation: Sendable, Hashable {
         self.recordChangeTag = recordChangeTag
         self.fields = fields
         self.parent = parent
+        self.share = share
     }
 }
 

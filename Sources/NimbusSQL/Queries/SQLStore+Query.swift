@@ -45,6 +45,10 @@ struct QuerySQLBuilder {
             "container = ?", "environment = ?", "owner = ?", "zone_name = ?", "record_type = ?", "is_deleted = 0",
         ]
         binds = SQLStore.binds(request.tenant, zone: request.zoneName) + [.text(request.query.recordType)]
+        if let shareNames = request.shareNames {
+            conditions.append(dialect.isMember("share_name"))
+            binds.append(SQLStore.jsonArray(shareNames))
+        }
         for filter in request.query.filters {
             conditions.append(try condition(for: filter))
         }

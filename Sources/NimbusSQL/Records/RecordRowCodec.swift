@@ -22,10 +22,10 @@ struct RecordRowCodec {
     /// The columns ``record(from:zoneID:)`` reads, in order.
     static let columns = """
         record_name, record_type, change_tag, parent_name, fields, encrypted_fields, \
-        created_at, created_by, created_device, modified_at, modified_by, modified_device
+        created_at, created_by, created_device, modified_at, modified_by, modified_device, share_name, is_share_root
         """
     /// How many columns ``columns`` names: a query may select more after them.
-    static let columnCount = 12
+    static let columnCount = 14
 
     let cipher: FieldCipher
     let tenant: Tenant
@@ -42,6 +42,8 @@ struct RecordRowCodec {
             created: ChangeStamp(timestamp: row.int(6), userRecordName: row.string(7), deviceID: row.string(8)),
             modified: ChangeStamp(timestamp: row.int(9), userRecordName: row.string(10), deviceID: row.string(11))
         )
+        record.containingShare = row[12].text
+        if row.int(13) != 0 { record.shareRecordName = record.containingShare }
         record.fields = try decodeFields(Array(row.string(4).utf8))
         if let sealed = row[5].blob, !sealed.isEmpty {
             record.encryptedFields = try decodeFields(Array(try cipher.open(sealed, identity: identity(of: name))))

@@ -13,9 +13,9 @@ import NimbusStore
 /// so counters follow commit order within the zone.
 final class SQLZoneTransaction: ZoneTransaction {
     let zone: Zone
-    private let tenant: Tenant
-    private let connection: any SQLConnection
-    private let dialect: SQLDialect
+    let tenant: Tenant
+    let connection: any SQLConnection
+    let dialect: SQLDialect
     private let codec: RecordRowCodec
     /// When the transaction started, in milliseconds since 1970: the deletion time of its tombstones.
     private let startedAt: Int64
@@ -33,7 +33,7 @@ final class SQLZoneTransaction: ZoneTransaction {
         self.startedAt = startedAt
     }
 
-    private var zoneBinds: [SQLValue] { SQLStore.binds(tenant, zone: zone.zoneID.zoneName) }
+    var zoneBinds: [SQLValue] { SQLStore.binds(tenant, zone: zone.zoneID.zoneName) }
 
     func records(named names: [String]) async throws -> [String: Record] {
         guard !names.isEmpty else { return [:] }
@@ -77,15 +77,16 @@ final class SQLZoneTransaction: ZoneTransaction {
                 """
                 INSERT INTO records (container, environment, owner, zone_name, record_name, record_type, change_counter,
                     change_tag, parent_name, fields, encrypted_fields, created_at, created_by, created_device,
-                    modified_at, modified_by, modified_device, is_deleted)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)
+                    modified_at, modified_by, modified_device, is_deleted, share_name, is_share_root)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)
                 ON CONFLICT (container, environment, owner, zone_name, record_name) DO UPDATE SET
                     record_type = excluded.record_type, change_counter = excluded.change_counter,
                     change_tag = excluded.change_tag, parent_name = excluded.parent_name, fields = excluded.fields,
                     encrypted_fields = excluded.encrypted_fields, created_at = excluded.created_at,
                     created_by = excluded.created_by, created_device = excluded.created_device,
                     modified_at = excluded.modified_at, modified_by = excluded.modified_by,
-                    modified_device = excluded.modified_device, is_deleted = 0
+                    modified_device = excluded.modified_device, is_deleted = 0,
+                    share_name = excluded.share_name, is_share_root = excluded.is_share_root
                 """,
                 zoneBinds + [
                     .text(record.recordID.recordName), .text(record.recordType), .integer(counter),
@@ -94,6 +95,7 @@ final class SQLZoneTransaction: ZoneTransaction {
                     .integer(record.created.timestamp), .text(record.created.userRecordName),
                     .text(record.created.deviceID), .integer(record.modified.timestamp),
                     .text(record.modified.userRecordName), .text(record.modified.deviceID),
+                    record.containingShare.map(SQLValue.text) ?? .null, .integer(record.shareRecordName == nil ? 0 : 1),
                 ]
             )
             let name = record.recordID.recordName
@@ -112,7 +114,8 @@ final class SQLZoneTransaction: ZoneTransaction {
             try await connection.execute(
                 """
                 UPDATE records SET is_deleted = 1, change_counter = ?, change_tag = ?, record_type = ?,
-                    fields = '{}', encrypted_fields = NULL, parent_name = NULL, modified_at = ?
+                    fields = '{}', encrypted_fields = NULL, parent_name = NULL, modified_at = ?,
+                    is_share_root = 0
                 WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND record_name = ?
                 """,
                 [.integer(counter), .text(String(counter, radix: 36)), .text(tombstone.recordType), .integer(startedAt)]
@@ -140,7 +143,7 @@ final class SQLZoneTransaction: ZoneTransaction {
     ///
     /// The first write of the transaction also moves the zone to the end of the database change
     /// feed; later ones need not, as they commit together.
-    private func allocateCounters(_ count: Int) async throws -> Int64 {
+    func allocateCounters(_ count: Int) async throws -> Int64 {
         let position: Int64
         if let databasePosition {
             position = databasePosition

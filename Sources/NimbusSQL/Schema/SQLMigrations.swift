@@ -146,6 +146,49 @@ enum SQLMigrations {
                 "CREATE INDEX users_by_phone ON users (container, phone) WHERE phone IS NOT NULL",
             ]
         },
+        // Sharing: shares beside their share records, participants, and records that left a
+        // share (for participants' change feeds). See docs/proposals/0001-sharing-storage.md.
+        Migration(version: 4) { _ in
+            [
+                // The share whose hierarchy holds the record, and whether the record is its root.
+                "ALTER TABLE records ADD COLUMN share_name TEXT",
+                "ALTER TABLE records ADD COLUMN is_share_root BIGINT NOT NULL DEFAULT 0",
+                """
+                CREATE INDEX records_by_share
+                    ON records (container, environment, owner, zone_name, share_name, change_counter)
+                    WHERE share_name IS NOT NULL
+                """,
+                """
+                CREATE TABLE shares (
+                    container TEXT NOT NULL, environment TEXT NOT NULL, owner TEXT NOT NULL, zone_name TEXT NOT NULL,
+                    share_name TEXT NOT NULL, root_name TEXT, short_guid TEXT NOT NULL,
+                    public_permission TEXT NOT NULL, requests_enabled BIGINT NOT NULL,
+                    PRIMARY KEY (container, environment, owner, zone_name, share_name))
+                """,
+                // Invitations name the share by short GUID alone: it is unique across tenants.
+                "CREATE UNIQUE INDEX shares_by_short_guid ON shares (short_guid)",
+                """
+                CREATE TABLE share_participants (
+                    container TEXT NOT NULL, environment TEXT NOT NULL, owner TEXT NOT NULL, zone_name TEXT NOT NULL,
+                    share_name TEXT NOT NULL, participant_id TEXT NOT NULL, position BIGINT NOT NULL,
+                    user_record_name TEXT, lookup_kind TEXT, lookup_value TEXT,
+                    role TEXT NOT NULL, permission TEXT NOT NULL, acceptance TEXT NOT NULL,
+                    PRIMARY KEY (container, environment, owner, zone_name, share_name, participant_id))
+                """,
+                // "Which shares did this user accept": the shared database's zones and access.
+                """
+                CREATE INDEX share_participants_by_user
+                    ON share_participants (container, environment, user_record_name, owner, zone_name)
+                    WHERE user_record_name IS NOT NULL
+                """,
+                """
+                CREATE TABLE share_exits (
+                    container TEXT NOT NULL, environment TEXT NOT NULL, owner TEXT NOT NULL, zone_name TEXT NOT NULL,
+                    share_name TEXT NOT NULL, change_counter BIGINT NOT NULL, record_name TEXT NOT NULL,
+                    PRIMARY KEY (container, environment, owner, zone_name, share_name, change_counter, record_name))
+                """,
+            ]
+        },
     ]
 
     /// Brings the schema up to the latest version (or to `through`, for tests of an upgrade).

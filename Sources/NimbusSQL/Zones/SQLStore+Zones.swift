@@ -102,10 +102,13 @@ extension SQLStore {
                 "DELETE FROM records WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ?",
                 Self.binds(tenant, zone: name)
             )
-            try await connection.execute(
-                "DELETE FROM record_references WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ?",
-                Self.binds(tenant, zone: name)
-            )
+            // Its shares go with it: their participants lose access at once.
+            for table in ["record_references", "shares", "share_participants", "share_exits"] {
+                try await connection.execute(
+                    "DELETE FROM \(table) WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ?",
+                    Self.binds(tenant, zone: name)
+                )
+            }
             return true
         }
     }

@@ -26,6 +26,8 @@ public struct WireError: WireResponse {
     public var recordName: String?
     /// The zone a per-zone error is about.
     public var zoneID: ZoneID?
+    /// The share a `records/resolve` or `records/accept` error is about.
+    public var shortGUID: String?
     /// The server's current record, with a `CONFLICT`.
     public var serverRecord: Record?
 
@@ -42,6 +44,7 @@ public struct WireError: WireResponse {
     package func write(to writer: inout JSONWriter, options: WireOptions) {
         writer.beginObject()
         if let recordName { writer.field("recordName", recordName) }
+        if let shortGUID { writer.field("shortGUID", shortGUID) }
         if let zoneID {
             writer.key("zoneID")
             WireZoneID(zoneID).write(to: &writer, options: options)

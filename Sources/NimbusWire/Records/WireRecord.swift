@@ -49,6 +49,17 @@ public struct WireRecord: WireResponse {
             writer.field("recordName", parent)
             writer.endObject()
         }
+        if let share = record.shareRecordName {
+            writer.key("share")
+            writer.beginObject()
+            writer.field("recordName", share)
+            writer.key("zoneID")
+            WireZoneID(record.recordID.zoneID).write(to: &writer, options: options)
+            writer.endObject()
+        }
+        if let details = record.shareDetails {
+            WireShare.writeKeys(of: details, to: &writer)
+        }
         writer.endObject()
     }
 

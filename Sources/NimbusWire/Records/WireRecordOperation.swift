@@ -65,7 +65,8 @@ public struct RecordsModifyRequest: WireRequest {
             recordType: try text("recordType"),
             recordChangeTag: try text("recordChangeTag"),
             fields: fields,
-            parent: parent
+            parent: parent,
+            share: try ShareChange.read(record: record, at: recordPath)
         )
     }
 

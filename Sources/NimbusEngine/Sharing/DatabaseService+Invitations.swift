@@ -1,0 +1,167 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+public import NimbusModel
+import NimbusStore
+
+extension DatabaseService {
+    /// Returns what each share is to the caller (`records/resolve`), without changing anything.
+    ///
+    /// Knowing a share's URL is not enough to see it: a private share answers `ACCESS_DENIED`
+    /// to anyone it does not list, and says nothing of its content.
+    /// - Throws: `.authenticationRequired` for anonymous callers; `.limitExceeded` over 200.
+    public func resolveShares(_ lookups: [ShareLookup], access: DatabaseAccess) async throws(NimbusError)
+        -> [Result<ShareMetadata, NimbusError>]
+    {
+        try await invitations(lookups, access: access, accept: false)
+    }
+
+    /// Accepts shares for the caller (`records/accept`): their zones appear in the caller's
+    /// shared database.
+    ///
+    /// A listed participant becomes `ACCEPTED`; anyone signed in may join a public share (as
+    /// `PUBLIC_USER` with the share's public permission). Accepting twice changes nothing.
+    /// The share record is saved again, so copies of its participant list go stale (as in
+    /// CloudKit, the owner's next save with an old change tag is a conflict).
+    /// - Throws: `.authenticationRequired` for anonymous callers; `.limitExceeded` over 200.
+    public func acceptShares(_ lookups: [ShareLookup], access: DatabaseAccess) async throws(NimbusError)
+        -> [Result<ShareMetadata, NimbusError>]
+    {
+        try await invitations(lookups, access: access, accept: true)
+    }
+
+    // MARK: - Private
+
+    private func invitations(_ lookups: [ShareLookup], access: DatabaseAccess, accept: Bool) async throws(NimbusError)
+        -> [Result<ShareMetadata, NimbusError>]
+    {
+        guard lookups.count <= Self.maximumOperations else {
+            throw .limitExceeded("a request may name at most \(Self.maximumOperations) shares")
+        }
+        guard access.caller.kind == .user, let userName = access.caller.userRecordName else {
+            throw NimbusError(.authenticationRequired, "opening a share needs a signed-in user")
+        }
+        let container = ContainerEnvironment(container: access.caller.container, environment: access.caller.environment)
+        guard let caller = try await store({ try await users.user(named: userName, inContainer: container.container) }) else {
+            throw NimbusError(.authenticationRequired, "opening a share needs a signed-in user")
+        }
+        var results: [Result<ShareMetadata, NimbusError>] = []
+        for lookup in lookups {
+            do throws(NimbusError) {
+                results.append(.success(try await invitation(lookup, caller: caller, container: container, accept: accept)))
+            } catch {
+                results.append(.failure(error))
+            }
+        }
+        return results
+    }
+
+    private func invitation(_ lookup: ShareLookup, caller: UserIdentity, container: ContainerEnvironment, accept: Bool)
+        async throws(NimbusError) -> ShareMetadata
+    {
+        guard let located = try await store({ try await shares.share(shortGUID: lookup.shortGUID, in: container) }) else {
+            throw NimbusError(.unknownItem, "no share has this short GUID")
+        }
+        let tenant = located.tenant
+        let shareName = located.share.recordName
+        var share = located.share
+        var shareRecord: Record?
+        if accept, Self.entry(in: share, for: caller).map({ $0.acceptance != .accepted && $0.role != .owner }) ?? true {
+            let stamp = ChangeStamp(timestamp: now(), userRecordName: caller.userRecordName)
+            (share, shareRecord) = try await store {
+                try await records.write(zone: located.zoneName, of: tenant) { transaction in
+                    guard var share = try await transaction.shares(named: [shareName])[shareName],
+                        var record = try await transaction.records(named: [shareName])[shareName]
+                    else { throw NimbusError(.unknownItem, "no share has this short GUID") }
+                    try Self.join(&share, caller: caller)
+                    try await transaction.saveShare(share)
+                    record.modified = stamp
+                    return (share, try await transaction.save([record]).first)
+                }
+            }
+        } else {
+            try Self.checkMayOpen(share, caller: caller)
+        }
+        let target = ZoneTarget(tenant: tenant, zoneName: located.zoneName)
+        let zoneID = reportedZoneID(located.zoneName, of: tenant)
+        var names = [shareName]
+        if lookup.shouldFetchRootRecord, let root = share.rootRecordName { names.append(root) }
+        let found = try await store { try await records.records(named: names, inZone: target.zoneName, of: tenant) }
+        guard var record = shareRecord ?? found[shareName] else { throw NimbusError(.unknownItem, "no share has this short GUID") }
+        record.recordID.zoneID = zoneID
+        record.shareDetails = ShareDetails.view(of: share, for: caller.userRecordName)
+        var root = share.rootRecordName.flatMap { found[$0] }
+        root?.recordID.zoneID = zoneID
+        let entry = Self.entry(in: share, for: caller)
+        let owner = try await store { try await users.user(named: tenant.owner, inContainer: container.container) }
+        return ShareMetadata(
+            shortGUID: lookup.shortGUID,
+            container: container.container,
+            environment: container.environment,
+            zoneID: zoneID,
+            share: record,
+            rootRecordName: share.rootRecordName,
+            rootRecord: root.map { $0.keeping(fields: lookup.rootRecordDesiredKeys.map(Set.init)) },
+            participantRole: entry?.role,
+            participantStatus: entry?.acceptance,
+            participantPermission: entry?.permission ?? share.publicPermission,
+            ownerIdentity: owner
+        )
+    }
+
+    /// The caller's entry in a share: theirs by user, or a placeholder for an address on their
+    /// account (addresses on an account are verified ones).
+    static func entry(in share: Share, for caller: UserIdentity) -> ShareParticipant? {
+        if let entry = share.participant(userRecordName: caller.userRecordName) { return entry }
+        return share.participants.first { participant in
+            guard participant.userRecordName == nil else { return false }
+            switch participant.lookupInfo {
+            case .emailAddress(let email): return caller.emailAddress.map(LookupInfo.normalizedEmail) == email
+            case .phoneNumber(let phone): return caller.phoneNumber.map(LookupInfo.normalizedPhone) == phone
+            case .userRecordName, nil: return false
+            }
+        }
+    }
+
+    /// Refuses a caller who may not open a share: not listed on a private share, or removed.
+    static func checkMayOpen(_ share: Share, caller: UserIdentity) throws(NimbusError) {
+        let entry = entry(in: share, for: caller)
+        if share.publicPermission != .none { return }
+        guard let entry else {
+            throw .permissionFailure("this share is private and does not list you; ask its owner for an invitation")
+        }
+        if entry.acceptance == .removed {
+            throw .permissionFailure("you are no longer a participant of this share; ask its owner for a new invitation")
+        }
+    }
+
+    /// Makes the caller an accepted participant: a listed one accepts, and on a public share
+    /// anyone else joins as a public user.
+    static func join(_ share: inout Share, caller: UserIdentity) throws(NimbusError) {
+        try checkMayOpen(share, caller: caller)
+        let entry = entry(in: share, for: caller)
+        if let entry, let index = share.participants.firstIndex(where: { $0.participantID == entry.participantID }) {
+            if entry.acceptance == .removed {
+                // Back through the public URL: as a public user, with the public permission.
+                share.participants[index].role = .publicUser
+                share.participants[index].permission = share.publicPermission
+            }
+            share.participants[index].userRecordName = caller.userRecordName
+            share.participants[index].acceptance = .accepted
+        } else {
+            share.participants.append(
+                ShareParticipant(
+                    participantID: ShareIdentifiers.participantID(),
+                    userRecordName: caller.userRecordName,
+                    lookupInfo: .userRecordName(caller.userRecordName),
+                    role: .publicUser,
+                    acceptance: .accepted,
+                    permission: share.publicPermission
+                )
+            )
+        }
+    }
+}

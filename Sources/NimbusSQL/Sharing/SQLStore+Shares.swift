@@ -1,0 +1,76 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+public import NimbusModel
+public import NimbusStore
+
+extension SQLStore: ShareStore {
+    public func share(shortGUID: String, in container: ContainerEnvironment) async throws -> LocatedShare? {
+        let dialect = database.dialect
+        return try await database.read { connection in
+            let rows = try await connection.query(
+                """
+                SELECT owner, zone_name, share_name FROM shares
+                WHERE short_guid = ? AND container = ? AND environment = ?
+                """,
+                [.text(shortGUID), .text(container.container), .text(container.environment.rawValue)]
+            )
+            guard let row = rows.first else { return nil }
+            let tenant = Tenant(container: container.container, environment: container.environment, owner: row.string(0))
+            let zoneName = row.string(1)
+            let shares = try await ShareRows.shares(named: [row.string(2)], zone: zoneName, tenant: tenant, on: connection, dialect: dialect)
+            return shares.values.first.map { LocatedShare(tenant: tenant, zoneName: zoneName, share: $0) }
+        }
+    }
+
+    public func shares(named names: [String], inZone zoneName: String, of tenant: Tenant) async throws -> [String: Share] {
+        let dialect = database.dialect
+        return try await database.read { connection in
+            try await ShareRows.shares(named: names, zone: zoneName, tenant: tenant, on: connection, dialect: dialect)
+        }
+    }
+
+    public func acceptedShares(of userRecordName: String, in container: ContainerEnvironment) async throws -> [Participation] {
+        try await participations(
+            condition: "",
+            binds: [.text(container.container), .text(container.environment.rawValue), .text(userRecordName)]
+        )
+    }
+
+    public func acceptedShares(of userRecordName: String, inZone zoneName: String, of tenant: Tenant) async throws -> [Participation] {
+        try await participations(
+            condition: "AND owner = ? AND zone_name = ?",
+            binds: [.text(tenant.container), .text(tenant.environment.rawValue), .text(userRecordName), .text(tenant.owner), .text(zoneName)]
+        )
+    }
+
+    // MARK: - Private
+
+    /// The owner's own participant rows are left out: an owner reaches their data through
+    /// their private database, never their shared one.
+    private func participations(condition: String, binds: [SQLValue]) async throws -> [Participation] {
+        let rows = try await database.read { connection in
+            try await connection.query(
+                """
+                SELECT owner, zone_name, share_name, role, permission FROM share_participants
+                WHERE container = ? AND environment = ? AND user_record_name = ? \(condition)
+                  AND acceptance = 'ACCEPTED' AND role <> 'OWNER'
+                ORDER BY owner, zone_name, share_name
+                """,
+                binds
+            )
+        }
+        return rows.map { row in
+            Participation(
+                owner: row.string(0),
+                zoneName: row.string(1),
+                shareName: row.string(2),
+                role: ShareRole(rawValue: row.string(3)) ?? .privateUser,
+                permission: SharePermission(rawValue: row.string(4)) ?? .none
+            )
+        }
+    }
+}

@@ -1,0 +1,85 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+import NimbusModel
+import NimbusStore
+
+extension SQLZoneTransaction {
+    func shares(named names: [String]) async throws -> [String: Share] {
+        try await ShareRows.shares(named: names, zone: zone.zoneID.zoneName, tenant: tenant, on: connection, dialect: dialect)
+    }
+
+    func shareKinds() async throws -> ZoneShareKinds {
+        let rows = try await connection.query(
+            """
+            SELECT
+                EXISTS (SELECT 1 FROM shares WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ?
+                    AND root_name IS NULL),
+                EXISTS (SELECT 1 FROM shares WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ?
+                    AND root_name IS NOT NULL)
+            """,
+            zoneBinds + zoneBinds
+        )
+        return ZoneShareKinds(hasZoneShare: rows.first?.int(0) == 1, hasRecordShares: rows.first?.int(1) == 1)
+    }
+
+    func saveShare(_ share: Share) async throws {
+        try await ShareRows.save(share, zone: zone.zoneID.zoneName, tenant: tenant, on: connection)
+    }
+
+    func deleteShare(named name: String) async throws {
+        try await ShareRows.delete(named: name, zone: zone.zoneID.zoneName, tenant: tenant, on: connection)
+    }
+
+    /// One recursive walk finds the subtree (through the partial `records_by_parent` index),
+    /// a second moves it: both are set-based, so a 10,000-record hierarchy is two statements.
+    /// `UNION` (not `UNION ALL`) ends the walk on a parent cycle.
+    func moveDescendants(of rootName: String, from oldShare: String?, to newShare: String?) async throws -> Int {
+        guard oldShare != newShare else { return 0 }
+        let subtree = """
+            WITH RECURSIVE subtree(name) AS (
+                SELECT ?
+                UNION
+                SELECT r.record_name FROM records r JOIN subtree s ON r.parent_name = s.name
+                WHERE r.container = ? AND r.environment = ? AND r.owner = ? AND r.zone_name = ?
+                  AND r.parent_name IS NOT NULL AND r.is_deleted = 0 AND r.is_share_root = 0
+            ),
+            numbered(name, position) AS (
+                SELECT name, ROW_NUMBER() OVER (ORDER BY name) FROM subtree WHERE name <> ?
+            )
+            """
+        let walkBinds: [SQLValue] = [.text(rootName)] + zoneBinds + [.text(rootName)]
+        let counted = try await connection.query("\(subtree) SELECT COUNT(*) FROM numbered", walkBinds)
+        let count = counted.first?.int(0) ?? 0
+        // One counter for the root's exit, then one per moved record.
+        let base = try await allocateCounters(Int(count) + 1)
+        if let oldShare {
+            try await connection.execute(
+                """
+                \(subtree)
+                INSERT INTO share_exits (container, environment, owner, zone_name, share_name, change_counter, record_name)
+                SELECT ?, ?, ?, ?, ?, ? + 1, ?
+                UNION ALL
+                SELECT ?, ?, ?, ?, ?, ? + 1 + position, name FROM numbered
+                """,
+                walkBinds + zoneBinds + [.text(oldShare), .integer(base), .text(rootName)]
+                    + zoneBinds + [.text(oldShare), .integer(base)]
+            )
+        }
+        guard count > 0 else { return 0 }
+        try await connection.execute(
+            """
+            \(subtree)
+            UPDATE records SET share_name = ?, change_counter = ? + 1 + numbered.position
+            FROM numbered
+            WHERE records.container = ? AND records.environment = ? AND records.owner = ? AND records.zone_name = ?
+              AND records.record_name = numbered.name
+            """,
+            walkBinds + [newShare.map(SQLValue.text) ?? .null, .integer(base)] + zoneBinds
+        )
+        return Int(count)
+    }
+}

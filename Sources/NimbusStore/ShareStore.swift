@@ -1,0 +1,83 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+public import NimbusModel
+
+/// Reads shares and who takes part in them, outside zone transactions.
+///
+/// Shares change only inside ``RecordStore/write(zone:of:_:)`` (with ``ZoneTransaction``'s
+/// share methods), so a share and its share record always commit together.
+public protocol ShareStore: Sendable {
+    /// Returns the share with this short GUID in a container environment, with the tenant and
+    /// zone it lives in; `nil` if there is none.
+    func share(shortGUID: String, in container: ContainerEnvironment) async throws -> LocatedShare?
+
+    /// Returns shares of a zone by record name; absent names are left out.
+    func shares(named names: [String], inZone zoneName: String, of tenant: Tenant) async throws -> [String: Share]
+
+    /// Returns the shares a user accepted in a container environment, whoever owns them.
+    func acceptedShares(of userRecordName: String, in container: ContainerEnvironment) async throws -> [Participation]
+
+    /// Returns the shares of one owner's zone that a user accepted.
+    func acceptedShares(of userRecordName: String, inZone zoneName: String, of tenant: Tenant) async throws -> [Participation]
+}
+
+/// A share with where it lives.
+public struct LocatedShare: Sendable, Hashable {
+    /// The owner's private database.
+    public var tenant: Tenant
+    /// The zone of the share record (and of everything it shares).
+    public var zoneName: String
+    /// The share.
+    public var share: Share
+
+    /// Creates a located share.
+    public init(tenant: Tenant, zoneName: String, share: Share) {
+        self.tenant = tenant
+        self.zoneName = zoneName
+        self.share = share
+    }
+}
+
+/// One user's accepted place in one share: what their shared database opens to them.
+public struct Participation: Sendable, Hashable {
+    /// The owner of the shared data.
+    public var owner: String
+    /// The owner's zone that holds the share.
+    public var zoneName: String
+    /// The share record's name (``Share/zoneShareName`` for a zone share).
+    public var shareName: String
+    /// The user's role in the share.
+    public var role: ShareRole
+    /// What the user may do with the shared records.
+    public var permission: SharePermission
+
+    /// Creates a participation.
+    public init(owner: String, zoneName: String, shareName: String, role: ShareRole, permission: SharePermission) {
+        self.owner = owner
+        self.zoneName = zoneName
+        self.shareName = shareName
+        self.role = role
+        self.permission = permission
+    }
+
+    /// Whether this is a whole-zone share.
+    public var isZoneShare: Bool { shareName == Share.zoneShareName }
+}
+
+/// Which kinds of share a zone has: a zone with a zone share cannot also have record shares.
+public struct ZoneShareKinds: Sendable, Hashable {
+    /// Whether the zone has a zone share.
+    public var hasZoneShare: Bool
+    /// Whether any record of the zone is the root of a share.
+    public var hasRecordShares: Bool
+
+    /// Creates the summary.
+    public init(hasZoneShare: Bool, hasRecordShares: Bool) {
+        self.hasZoneShare = hasZoneShare
+        self.hasRecordShares = hasRecordShares
+    }
+}
