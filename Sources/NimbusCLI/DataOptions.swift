@@ -40,6 +40,12 @@ enum Output {
             }
         }
     }
+
+    /// Prints one JSON object on one line, keys sorted.
+    static func printJSON(_ object: [String: Any]) {
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+        Swift.print(String(decoding: data, as: UTF8.self))
+    }
 }
 
 /// Errors a subcommand reports: the message on standard error and a non-zero exit status.

@@ -21,6 +21,9 @@ public protocol ShareStore: Sendable {
     /// Returns the shares a user accepted in a container environment, whoever owns them.
     func acceptedShares(of userRecordName: String, in container: ContainerEnvironment) async throws -> [Participation]
 
+    /// Returns every share a user owns or is listed in (in any state), for operators.
+    func sharesInvolving(_ userRecordName: String, in container: ContainerEnvironment) async throws -> [LocatedShare]
+
     /// Returns the shares of one owner's zone that a user accepted.
     func acceptedShares(of userRecordName: String, inZone zoneName: String, of tenant: Tenant) async throws -> [Participation]
 }

@@ -80,6 +80,35 @@ struct ServeAndAdminTests {
             )
             #expect(current.stdout.contains(#""firstName":"Ann""#), "\(current.stdout)")
 
+            // Ann shares a record; the operator sees the share and its participants.
+            let database = "\(server.url)/database/1/iCloud.e2e/production/private"
+            for (operation, body) in [
+                ("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Lists"}}}]}"#),
+                (
+                    "records/modify",
+                    #"{"zoneID":{"zoneName":"Lists"},"operations":[{"operationType":"create","record":{"recordName":"list1","recordType":"List"}},{"operationType":"create","record":{"recordName":"share1","recordType":"cloudkit.share","forRecord":{"recordName":"list1"},"participants":[{"userIdentity":{"lookupInfo":{"emailAddress":"bea@example.com"}}}]}}]}"#
+                ),
+            ] {
+                let saved = try runProcess(
+                    "/usr/bin/env",
+                    [
+                        "curl", "-s", "-X", "POST", "--url-query", "ckAPIToken=\(apiToken)", "--url-query", "ckWebAuthToken=\(token)",
+                        "-d", body, "\(database)/\(operation)",
+                    ]
+                )
+                #expect(!saved.stdout.contains("serverErrorCode"), "\(saved.stdout)")
+            }
+            let annName = try #require(added?["userRecordName"])
+            let listed = try NimbusBinary.run([
+                "share", "list", "--container", "iCloud.e2e", "--environment", "production", "--user", annName, "--data", data, "--json",
+            ])
+            #expect(listed.status == 0, "\(listed.stderr)")
+            let share = try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any]
+            #expect(share?["share"] as? String == "share1" && share?["root"] as? String == "list1")
+            let participants = share?["participants"] as? [[String: String]] ?? []
+            #expect(participants.map { $0["role"] ?? "" } == ["OWNER", "PRIVATE_USER"])
+            #expect(participants.last?["email"] == "bea@example.com" && participants.last?["acceptance"] == "PENDING")
+
             let failure = try NimbusBinary.run(["user", "add", "Nobody", "--container", "iCloud.missing", "--data", data])
             #expect(failure.status != 0)
             #expect(failure.stderr.contains("iCloud.missing"))

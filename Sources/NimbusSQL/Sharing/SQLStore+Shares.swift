@@ -47,6 +47,27 @@ extension SQLStore: ShareStore {
         )
     }
 
+    public func sharesInvolving(_ userRecordName: String, in container: ContainerEnvironment) async throws -> [LocatedShare] {
+        let dialect = database.dialect
+        return try await database.read { connection in
+            let rows = try await connection.query(
+                """
+                SELECT DISTINCT owner, zone_name, share_name FROM share_participants
+                WHERE container = ? AND environment = ? AND user_record_name = ?
+                ORDER BY owner, zone_name, share_name
+                """,
+                [.text(container.container), .text(container.environment.rawValue), .text(userRecordName)]
+            )
+            var located: [LocatedShare] = []
+            for row in rows {
+                let tenant = Tenant(container: container.container, environment: container.environment, owner: row.string(0))
+                let shares = try await ShareRows.shares(named: [row.string(2)], zone: row.string(1), tenant: tenant, on: connection, dialect: dialect)
+                located += shares.values.map { LocatedShare(tenant: tenant, zoneName: row.string(1), share: $0) }
+            }
+            return located
+        }
+    }
+
     // MARK: - Private
 
     /// The owner's own participant rows are left out: an owner reaches their data through

@@ -1,0 +1,71 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+import ArgumentParser
+import Foundation
+import NimbusEngine
+import NimbusModel
+import NimbusServer
+import NimbusStore
+
+/// `nimbus share ...`: what operators need to see of shares.
+struct ShareCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "share",
+        abstract: "Inspect shares.",
+        subcommands: [List.self]
+    )
+
+    /// `nimbus share list --container ID --user NAME`: the shares a user owns or is listed in.
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the shares a user owns or is listed in, with their participants.")
+
+        @OptionGroup var data: DataOptions
+        @Option(help: "The container.") var container: String
+        @Option(help: "The user's record name.") var user: String
+        @Option(help: "development or production.") var environment: String = "development"
+        @Flag(help: "Print JSON, one share per line.") var json = false
+
+        func run() async throws {
+            guard let environment = Environment(parsing: environment) else {
+                throw CommandFailure(description: "environment must be development or production")
+            }
+            let shares = try await Admin.run(data) { instance in
+                try await instance.database.inspectShares(of: user, container: container, environment: environment)
+            }
+            if shares.isEmpty, !json { print("No shares.") }
+            for located in shares {
+                let share = located.share
+                let participants = share.participants.map { participant -> [String: String] in
+                    var entry = [
+                        "role": participant.role.rawValue, "acceptance": participant.acceptance.rawValue,
+                        "permission": participant.permission.rawValue,
+                    ]
+                    entry["user"] = participant.userRecordName
+                    if case .emailAddress(let email) = participant.lookupInfo { entry["email"] = email }
+                    if case .phoneNumber(let phone) = participant.lookupInfo { entry["phone"] = phone }
+                    return entry
+                }
+                if json {
+                    Output.printJSON([
+                        "owner": located.tenant.owner, "zone": located.zoneName, "share": share.recordName,
+                        "root": share.rootRecordName ?? "", "shortGUID": share.shortGUID,
+                        "publicPermission": share.publicPermission.rawValue, "participants": participants,
+                    ])
+                } else {
+                    print("\(share.recordName) in \(located.zoneName) of \(located.tenant.owner)")
+                    print(
+                        "  root: \(share.rootRecordName ?? "(whole zone)")  shortGUID: \(share.shortGUID)  public: \(share.publicPermission.rawValue)"
+                    )
+                    for participant in participants {
+                        let who = participant["user"] ?? participant["email"] ?? participant["phone"] ?? "?"
+                        print("  \(who)  \(participant["role"]!)  \(participant["acceptance"]!)  \(participant["permission"]!)")
+                    }
+                }
+            }
+        }
+    }
+}
