@@ -201,7 +201,8 @@ struct RecordBatchPlanner {
         edges += record.references.filter { $0.action != .none }.map {
             ReferenceEdge(sourceName: name, targetName: $0.recordName, action: $0.action)
         }
-        return (record, current?.containingShare)
+        // A new record has no descendants to move (its share is all that changes).
+        return (record, current == nil ? record.containingShare : current?.containingShare)
     }
 
     mutating func apply(_ inputs: [String: FieldInput], to record: inout Record) throws(NimbusError) {

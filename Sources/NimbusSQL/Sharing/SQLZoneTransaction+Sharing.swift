@@ -54,6 +54,8 @@ extension SQLZoneTransaction {
         let walkBinds: [SQLValue] = [.text(rootName)] + zoneBinds + [.text(rootName)]
         let counted = try await connection.query("\(subtree) SELECT COUNT(*) FROM numbered", walkBinds)
         let count = counted.first?.int(0) ?? 0
+        // Nothing left a share and nothing moves: no counter to spend.
+        if count == 0, oldShare == nil { return 0 }
         // One counter for the root's exit, then one per moved record.
         let base = try await allocateCounters(Int(count) + 1)
         if let oldShare {
