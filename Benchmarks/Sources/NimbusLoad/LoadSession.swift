@@ -91,8 +91,13 @@ final class LoadSession: @unchecked Sendable {
 
     /// The private-database path of an operation, authenticated as user `index`.
     func privatePath(_ operation: String, user index: Int) -> String {
+        path(operation, scope: "private", user: index)
+    }
+
+    /// The path of an operation in a database, authenticated as user `index`.
+    func path(_ operation: String, scope: String, user index: Int) -> String {
         let token = webAuthTokens[index].addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
-        return "/database/1/\(Self.container)/development/private/\(operation)?ckAPIToken=\(apiToken)&ckWebAuthToken=\(token)"
+        return "/database/1/\(Self.container)/development/\(scope)/\(operation)?ckAPIToken=\(apiToken)&ckWebAuthToken=\(token)"
     }
 
     /// Records `seed-0 ... seed-999` in every user's zone `Seed`, in groups `g0 ... g49`. Saves go

@@ -41,8 +41,13 @@ struct NimbusLoad: AsyncParsableCommand {
         if selected?.contains("sync") ?? true {
             sync = try await SyncBenchmark.run(session: session, largest: syncZoneSize)
         }
+        var sharing: SharingBenchmark.Result?
+        if selected?.contains("sharing") ?? true {
+            sharing = try SharingBenchmark.run(session: session)
+        }
         let raw = try RawSQLiteInserts.measure(schemaFrom: session.databasePath)
         Report.print(results: results, raw: raw, clients: clients, users: users, seconds: duration)
         if let sync { Report.print(sync: sync) }
+        if let sharing { Report.print(sharing: sharing) }
     }
 }

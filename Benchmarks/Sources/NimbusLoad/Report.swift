@@ -58,6 +58,28 @@ enum Report {
         Swift.print(lines.joined(separator: "\n"))
     }
 
+    static func print(sharing: SharingBenchmark.Result) {
+        let lines = [
+            "",
+            "sharing, one client, one records/modify per step:",
+            "| step | records moved | ms |",
+            "|---|---:|---:|",
+            "| share a root with \(format(Double(sharing.hierarchySize - 1))) descendants | \(format(Double(sharing.hierarchySize))) | "
+                + String(format: "%.1f |", sharing.shareMilliseconds),
+            "| move a 1,000-record subtree out of the share | 1,000 | " + String(format: "%.1f |", sharing.moveOutMilliseconds),
+            "| move it back in | 1,000 | " + String(format: "%.1f |", sharing.moveInMilliseconds),
+            "",
+            "save of one new child record, \(sharing.saves) sequential saves each, p50:",
+            String(
+                format: "private database (owner): %.3f ms; shared database (participant, READ_WRITE): %.3f ms; ratio %.2f×",
+                sharing.privateSaveP50,
+                sharing.sharedSaveP50,
+                sharing.sharedSaveP50 / sharing.privateSaveP50
+            ),
+        ]
+        Swift.print(lines.joined(separator: "\n"))
+    }
+
     private static func format(_ value: Double) -> String {
         let rounded = Int(value.rounded())
         var text = String(rounded)
