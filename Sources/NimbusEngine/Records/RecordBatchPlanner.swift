@@ -153,13 +153,7 @@ struct RecordBatchPlanner {
         try checkSharedWrite(operation, current: current)
         switch operation.kind {
         case .update, .replace:
-            guard let tag = operation.recordChangeTag, !tag.isEmpty else {
-                throw .badRequest("BadRequestException: missing required field 'recordChangeTag'")
-            }
-            guard let current else { throw NimbusError.recordNotFound }
-            guard current.recordChangeTag == tag else {
-                throw NimbusError(.serverRecordChanged, "record was changed by another request", serverRecord: current)
-            }
+            try Self.checkChangeTag(of: operation, against: current)
         case .create:
             if current != nil { throw NimbusError(.alreadyExists, "record already exists") }
         default:
@@ -255,14 +249,33 @@ struct RecordBatchPlanner {
         }
     }
 
+    /// CloudKit's optimistic concurrency: `update` and `replace` need the current change tag,
+    /// `delete` checks one if given; the forced kinds ignore tags. A stale tag is a `CONFLICT`
+    /// carrying the server's record (`serverRecord`, as the reader may see it).
+    static func checkChangeTag(of operation: RecordOperation, against current: Record?, serverRecord: Record? = nil) throws(NimbusError) {
+        let tag = operation.recordChangeTag.flatMap { $0.isEmpty ? nil : $0 }
+        switch operation.kind {
+        case .update, .replace:
+            guard let tag else { throw .badRequest("BadRequestException: missing required field 'recordChangeTag'") }
+            guard let current else { throw NimbusError.recordNotFound }
+            if tag != current.recordChangeTag { throw conflict(serverRecord ?? current) }
+        case .delete:
+            if let tag, let current, tag != current.recordChangeTag { throw conflict(serverRecord ?? current) }
+        case .create, .forceUpdate, .forceReplace, .forceDelete:
+            break
+        }
+    }
+
+    private static func conflict(_ server: Record) -> NimbusError {
+        NimbusError(.serverRecordChanged, "record was changed by another request", serverRecord: server)
+    }
+
     // MARK: - Deletes
 
     private mutating func delete(_ operation: RecordOperation, name: String) throws(NimbusError) -> [Tombstone] {
         guard let current = state[name] ?? nil, isVisible(current) else { throw NimbusError.recordNotFound }
         try checkWritable(current, action: "delete")
-        if operation.kind == .delete, let tag = operation.recordChangeTag, !tag.isEmpty, tag != current.recordChangeTag {
-            throw NimbusError(.serverRecordChanged, "record was changed by another request", serverRecord: current)
-        }
+        try Self.checkChangeTag(of: operation, against: current)
         if context.onlyCreatorMayChange, current.created.userRecordName != context.user {
             throw .permissionFailure("only the record's creator may delete it")
         }

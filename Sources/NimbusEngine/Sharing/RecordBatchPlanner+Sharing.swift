@@ -94,7 +94,7 @@ extension RecordBatchPlanner {
         if context.sharing.scope == .shared {
             throw .permissionFailure("participants cannot create shares; the owner creates them in their private database")
         }
-        if operation.kind == .update || operation.kind == .replace { throw NimbusError.recordNotFound }
+        try Self.checkChangeTag(of: operation, against: nil)
         let change = operation.share ?? ShareChange()
         let kinds = context.sharing.shareKinds
         var share = Share(
@@ -181,16 +181,9 @@ extension RecordBatchPlanner {
             }
         }
         guard var share = shares[name] ?? nil else { throw NimbusError(.internalError, "share '\(name)' has no share row") }
-        if operation.kind == .update || operation.kind == .replace {
-            guard let tag = operation.recordChangeTag, !tag.isEmpty else {
-                throw .badRequest("BadRequestException: missing required field 'recordChangeTag'")
-            }
-            guard tag == current.recordChangeTag else {
-                var server = current
-                server.shareDetails = ShareDetails.view(of: share, for: context.user)
-                throw NimbusError(.serverRecordChanged, "record was changed by another request", serverRecord: server)
-            }
-        }
+        var server = current
+        server.shareDetails = ShareDetails.view(of: share, for: context.user)
+        try Self.checkChangeTag(of: operation, against: current, serverRecord: server)
         let change = operation.share ?? ShareChange()
         if let root = change.rootRecordName, root != share.rootRecordName {
             throw .badRequest("a share's root cannot change; delete the share and share '\(root)' instead")
@@ -235,9 +228,7 @@ extension RecordBatchPlanner {
     /// `share` reference and the hierarchy joins whatever holds the root's parent.
     private mutating func unshare(_ current: Record, operation: RecordOperation) throws(NimbusError) {
         let name = current.recordID.recordName
-        if operation.kind == .delete, let tag = operation.recordChangeTag, !tag.isEmpty, tag != current.recordChangeTag {
-            throw NimbusError(.serverRecordChanged, "record was changed by another request", serverRecord: current)
-        }
+        try Self.checkChangeTag(of: operation, against: current)
         let share = shares[name] ?? nil
         state[name] = .some(nil)
         shares[name] = .some(nil)

@@ -35,7 +35,7 @@ struct ShareAccess: Sendable {
     /// The shares whose hierarchies the caller may read; `nil` when a zone share opens the
     /// whole zone.
     var readableShares: [String]? {
-        participations[Share.zoneShareName] == nil ? Array(participations.keys) : nil
+        participations[Share.zoneShareName] == nil ? participations.keys.sorted() : nil
     }
 
     /// Whether the caller may read a record.

@@ -59,11 +59,7 @@ enum WireShare {
         if let lookup = participant.lookupInfo {
             writer.key("lookupInfo")
             writer.beginObject()
-            switch lookup {
-            case .emailAddress(let email): writer.field("emailAddress", email)
-            case .phoneNumber(let phone): writer.field("phoneNumber", phone)
-            case .userRecordName(let name): writer.field("userRecordName", name)
-            }
+            lookup.writeMember(to: &writer)
             writer.endObject()
         }
         writer.endObject()

@@ -58,11 +58,7 @@ public struct UsersDiscoverResponse: WireResponse {
             writer.key("lookupInfo")
             writer.beginObject()
             // Only what the caller asked by: a lookup by email does not reveal a phone number.
-            switch lookup {
-            case .emailAddress(let email): writer.field("emailAddress", email)
-            case .phoneNumber(let phone): writer.field("phoneNumber", phone)
-            case .userRecordName(let name): writer.field("userRecordName", name)
-            }
+            lookup.writeMember(to: &writer)
             if let user {
                 switch lookup {
                 case .userRecordName: break
@@ -74,5 +70,17 @@ public struct UsersDiscoverResponse: WireResponse {
         }
         writer.endArray()
         writer.endObject()
+    }
+}
+
+extension LookupInfo {
+    /// Writes the lookup's one member (`emailAddress`, `phoneNumber` or `userRecordName`) into
+    /// the open lookup info object.
+    func writeMember(to writer: inout JSONWriter) {
+        switch self {
+        case .emailAddress(let email): writer.field("emailAddress", email)
+        case .phoneNumber(let phone): writer.field("phoneNumber", phone)
+        case .userRecordName(let name): writer.field("userRecordName", name)
+        }
     }
 }
