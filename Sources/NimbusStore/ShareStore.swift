@@ -26,6 +26,17 @@ public protocol ShareStore: Sendable {
 
     /// Returns the shares of one owner's zone that a user accepted.
     func acceptedShares(of userRecordName: String, inZone zoneName: String, of tenant: Tenant) async throws -> [Participation]
+
+    /// Returns one page of a participant's view of an owner's zone, read from one snapshot:
+    /// the records of the strands' shares changed after their positions, merged with
+    /// tombstones for records that left those shares (unless they are in one of them again).
+    ///
+    /// - Throws: ``StoreError`` `.zoneNotFound`; `.zoneRecreated` for a position in an earlier
+    ///   incarnation; `.changesPruned` when changes after a strand's position were pruned.
+    func sharedZoneChanges(_ request: SharedZoneChangesRequest) async throws -> SharedZoneChanges
+
+    /// Returns, for every live zone in which a user accepted a share, where it stands for them.
+    func sharedZoneStates(of userRecordName: String, in container: ContainerEnvironment) async throws -> [SharedZoneState]
 }
 
 /// A share with where it lives.

@@ -44,6 +44,28 @@ struct SharingScenarioTests {
             }
         }
 
+        /// A page of a user's shared database feed: each zone as `zoneName@owner`, with
+        /// `deleted` for zones they lost, and the next token.
+        func sharedDatabaseChanges(_ user: User, after token: String?) async throws -> (zones: [String], token: String) {
+            let body = try await post("changes/database", token.map { #"{"syncToken":"\#($0)"}"# } ?? "{}", as: user, scope: "shared")
+            let zones = try #require(body["zones"] as? [[String: Any]])
+            let names = zones.map { zone in
+                let id = zone["zoneID"] as? [String: Any]
+                let name = "\(id?["zoneName"] as? String ?? "")@\(id?["ownerRecordName"] as? String ?? "")"
+                return zone["deleted"] as? Bool == true ? name + " deleted" : name
+            }
+            return (names, try #require(body["syncToken"] as? String))
+        }
+
+        /// The record names of a user's view of Alice's `Chats` zone, from scratch.
+        func sharedZoneRecords(_ user: User, owner: User) async throws -> Set<String> {
+            let zone = #"{"zoneName":"Chats","ownerRecordName":"\#(owner.user.userRecordName)"}"#
+            let body = try await post("changes/zone", #"{"zones":[{"zoneID":\#(zone)}]}"#, as: user, scope: "shared")
+            let page = try #require((body["zones"] as? [[String: Any]])?.first)
+            let records = try #require(page["records"] as? [[String: Any]], "\(page)")
+            return Set(records.compactMap { $0["recordName"] as? String })
+        }
+
         /// Which of the records a user can read through their shared database.
         func visible(_ names: [String], to user: User, owner: User) async throws -> Set<String> {
             let response = try await client.send(
@@ -175,9 +197,15 @@ struct SharingScenarioTests {
                 Session.participants(preview["share"] as? [String: Any])
                     == ["\(alice.user.userRecordName):OWNER:ACCEPTED", "\(bob.user.userRecordName):USER:PENDING"]
             )
+            let bobsFeed = try await s.sharedDatabaseChanges(bob, after: nil)
+            #expect(bobsFeed.zones.isEmpty)
             let accepted = try await s.resolve(guid, as: bob, accept: true)
             #expect(accepted["participantStatus"] as? String == "ACCEPTED")
             #expect(try await s.sharedZones(bob) == ["Chats@\(alice.user.userRecordName)"])
+            // The zone appears in Bob's shared database feed, holding the hierarchy only.
+            let joined = try await s.sharedDatabaseChanges(bob, after: bobsFeed.token)
+            #expect(joined.zones == ["Chats@\(alice.user.userRecordName)"])
+            #expect(try await s.sharedZoneRecords(bob, owner: alice) == ["chat1", "msg1", "share1"])
             #expect(try await s.visible(["chat1", "msg1", "private1", "share1"], to: bob, owner: alice) == ["chat1", "msg1", "share1"])
             _ = try await s.resolve(guid, as: carol, accept: true)
             // Members see accepted members (and the owner); only the owner sees the pending address.
@@ -199,6 +227,7 @@ struct SharingScenarioTests {
             )
             #expect(left.first?["deleted"] as? Bool == true, "\(left)")
             #expect(try await s.sharedZones(bob).isEmpty)
+            #expect(try await s.sharedDatabaseChanges(bob, after: joined.token).zones == ["Chats@\(alice.user.userRecordName) deleted"])
             #expect(try await s.visible(["chat1"], to: bob, owner: alice).isEmpty)
             #expect(!Session.participants(try await s.share(as: carol, owner: alice)).contains { $0.hasPrefix(bob.user.userRecordName) })
             #expect(try await s.share(as: alice, owner: alice) != nil, "the share survives a member leaving")

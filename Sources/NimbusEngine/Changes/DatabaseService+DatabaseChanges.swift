@@ -39,6 +39,7 @@ extension DatabaseService {
     {
         let limit = try Self.changesPageSize(resultsLimit)
         let tenant = try tenant(for: access)
+        if access.scope == .shared { return try await sharedDatabaseChanges(after: syncToken, limit: limit, access: access, tenant: tenant) }
         let tokens = SyncTokens(sealer: sealer)
         let scope = SyncTokens.databaseScope(
             container: tenant.container,
@@ -47,10 +48,6 @@ extension DatabaseService {
             owner: tenant.owner
         )
         let after = try syncToken.map { (token) throws(NimbusError) in try tokens.databasePosition(token, scope: scope) }
-        // The shared database lists other users' zones shared with the caller; nothing is shared yet.
-        if access.scope == .shared {
-            return DatabaseChangesPage(zones: [], syncToken: tokens.databaseToken(after ?? 0, scope: scope), moreComing: false)
-        }
         let page = try await store { try await records.databaseChanges(of: tenant, after: after, limit: limit) }
         return DatabaseChangesPage(
             zones: page.zones.map { change in

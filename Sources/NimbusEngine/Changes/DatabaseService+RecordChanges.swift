@@ -105,8 +105,8 @@ extension DatabaseService {
     private func feedPage(_ query: ZoneFeedQuery, limit: Int, tenant: Tenant, access: DatabaseAccess) async throws(NimbusError)
         -> RecordChangesPage
     {
+        if access.scope == .shared { return try await sharedFeedPage(query, limit: limit, access: access) }
         let zoneName = try zoneName(of: query.zoneID, in: tenant, access: access)
-        if access.scope == .shared { throw NimbusError.zoneNotFound }
         let scope = zoneTokenScope(zoneName, of: tenant, access: access)
         let tokens = SyncTokens(sealer: sealer)
         let after = try query.syncToken.map { (token) throws(NimbusError) in try tokens.zonePosition(token, scope: scope) }
@@ -117,7 +117,11 @@ extension DatabaseService {
         }
         return RecordChangesPage(
             zoneID: scope.zoneID,
-            changes: page.changes.map { reported($0, of: tenant) },
+            changes: try await withShareDetails(
+                page.changes,
+                in: ZoneTarget(tenant: tenant, zoneName: zoneName),
+                reader: access.caller.userRecordName
+            ).map { reported($0, of: tenant) },
             syncToken: tokens.zoneToken(page.position, scope: scope),
             moreComing: page.moreComing
         )

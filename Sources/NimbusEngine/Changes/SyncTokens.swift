@@ -30,9 +30,12 @@ struct SyncTokens {
         var environment: Environment
         var database: DatabaseScope
         var zoneID: ZoneID
+        /// In the shared database: the participant whose view of the zone the token follows.
+        var reader: String? = nil
 
         var text: String {
-            "zone|\(container)|\(environment.rawValue)|\(database.rawValue)|\(zoneID.ownerRecordName)|\(zoneID.zoneName)"
+            let base = "zone|\(container)|\(environment.rawValue)|\(database.rawValue)|\(zoneID.ownerRecordName)|\(zoneID.zoneName)"
+            return reader.map { base + "|" + $0 } ?? base
         }
     }
 
@@ -79,7 +82,7 @@ struct SyncTokens {
         return numbers
     }
 
-    private static func foreign(_ family: String) -> NimbusError {
+    static func foreign(_ family: String) -> NimbusError {
         .badRequest(
             "syncToken was not issued by this server for this \(family); "
                 + "it may be malformed, altered, or from another \(family). Sync from scratch by leaving it out"

@@ -49,4 +49,16 @@ extension DatabaseService {
             return record
         }
     }
+
+    /// Gives the share records among feed changes their share, as the reader may see it.
+    func withShareDetails(_ changes: [RecordChange], in target: ZoneTarget, reader: String?) async throws(NimbusError) -> [RecordChange] {
+        let saved = changes.compactMap { change -> Record? in if case .saved(let record) = change { record } else { nil } }
+        guard saved.contains(where: { Share.isShareType($0.recordType) }) else { return changes }
+        let detailed = try await withShareDetails(saved, in: target, reader: reader)
+        let byName = Dictionary(detailed.map { ($0.recordID.recordName, $0) }) { first, _ in first }
+        return changes.map { change in
+            guard case .saved(let record) = change else { return change }
+            return .saved(byName[record.recordID.recordName] ?? record)
+        }
+    }
 }

@@ -16,24 +16,8 @@ extension SQLStore {
         return try await database.read { connection in
             // The zone row and the records come from one snapshot: the zone's counter then covers
             // exactly the changes this read can see.
-            let zoneRows = try await connection.query(
-                """
-                SELECT change_counter, incarnation, pruned_through FROM zones
-                WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND is_deleted = 0
-                """,
-                Self.binds(tenant, zone: zoneName)
-            )
-            let zoneID = ZoneID(zoneName: zoneName, ownerRecordName: tenant.owner)
-            let zone: Zone
-            var prunedThrough: Int64 = 0
-            if let row = zoneRows.first {
-                zone = Zone(zoneID: zoneID, changeCounter: row.int(0), incarnation: row.int(1))
-                prunedThrough = row.int(2)
-            } else if zoneID.isDefaultZone {
-                zone = Zone(zoneID: zoneID, changeCounter: 0)
-            } else {
-                throw StoreError(.zoneNotFound, detail: "zone \(zoneName)")
-            }
+            let (zone, prunedThrough) = try await Self.feedZone(zoneName, of: tenant, on: connection)
+            let zoneID = zone.zoneID
             if let after = request.after {
                 guard after.incarnation == zone.incarnation else {
                     throw StoreError(.zoneRecreated, detail: "position of incarnation \(after.incarnation), zone is at \(zone.incarnation)")
@@ -78,6 +62,26 @@ extension SQLStore {
                 moreComing: moreComing
             )
         }
+    }
+
+    /// The zone a feed reads, from the reader's snapshot, with the counter through which its
+    /// tombstones were pruned. The default zone exists even before its first write.
+    static func feedZone(_ zoneName: String, of tenant: Tenant, on connection: any SQLConnection) async throws
+        -> (zone: Zone, prunedThrough: Int64)
+    {
+        let rows = try await connection.query(
+            """
+            SELECT change_counter, incarnation, pruned_through FROM zones
+            WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND is_deleted = 0
+            """,
+            binds(tenant, zone: zoneName)
+        )
+        let zoneID = ZoneID(zoneName: zoneName, ownerRecordName: tenant.owner)
+        if let row = rows.first {
+            return (Zone(zoneID: zoneID, changeCounter: row.int(0), incarnation: row.int(1)), row.int(2))
+        }
+        guard zoneID.isDefaultZone else { throw StoreError(.zoneNotFound, detail: "zone \(zoneName)") }
+        return (Zone(zoneID: zoneID, changeCounter: 0), 0)
     }
 
     /// The page query of a zone feed: the `(tenant, zone, change_counter)` index from the
