@@ -23,4 +23,24 @@ extension DatabaseEndpoints {
         let found = try await accounts.lookUpUsers(lookups, caller: access.caller)
         return encode(UsersDiscoverResponse(results: Array(zip(lookups, found))))
     }
+
+    /// `users/contacts/verify` (extension): sends a one-time code to an address the caller
+    /// says is theirs.
+    func startContactVerification() async throws(NimbusError) -> [UInt8] {
+        let request = try ContactVerificationRequest.parse(body)
+        switch try await accounts.startVerification(of: request.address, caller: access.caller) {
+        case .codeSent(let expiresAt):
+            return encode(ContactVerificationResponse(address: request.address.normalized, verified: false, expiresAt: expiresAt))
+        case .alreadyVerified:
+            return encode(ContactVerificationResponse(address: request.address.normalized, verified: true))
+        }
+    }
+
+    /// `users/contacts/confirm` (extension): checks the code; the address becomes the caller's.
+    func confirmContactVerification() async throws(NimbusError) -> [UInt8] {
+        let request = try ContactVerificationRequest.parse(body)
+        guard let code = request.code else { throw .badRequest("code is missing: send the code you received") }
+        try await accounts.confirmVerification(of: request.address, code: code, caller: access.caller)
+        return encode(ContactVerificationResponse(address: request.address.normalized, verified: true))
+    }
 }

@@ -136,6 +136,10 @@ struct DatabaseEndpoints {
         case .usersLookupContacts:
             // Deprecated by Apple; answered empty as CloudKit does now.
             return encode(UsersLookupResponse(users: []))
+        case .usersContactsVerify:
+            return try await startContactVerification()
+        case .usersContactsConfirm:
+            return try await confirmContactVerification()
         }
     }
 

@@ -10,7 +10,7 @@ public import NimbusModel
 ///
 /// Secrets are never stored: API tokens and web auth tokens are kept as SHA-256 hashes, and
 /// server-to-server keys are public keys.
-public protocol AccountStore: Sendable {
+public protocol AccountStore: ContactStore {
     /// Creates a container environment with its API token and developer user.
     /// - Throws: ``StoreError`` `.alreadyExists` if that container environment exists.
     func createContainer(_ container: ContainerEnvironment, apiTokenHash: String, developer: UserIdentity) async throws

@@ -45,6 +45,8 @@ struct EngineFixture {
     let clock: ManualClock
     let alice: String
     let bob: String
+    /// What the engine logged, where the development mailer writes verification codes.
+    let log: CapturedLog
 
     var databasePath: String { directory.appendingPathComponent("test.sqlite").path }
 
@@ -61,7 +63,8 @@ struct EngineFixture {
             cipher: cipher,
             now: { clock.now }
         )
-        let logger = Logger(label: "test")
+        let log = CapturedLog()
+        let logger = Logger(label: "test") { _ in CapturingLogHandler(log: log) }
         let accounts = AccountService(store: store, now: { clock.now }, logger: logger)
         let database = DatabaseService(
             records: store,
@@ -83,7 +86,8 @@ struct EngineFixture {
             accounts: accounts,
             clock: clock,
             alice: alice.user.userRecordName,
-            bob: bob.user.userRecordName
+            bob: bob.user.userRecordName,
+            log: log
         )
         do {
             let result = try await body(fixture)

@@ -114,6 +114,37 @@ struct BadInputTests {
         }
     }
 
+    @Test("proving an address: a code is sent; malformed requests and wrong codes are BAD_REQUESTs that link nothing")
+    func contactVerification() async throws {
+        try await HTTPFixture.with { f, client in
+            let verify = f.path("users/contacts/verify", user: f.bob.webAuthToken)
+            let started = try await client.send(.post, verify, json: #"{"lookupInfo":{"emailAddress":"Bob@Work.example"}}"#)
+            #expect(started.status == .ok)
+            let body = try started.json
+            #expect(body["status"] as? String == "CODE_SENT")
+            #expect((body["lookupInfo"] as? [String: Any])?["emailAddress"] as? String == "bob@work.example")
+            #expect(body["expiresAt"] is Int)
+            for bad in ["{}", #"{"lookupInfo":{"userRecordName":"_x"}}"#, #"{"lookupInfo":{"emailAddress":7}}"#, "[]"] {
+                try await client.send(.post, verify, json: bad).expectError("BAD_REQUEST", status: .badRequest)
+            }
+            let confirm = f.path("users/contacts/confirm", user: f.bob.webAuthToken)
+            try await client.send(.post, confirm, json: #"{"lookupInfo":{"emailAddress":"bob@work.example"}}"#)
+                .expectError("BAD_REQUEST", status: .badRequest)
+            try await client.send(.post, confirm, json: #"{"lookupInfo":{"emailAddress":"bob@work.example"},"code":"not-it"}"#)
+                .expectError("BAD_REQUEST", status: .badRequest)
+            // Nothing was linked: the address still finds nobody.
+            let lookup = try await client.send(
+                .post,
+                f.path("users/lookup/email", user: f.alice.webAuthToken),
+                json: #"{"users":[{"emailAddress":"bob@work.example"}]}"#
+            )
+            #expect((try lookup.json["users"] as? [Any])?.isEmpty == true)
+            // Without a signed-in user there is nothing to prove.
+            try await client.send(.post, f.path("users/contacts/verify"), json: #"{"lookupInfo":{"emailAddress":"z@example.com"}}"#)
+                .expectError("AUTHENTICATION_REQUIRED", status: .misdirectedRequest)
+        }
+    }
+
     @Test("a body over the size limit is a BAD_REQUEST naming the limit")
     func oversizedBody() async throws {
         try await HTTPFixture.with { f, client in

@@ -39,14 +39,23 @@ public final class AccountService: Sendable {
     /// Milliseconds since 1970-01-01 UTC.
     let now: @Sendable () -> Int64
     let logger: Logger
+    let mailer: any VerificationMailer
     let cache = Mutex(CredentialCache())
 
     /// Creates the service.
-    public init(store: any AccountStore, configuration: Configuration = .init(), now: @escaping @Sendable () -> Int64, logger: Logger) {
+    /// - Parameter mailer: Delivers address verification codes; `nil` logs them (development).
+    public init(
+        store: any AccountStore,
+        configuration: Configuration = .init(),
+        now: @escaping @Sendable () -> Int64,
+        logger: Logger,
+        mailer: (any VerificationMailer)? = nil
+    ) {
         self.store = store
         self.configuration = configuration
         self.now = now
         self.logger = logger
+        self.mailer = mailer ?? LogVerificationMailer(logger: logger)
     }
 
     // MARK: - Administration

@@ -45,9 +45,11 @@ extension DatabaseService {
             throw NimbusError(.authenticationRequired, "opening a share needs a signed-in user")
         }
         let container = ContainerEnvironment(container: access.caller.container, environment: access.caller.environment)
-        guard let caller = try await store({ try await users.user(named: userName, inContainer: container.container) }) else {
+        guard let identity = try await store({ try await users.user(named: userName, inContainer: container.container) }) else {
             throw NimbusError(.authenticationRequired, "opening a share needs a signed-in user")
         }
+        let addresses = try await store { try await users.addresses(of: userName, inContainer: container.container) }
+        let caller = Invitee(identity: identity, addresses: Set(addresses))
         var results: [Result<ShareMetadata, NimbusError>] = []
         for lookup in lookups {
             do throws(NimbusError) {
@@ -59,7 +61,7 @@ extension DatabaseService {
         return results
     }
 
-    private func invitation(_ lookup: ShareLookup, caller: UserIdentity, container: ContainerEnvironment, accept: Bool)
+    private func invitation(_ lookup: ShareLookup, caller: Invitee, container: ContainerEnvironment, accept: Bool)
         async throws(NimbusError) -> ShareMetadata
     {
         guard let located = try await store({ try await shares.share(shortGUID: lookup.shortGUID, in: container) }) else {
@@ -112,22 +114,18 @@ extension DatabaseService {
         )
     }
 
-    /// The caller's entry in a share: theirs by user, or a placeholder for an address on their
-    /// account (addresses on an account are verified ones).
-    static func entry(in share: Share, for caller: UserIdentity) -> ShareParticipant? {
+    /// The caller's entry in a share: theirs by user, or a placeholder for an address they
+    /// control (the account's own addresses and the ones they proved).
+    static func entry(in share: Share, for caller: Invitee) -> ShareParticipant? {
         if let entry = share.participant(userRecordName: caller.userRecordName) { return entry }
         return share.participants.first { participant in
-            guard participant.userRecordName == nil else { return false }
-            switch participant.lookupInfo {
-            case .emailAddress(let email): return caller.emailAddress.map(LookupInfo.normalizedEmail) == email
-            case .phoneNumber(let phone): return caller.phoneNumber.map(LookupInfo.normalizedPhone) == phone
-            case .userRecordName, nil: return false
-            }
+            guard participant.userRecordName == nil, let address = participant.lookupInfo else { return false }
+            return caller.addresses.contains(address)
         }
     }
 
     /// Refuses a caller who may not open a share: not listed on a private share, or removed.
-    static func checkMayOpen(_ share: Share, caller: UserIdentity) throws(NimbusError) {
+    static func checkMayOpen(_ share: Share, caller: Invitee) throws(NimbusError) {
         let entry = entry(in: share, for: caller)
         if share.publicPermission != .none { return }
         guard let entry else {
@@ -140,7 +138,7 @@ extension DatabaseService {
 
     /// Makes the caller an accepted participant: a listed one accepts, and on a public share
     /// anyone else joins as a public user.
-    static func join(_ share: inout Share, caller: UserIdentity) throws(NimbusError) {
+    static func join(_ share: inout Share, caller: Invitee) throws(NimbusError) {
         try checkMayOpen(share, caller: caller)
         let entry = entry(in: share, for: caller)
         if let entry, let index = share.participants.firstIndex(where: { $0.participantID == entry.participantID }) {
@@ -164,4 +162,12 @@ extension DatabaseService {
             )
         }
     }
+}
+
+/// A signed-in user opening a share, with the addresses they control (in normal form).
+struct Invitee {
+    var identity: UserIdentity
+    var addresses: Set<LookupInfo>
+
+    var userRecordName: String { identity.userRecordName }
 }

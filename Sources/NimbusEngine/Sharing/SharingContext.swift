@@ -26,14 +26,3 @@ struct SharingContext: Sendable {
     /// Makes identifiers for new participants.
     var makeParticipantID: @Sendable () -> String
 }
-
-extension LookupInfo {
-    /// The lookup in the form users are stored and compared in.
-    var normalized: LookupInfo {
-        switch self {
-        case .emailAddress(let address): .emailAddress(Self.normalizedEmail(address))
-        case .phoneNumber(let number): .phoneNumber(Self.normalizedPhone(number))
-        case .userRecordName: self
-        }
-    }
-}

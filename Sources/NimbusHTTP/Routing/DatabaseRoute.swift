@@ -37,6 +37,8 @@ public struct DatabaseRoute: Sendable, Hashable {
         case usersLookupEmail = "users/lookup/email"
         case usersLookupID = "users/lookup/id"
         case usersLookupContacts = "users/lookup/contacts"
+        case usersContactsVerify = "users/contacts/verify"
+        case usersContactsConfirm = "users/contacts/confirm"
     }
 
     private static func exactEnvironment(_ text: Substring) -> Environment? {
@@ -77,13 +79,16 @@ public struct DatabaseRoute: Sendable, Hashable {
         }
     }
 
-    /// The operations three segments long: `users/lookup/{email,id,contacts}`.
+    /// The operations three segments long: `users/lookup/{email,id,contacts}` and the
+    /// extension `users/contacts/{verify,confirm}`.
     private static func lookupOperation(_ segments: ArraySlice<Substring>) -> Operation? {
-        guard segments.count == 3, segments.first == "users", segments.dropFirst().first == "lookup" else { return nil }
-        switch segments.last {
-        case "email": return .usersLookupEmail
-        case "id": return .usersLookupID
-        case "contacts": return .usersLookupContacts
+        guard segments.count == 3, segments.first == "users" else { return nil }
+        switch (segments.dropFirst().first, segments.last) {
+        case ("lookup", "email"): return .usersLookupEmail
+        case ("lookup", "id"): return .usersLookupID
+        case ("lookup", "contacts"): return .usersLookupContacts
+        case ("contacts", "verify"): return .usersContactsVerify
+        case ("contacts", "confirm"): return .usersContactsConfirm
         default: return nil
         }
     }

@@ -13,6 +13,15 @@ public enum LookupInfo: Sendable, Hashable {
     case phoneNumber(String)
     case userRecordName(String)
 
+    /// The lookup in the form users are stored and compared in.
+    public var normalized: LookupInfo {
+        switch self {
+        case .emailAddress(let address): .emailAddress(Self.normalizedEmail(address))
+        case .phoneNumber(let number): .phoneNumber(Self.normalizedPhone(number))
+        case .userRecordName: self
+        }
+    }
+
     /// An email address in the form it is stored and compared in: trimmed and lower-cased.
     public static func normalizedEmail(_ address: String) -> String {
         address.trimmingWhitespace().lowercased()

@@ -114,9 +114,16 @@ extension SQLStore: AccountStore {
         case .userRecordName(let name): return try await user(named: name, inContainer: container)
         }
         let rows = try await database.read { connection in
+            // The address the user was created with, or one they proved since.
             try await connection.query(
-                "SELECT user_record_name, name, email, phone FROM users WHERE container = ? AND \(column) = ?",
-                [.text(container), .text(value)]
+                """
+                SELECT user_record_name, name, email, phone FROM users WHERE container = ? AND \(column) = ?
+                UNION ALL
+                SELECT u.user_record_name, u.name, u.email, u.phone FROM user_contacts c
+                JOIN users u ON u.container = c.container AND u.user_record_name = c.user_record_name
+                WHERE c.container = ? AND c.kind = ? AND c.value = ?
+                """,
+                [.text(container), .text(value), .text(container), .text(column), .text(value)]
             )
         }
         return rows.first.map {

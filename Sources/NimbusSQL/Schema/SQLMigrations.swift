@@ -189,6 +189,24 @@ enum SQLMigrations {
                 """,
             ]
         },
+        // Addresses users proved they control, and the one-time codes that prove them.
+        Migration(version: 5) { _ in
+            [
+                """
+                CREATE TABLE user_contacts (
+                    container TEXT NOT NULL, kind TEXT NOT NULL, value TEXT NOT NULL,
+                    user_record_name TEXT NOT NULL, verified_at BIGINT NOT NULL,
+                    PRIMARY KEY (container, kind, value))
+                """,
+                "CREATE INDEX user_contacts_by_user ON user_contacts (container, user_record_name)",
+                """
+                CREATE TABLE contact_verifications (
+                    container TEXT NOT NULL, user_record_name TEXT NOT NULL, kind TEXT NOT NULL, value TEXT NOT NULL,
+                    code_hash TEXT NOT NULL, expires_at BIGINT NOT NULL, failed_attempts BIGINT NOT NULL,
+                    PRIMARY KEY (container, user_record_name, kind, value))
+                """,
+            ]
+        },
     ]
 
     /// Brings the schema up to the latest version (or to `through`, for tests of an upgrade).
