@@ -110,6 +110,7 @@ let package = Package(
                 "NimbusEngine",
                 "NimbusModel",
                 "NimbusServer",
+                "NimbusStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -10,14 +10,40 @@ import Logging
 import NimbusEngine
 import NimbusModel
 import NimbusServer
+import NimbusStore
 
 /// `nimbus container ...`
 struct ContainerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "container",
         abstract: "Manage containers.",
-        subcommands: [Create.self]
+        subcommands: [Create.self, Configure.self]
     )
+
+    /// `nimbus container configure ID [--app-url-scheme S] [--fallback-url U]`.
+    struct Configure: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Set a container's app URL scheme and fallback URL, where share pages send people."
+        )
+
+        @OptionGroup var data: DataOptions
+        @Argument(help: "The container identifier.") var id: String
+        @Option(help: "The app's URL scheme: share pages link to SCHEME://share/{shortGUID}. Empty unsets it.")
+        var appURLScheme: String?
+        @Option(help: "Where people without the app go; the short GUID is appended. Empty unsets it.")
+        var fallbackURL: String?
+        @Flag(help: "Print one JSON object.") var json = false
+
+        func run() async throws {
+            let settings = try await Admin.run(data) { instance in
+                try await instance.accounts.configureContainer(id, appURLScheme: appURLScheme, fallbackURL: fallbackURL)
+            }
+            Output.print(
+                json: json,
+                ["container": id, "appURLScheme": settings.appURLScheme ?? "", "fallbackURL": settings.fallbackURL ?? ""]
+            )
+        }
+    }
 
     /// `nimbus container create ID [--environment E]`: prints the environment's API token.
     struct Create: AsyncParsableCommand {

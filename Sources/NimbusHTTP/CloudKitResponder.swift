@@ -81,6 +81,10 @@ public struct CloudKitResponder<Context: RequestContext>: HTTPResponder {
             )
         default:
             if path.hasPrefix("/signin/") { return SignInPage.response() }
+            if let shortGUID = SharePage.shortGUID(in: path) {
+                return await SharePage(database: database, accounts: accounts, publicBaseURL: configuration.publicBaseURL)
+                    .respond(to: request, shortGUID: shortGUID)
+            }
             return await respondToDatabaseRequest(request)
         }
     }

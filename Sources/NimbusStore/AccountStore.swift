@@ -50,6 +50,12 @@ public protocol AccountStore: ContactStore {
 
     /// Returns a registered server-to-server key.
     func serverKey(id keyID: String) async throws -> ServerKeyRecord?
+
+    /// Returns a container's settings (all unset if none were saved).
+    func containerSettings(_ container: String) async throws -> ContainerSettings
+
+    /// Saves a container's settings.
+    func saveContainerSettings(_ settings: ContainerSettings) async throws
 }
 
 /// A container in one environment.

@@ -11,9 +11,9 @@ public import NimbusModel
 /// Shares change only inside ``RecordStore/write(zone:of:_:)`` (with ``ZoneTransaction``'s
 /// share methods), so a share and its share record always commit together.
 public protocol ShareStore: Sendable {
-    /// Returns the share with this short GUID in a container environment, with the tenant and
-    /// zone it lives in; `nil` if there is none.
-    func share(shortGUID: String, in container: ContainerEnvironment) async throws -> LocatedShare?
+    /// Returns the share with this short GUID, with the tenant and zone it lives in; `nil` if
+    /// there is none (in `container`, when one is given).
+    func share(shortGUID: String, in container: ContainerEnvironment?) async throws -> LocatedShare?
 
     /// Returns shares of a zone by record name; absent names are left out.
     func shares(named names: [String], inZone zoneName: String, of tenant: Tenant) async throws -> [String: Share]

@@ -97,6 +97,18 @@ extension AccountService {
         return Caller(container: container, environment: environment, kind: .serverKey, userRecordName: key.userRecordName)
     }
 
+    /// The user a web auth token signs in to a container, or `nil` for a missing, unknown or
+    /// expired token: for pages a browser opens, where no API token comes along and a bad
+    /// token simply means "not signed in".
+    public func signedInUser(webAuthToken: String?, container: String) async throws(NimbusError) -> String? {
+        guard let webAuthToken, !webAuthToken.isEmpty else { return nil }
+        let token = webAuthToken.contains(" ") ? webAuthToken.replacing(" ", with: "+") : webAuthToken
+        guard let record = try await webAuthTokenRecord(hash: Credentials.hash(token)), record.container == container,
+            record.expiresAt > now()
+        else { return nil }
+        return record.userRecordName
+    }
+
     // MARK: - Cached lookups
 
     private func apiTokenEnvironment(_ token: String) async throws(NimbusError) -> ContainerEnvironment {

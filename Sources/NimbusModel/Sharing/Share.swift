@@ -15,6 +15,8 @@ public struct Share: Sendable, Hashable {
     public static let recordType = "cloudkit.share"
     /// The record name of a zone share; a zone has at most one.
     public static let zoneShareName = "cloudkit.zoneshare"
+    /// The share record's field holding its title, shown in invitations.
+    public static let titleField = "cloudkit.title"
 
     /// The share record's name.
     public var recordName: String

@@ -207,6 +207,15 @@ enum SQLMigrations {
                 """,
             ]
         },
+        // Per-container settings an operator chooses (share landing pages link to the app).
+        Migration(version: 6) { _ in
+            [
+                """
+                CREATE TABLE container_settings (
+                    container TEXT PRIMARY KEY, app_url_scheme TEXT, fallback_url TEXT)
+                """
+            ]
+        },
     ]
 
     /// Brings the schema up to the latest version (or to `through`, for tests of an upgrade).

@@ -8,20 +8,19 @@ public import NimbusModel
 public import NimbusStore
 
 extension SQLStore: ShareStore {
-    public func share(shortGUID: String, in container: ContainerEnvironment) async throws -> LocatedShare? {
+    public func share(shortGUID: String, in container: ContainerEnvironment?) async throws -> LocatedShare? {
         let dialect = database.dialect
         return try await database.read { connection in
+            // Short GUIDs are unique across containers: the unique index answers either way.
             let rows = try await connection.query(
-                """
-                SELECT owner, zone_name, share_name FROM shares
-                WHERE short_guid = ? AND container = ? AND environment = ?
-                """,
-                [.text(shortGUID), .text(container.container), .text(container.environment.rawValue)]
+                "SELECT container, environment, owner, zone_name, share_name FROM shares WHERE short_guid = ?",
+                [.text(shortGUID)]
             )
-            guard let row = rows.first else { return nil }
-            let tenant = Tenant(container: container.container, environment: container.environment, owner: row.string(0))
-            let zoneName = row.string(1)
-            let shares = try await ShareRows.shares(named: [row.string(2)], zone: zoneName, tenant: tenant, on: connection, dialect: dialect)
+            guard let row = rows.first, let environment = Environment(rawValue: row.string(1)) else { return nil }
+            let tenant = Tenant(container: row.string(0), environment: environment, owner: row.string(2))
+            if let container, container.container != tenant.container || container.environment != environment { return nil }
+            let zoneName = row.string(3)
+            let shares = try await ShareRows.shares(named: [row.string(4)], zone: zoneName, tenant: tenant, on: connection, dialect: dialect)
             return shares.values.first.map { LocatedShare(tenant: tenant, zoneName: zoneName, share: $0) }
         }
     }

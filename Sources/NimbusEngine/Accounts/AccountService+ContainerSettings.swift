@@ -1,0 +1,54 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+public import NimbusModel
+public import NimbusStore
+
+extension AccountService {
+    /// A container's settings.
+    public func containerSettings(_ container: String) async throws(NimbusError) -> ContainerSettings {
+        do {
+            return try await store.containerSettings(container)
+        } catch {
+            throw internalError(error)
+        }
+    }
+
+    /// Changes a container's settings; `nil` leaves a value as it is, an empty string unsets it.
+    /// - Throws: `.badRequest` for a scheme that is not a URL scheme or a fallback URL that is
+    ///   not `http(s)`.
+    public func configureContainer(_ container: String, appURLScheme: String?, fallbackURL: String?) async throws(NimbusError)
+        -> ContainerSettings
+    {
+        var settings = try await containerSettings(container)
+        if let appURLScheme {
+            let valid =
+                appURLScheme.first?.isLetter == true
+                && appURLScheme.unicodeScalars.allSatisfy { $0.isASCII && (URLSchemeCharacters.all.contains($0)) }
+            guard appURLScheme.isEmpty || valid else {
+                throw .badRequest("app URL scheme must be letters, digits, '+', '-' or '.', starting with a letter")
+            }
+            settings.appURLScheme = appURLScheme.isEmpty ? nil : appURLScheme
+        }
+        if let fallbackURL {
+            guard fallbackURL.isEmpty || fallbackURL.hasPrefix("https://") || fallbackURL.hasPrefix("http://") else {
+                throw .badRequest("fallback URL must start with https:// or http://")
+            }
+            settings.fallbackURL = fallbackURL.isEmpty ? nil : fallbackURL
+        }
+        do {
+            try await store.saveContainerSettings(settings)
+        } catch {
+            throw internalError(error)
+        }
+        return settings
+    }
+}
+
+/// The characters of a URL scheme (RFC 3986 §3.1), without Foundation's character sets.
+private enum URLSchemeCharacters {
+    static let all = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+-.".unicodeScalars)
+}

@@ -1,0 +1,191 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NimbusEngine
+import NimbusModel
+import NimbusStore
+
+/// The page behind a share's URL, `{base}/share/{shortGUID}`, for people who open an
+/// invitation in a browser.
+///
+/// `GET` shows what the share is to the visitor, with `og:` tags for link previews, a link into
+/// the container's app (its URL scheme, or the fallback URL, with the short GUID appended) and,
+/// for a signed-in visitor who may join, an accept button. `POST` (the button) accepts.
+/// A visitor is signed in by a `ckWebAuthToken` query parameter (form field for `POST`), as
+/// CloudKit JS passes tokens to redirect targets.
+///
+/// Decision: the URL is a capability. Anyone holding it learns which app it opens; only those
+/// who may see the share (participants, or anyone for a public share) see its title and owner.
+struct SharePage {
+    let database: DatabaseService
+    let accounts: AccountService
+    let publicBaseURL: String
+
+    /// The short GUID of a `/share/{shortGUID}` path, if it is one.
+    static func shortGUID(in path: String) -> String? {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: true)
+        guard parts.count == 2, parts[0] == "share", !parts[1].isEmpty, parts[1].utf8.count <= 64 else { return nil }
+        return String(parts[1])
+    }
+
+    func respond(to request: Request, shortGUID: String) async -> Response {
+        do {
+            switch request.method {
+            case .get, .head:
+                return try await show(shortGUID, token: request.uri.queryParameters["ckWebAuthToken"].map(String.init))
+            case .post:
+                let form = try await request.body.collect(upTo: 16 * 1024)
+                let token = Self.formValue("ckWebAuthToken", in: String(buffer: form))
+                return try await accept(shortGUID, token: token)
+            default:
+                return Self.page(status: .methodNotAllowed, title: "Not allowed", body: "<p>Open this link in a browser.</p>")
+            }
+        } catch {
+            return Self.page(status: .serviceUnavailable, title: "Try again", body: "<p>The server could not answer just now; try again.</p>")
+        }
+    }
+
+    // MARK: - Private
+
+    private func show(_ shortGUID: String, token: String?) async throws -> Response {
+        guard let container = try await database.sharePreview(shortGUID: shortGUID, reader: nil)?.container else {
+            return Self.page(status: .notFound, title: "Invitation not found", body: "<p>This invitation link is not valid.</p>")
+        }
+        let reader = try await accounts.signedInUser(webAuthToken: token, container: container)
+        guard let preview = try await database.sharePreview(shortGUID: shortGUID, reader: reader) else {
+            return Self.page(status: .notFound, title: "Invitation not found", body: "<p>This invitation link is not valid.</p>")
+        }
+        let settings = try await accounts.containerSettings(container)
+        var body = ""
+        if preview.isVisible {
+            let title = HTML.escape(preview.title ?? "A shared item")
+            body += "<h1>\(title)</h1>"
+            if let owner = preview.ownerName { body += "<p>Shared by \(HTML.escape(owner)).</p>" }
+            if preview.status == .accepted {
+                body += "<p>You have joined.</p>"
+            } else if let token, preview.mayAccept {
+                body += """
+                    <form method="post" action="/share/\(HTML.escape(shortGUID))">\
+                    <input type="hidden" name="ckWebAuthToken" value="\(HTML.escape(token))">\
+                    <button type="submit">Accept</button></form>
+                    """
+            } else if reader == nil {
+                body += "<p>Sign in to join.</p>"
+            }
+        } else {
+            body += "<h1>You have been invited</h1>"
+            body += reader == nil ? "<p>Sign in with the account that was invited to see it.</p>" : "<p>This invitation is not for this account.</p>"
+        }
+        body += appLinks(shortGUID, settings)
+        return Self.page(
+            status: .ok,
+            title: preview.isVisible ? preview.title ?? "A shared item" : "You have been invited",
+            body: body,
+            preview: OpenGraph(
+                title: preview.isVisible ? preview.title ?? "A shared item" : "You have been invited",
+                description: preview.isVisible
+                    ? "\(preview.ownerName ?? "Someone") shared this with you." : "Open the invitation to see what was shared with you.",
+                url: "\(publicBaseURL)/share/\(shortGUID)"
+            )
+        )
+    }
+
+    private func accept(_ shortGUID: String, token: String?) async throws -> Response {
+        guard let preview = try await database.sharePreview(shortGUID: shortGUID, reader: nil),
+            let reader = try await accounts.signedInUser(webAuthToken: token, container: preview.container)
+        else {
+            return Self.page(status: .forbidden, title: "Sign in first", body: "<p>Sign in with the invited account, then open the link again.</p>")
+        }
+        let access = DatabaseAccess(
+            caller: Caller(container: preview.container, environment: preview.environment, kind: .user, userRecordName: reader),
+            scope: .shared
+        )
+        let settings = try await accounts.containerSettings(preview.container)
+        let results = try await database.acceptShares([ShareLookup(shortGUID: shortGUID)], access: access)
+        switch results.first {
+        case .success(let metadata)?:
+            let title = (metadata.share.fields[Share.titleField]).flatMap { if case .string(let text) = $0 { text } else { nil } }
+            return Self.page(
+                status: .ok,
+                title: "Joined",
+                body: "<h1>You joined \(HTML.escape(title ?? "the shared item"))</h1>" + appLinks(shortGUID, settings)
+            )
+        case .failure(let error)?:
+            return Self.page(status: .forbidden, title: "Cannot join", body: "<p>\(HTML.escape(error.reason))</p>")
+        case nil:
+            return Self.page(status: .forbidden, title: "Cannot join", body: "<p>This invitation cannot be accepted.</p>")
+        }
+    }
+
+    private func appLinks(_ shortGUID: String, _ settings: ContainerSettings) -> String {
+        var links: [String] = []
+        if let scheme = settings.appURLScheme {
+            links.append(#"<a class="open" href="\#(HTML.escape("\(scheme)://share/\(shortGUID)"))">Open in the app</a>"#)
+        }
+        if let fallback = settings.fallbackURL {
+            links.append(#"<a class="fallback" href="\#(HTML.escape(fallback + shortGUID))">Get the app</a>"#)
+        }
+        return links.isEmpty ? "" : "<p>" + links.joined(separator: " · ") + "</p>"
+    }
+
+    /// The value of a field of an `application/x-www-form-urlencoded` body.
+    static func formValue(_ name: String, in body: String) -> String? {
+        for pair in body.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2, parts[0] == name else { continue }
+            return String(parts[1]).replacing("+", with: " ").removingPercentEncoding
+        }
+        return nil
+    }
+
+    /// The page's URL may carry a web auth token: it must not leak to sites it links to.
+    static let referrerPolicy = HTTPField.Name("Referrer-Policy")!
+
+    struct OpenGraph {
+        var title: String
+        var description: String
+        var url: String
+    }
+
+    static func page(status: HTTPResponse.Status, title: String, body: String, preview: OpenGraph? = nil) -> Response {
+        var head = #"<meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">"#
+        head += "<title>\(HTML.escape(title))</title>"
+        if let preview {
+            head += #"<meta property="og:type" content="website">"#
+            head += #"<meta property="og:title" content="\#(HTML.escape(preview.title))">"#
+            head += #"<meta property="og:description" content="\#(HTML.escape(preview.description))">"#
+            head += #"<meta property="og:url" content="\#(HTML.escape(preview.url))">"#
+        }
+        let html = "<!doctype html><html><head>\(head)</head><body>\(body)</body></html>"
+        return Response(
+            status: status,
+            headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store", Self.referrerPolicy: "no-referrer"],
+            body: .init(byteBuffer: ByteBuffer(string: html))
+        )
+    }
+}
+
+/// Escaping text for HTML bodies and attribute values.
+enum HTML {
+    static func escape(_ text: String) -> String {
+        var escaped = ""
+        escaped.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "\"": escaped += "&quot;"
+            case "'": escaped += "&#39;"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+}

@@ -1,0 +1,36 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+public import NimbusStore
+
+extension SQLStore {
+    public func containerSettings(_ container: String) async throws -> ContainerSettings {
+        let rows = try await database.read { connection in
+            try await connection.query(
+                "SELECT app_url_scheme, fallback_url FROM container_settings WHERE container = ?",
+                [.text(container)]
+            )
+        }
+        guard let row = rows.first else { return ContainerSettings(container: container) }
+        return ContainerSettings(container: container, appURLScheme: row[0].text, fallbackURL: row[1].text)
+    }
+
+    public func saveContainerSettings(_ settings: ContainerSettings) async throws {
+        try await database.write { connection in
+            try await connection.execute(
+                """
+                INSERT INTO container_settings (container, app_url_scheme, fallback_url) VALUES (?, ?, ?)
+                ON CONFLICT (container) DO UPDATE SET
+                    app_url_scheme = excluded.app_url_scheme, fallback_url = excluded.fallback_url
+                """,
+                [
+                    .text(settings.container), settings.appURLScheme.map(SQLValue.text) ?? .null,
+                    settings.fallbackURL.map(SQLValue.text) ?? .null,
+                ]
+            )
+        }
+    }
+}
