@@ -54,7 +54,7 @@ struct SharePage {
     // MARK: - Private
 
     private func show(_ shortGUID: String, token: String?) async throws -> Response {
-        guard let container = try await database.sharePreview(shortGUID: shortGUID, reader: nil)?.container else {
+        guard let container = try await database.shareLocation(shortGUID: shortGUID)?.container else {
             return Self.page(status: .notFound, title: "Invitation not found", body: "<p>This invitation link is not valid.</p>")
         }
         let reader = try await accounts.signedInUser(webAuthToken: token, container: container)
@@ -97,20 +97,20 @@ struct SharePage {
     }
 
     private func accept(_ shortGUID: String, token: String?) async throws -> Response {
-        guard let preview = try await database.sharePreview(shortGUID: shortGUID, reader: nil),
-            let reader = try await accounts.signedInUser(webAuthToken: token, container: preview.container)
+        guard let location = try await database.shareLocation(shortGUID: shortGUID),
+            let reader = try await accounts.signedInUser(webAuthToken: token, container: location.container)
         else {
             return Self.page(status: .forbidden, title: "Sign in first", body: "<p>Sign in with the invited account, then open the link again.</p>")
         }
         let access = DatabaseAccess(
-            caller: Caller(container: preview.container, environment: preview.environment, kind: .user, userRecordName: reader),
+            caller: Caller(container: location.container, environment: location.environment, kind: .user, userRecordName: reader),
             scope: .shared
         )
-        let settings = try await accounts.containerSettings(preview.container)
+        let settings = try await accounts.containerSettings(location.container)
         let results = try await database.acceptShares([ShareLookup(shortGUID: shortGUID)], access: access)
         switch results.first {
         case .success(let metadata)?:
-            let title = (metadata.share.fields[Share.titleField]).flatMap { if case .string(let text) = $0 { text } else { nil } }
+            let title = metadata.share.shareTitle
             return Self.page(
                 status: .ok,
                 title: "Joined",

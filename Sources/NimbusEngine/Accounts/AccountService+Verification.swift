@@ -105,16 +105,15 @@ extension AccountService {
         guard caller.kind == .user, let user = caller.userRecordName else {
             throw NimbusError(.authenticationRequired, "proving an address needs a signed-in user")
         }
-        switch address {
+        switch address.normalized {
         case .emailAddress(let email):
             guard email.contains("@") else { throw .badRequest("emailAddress is not an email address") }
-            return (user, .emailAddress(LookupInfo.normalizedEmail(email)))
         case .phoneNumber(let phone):
-            guard !LookupInfo.normalizedPhone(phone).isEmpty else { throw .badRequest("phoneNumber is empty") }
-            return (user, .phoneNumber(LookupInfo.normalizedPhone(phone)))
+            guard !phone.isEmpty else { throw .badRequest("phoneNumber is empty") }
         case .userRecordName:
             throw .badRequest("only an emailAddress or a phoneNumber can be verified")
         }
+        return (user, address.normalized)
     }
 
     /// Six random digits.

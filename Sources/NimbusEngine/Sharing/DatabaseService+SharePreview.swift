@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 public import NimbusModel
-import NimbusStore
+public import NimbusStore
 
 /// What a share's web page may show to the person who opened it.
 public struct SharePreview: Sendable, Hashable {
@@ -55,7 +55,7 @@ extension DatabaseService {
                 return preview
             }
             preview.isVisible = true
-            preview.title = Self.title(of: metadata.share)
+            preview.title = metadata.share.shareTitle
             preview.ownerName = metadata.ownerIdentity?.name
             preview.status = metadata.participantStatus
             preview.mayAccept = metadata.participantStatus != .accepted && metadata.participantRole != .owner
@@ -67,13 +67,15 @@ extension DatabaseService {
         }
         let owner = try await store { try await users.user(named: tenant.owner, inContainer: tenant.container) }
         preview.isVisible = true
-        preview.title = found[located.share.recordName].flatMap(Self.title(of:))
+        preview.title = found[located.share.recordName]?.shareTitle
         preview.ownerName = owner?.name
         return preview
     }
 
-    private static func title(of shareRecord: Record) -> String? {
-        if case .string(let title)? = shareRecord.fields[Share.titleField] { return title }
-        return nil
+    /// The container environment of the share with this short GUID, or `nil` if there is none:
+    /// where a browser's web auth token must be checked before asking for a preview.
+    public func shareLocation(shortGUID: String) async throws(NimbusError) -> ContainerEnvironment? {
+        guard let tenant = try await store({ try await shares.share(shortGUID: shortGUID, in: nil) })?.tenant else { return nil }
+        return ContainerEnvironment(container: tenant.container, environment: tenant.environment)
     }
 }

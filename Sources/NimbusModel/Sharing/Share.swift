@@ -64,3 +64,11 @@ public struct Share: Sendable, Hashable {
         recordType.count == recordType.utf8.count && recordType.lowercased() == Self.recordType
     }
 }
+
+extension Record {
+    /// On a share record: the share's title (``Share/titleField``), if it has one.
+    public var shareTitle: String? {
+        if case .string(let title)? = fields[Share.titleField] { return title }
+        return nil
+    }
+}
