@@ -29,8 +29,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
@@ -56,6 +59,9 @@ let package = Package(
                 "NimbusModel",
                 "NimbusStore",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -116,6 +122,16 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // What the test targets share: the database each test runs on (SQLite or PostgreSQL).
+        .target(
+            name: "NimbusTestSupport",
+            dependencies: [
+                "NimbusSQL",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/NimbusTestSupport",
+            swiftSettings: testSwiftSettings
+        ),
         .testTarget(
             name: "NimbusModelTests",
             dependencies: ["NimbusModel"],
@@ -123,12 +139,12 @@ let package = Package(
         ),
         .testTarget(
             name: "NimbusSQLTests",
-            dependencies: ["NimbusModel", "NimbusSQL", "NimbusStore"],
+            dependencies: ["NimbusModel", "NimbusSQL", "NimbusStore", "NimbusTestSupport"],
             swiftSettings: testSwiftSettings
         ),
         .testTarget(
             name: "NimbusEngineTests",
-            dependencies: ["NimbusEngine", "NimbusModel", "NimbusSQL", "NimbusStore"],
+            dependencies: ["NimbusEngine", "NimbusModel", "NimbusSQL", "NimbusStore", "NimbusTestSupport"],
             swiftSettings: testSwiftSettings
         ),
         .testTarget(
@@ -146,13 +162,14 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 "NimbusSQL",
                 "NimbusStore",
+                "NimbusTestSupport",
             ],
             exclude: ["Fixtures"],
             swiftSettings: testSwiftSettings
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["NimbusModel"],
+            dependencies: ["NimbusModel", "NimbusTestSupport"],
             swiftSettings: testSwiftSettings
         ),
     ]

@@ -134,7 +134,7 @@ enum Admin {
     ) async throws -> Result {
         var logger = Logger(label: "nimbus")
         logger.logLevel = .warning
-        let instance = try await NimbusInstance.open(ServerConfiguration(dataDirectory: data.directory), logger: logger)
+        let instance = try await NimbusInstance.open(data.configuration, logger: logger)
         do {
             let result = try await body(instance)
             await instance.close()

@@ -14,7 +14,29 @@ struct DataOptions: ParsableArguments {
     @Option(name: .long, help: "The data directory (default ./nimbus-data, or NIMBUS_DATA).")
     var data: String?
 
+    @Option(
+        name: .long,
+        help: "A postgres:// URL to keep the data in PostgreSQL instead of SQLite (or NIMBUS_DATABASE_URL)."
+    )
+    var database: String?
+
     var directory: String { data ?? ProcessInfo.processInfo.environment["NIMBUS_DATA"] ?? "./nimbus-data" }
+
+    var databaseURL: String? {
+        let url = database ?? ProcessInfo.processInfo.environment["NIMBUS_DATABASE_URL"]
+        return url?.isEmpty == false ? url : nil
+    }
+
+    /// The configuration of the admin subcommands: the data, and keys from the environment, as `serve` reads them.
+    var configuration: ServerConfiguration {
+        let environment = ProcessInfo.processInfo.environment
+        return ServerConfiguration(
+            dataDirectory: directory,
+            databaseURL: databaseURL,
+            fieldEncryptionKey: environment["NIMBUS_ENCRYPTION_KEY"],
+            tokenKey: environment["NIMBUS_TOKEN_KEY"]
+        )
+    }
 }
 
 /// Logging for the executable: to standard error, at NIMBUS_LOG_LEVEL (default info).

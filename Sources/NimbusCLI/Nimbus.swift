@@ -12,6 +12,6 @@ struct Nimbus: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "nimbus",
         abstract: "A self-hosted server for the CloudKit model, speaking CloudKit Web Services.",
-        subcommands: [Serve.self, ContainerCommand.self, UserCommand.self, KeyCommand.self, ShareCommand.self]
+        subcommands: [Serve.self, ContainerCommand.self, UserCommand.self, KeyCommand.self, ShareCommand.self, Migrate.self]
     )
 }

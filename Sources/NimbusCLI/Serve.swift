@@ -9,7 +9,7 @@ import Foundation
 import Logging
 import NimbusServer
 
-/// `nimbus serve`: runs the server on the embedded SQLite store.
+/// `nimbus serve`: runs the server on the embedded SQLite store, or on PostgreSQL with `--database`.
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Run the Nimbus server.")
 
@@ -26,10 +26,12 @@ struct Serve: AsyncParsableCommand {
         let logger = CommandLogging.bootstrap()
         let configuration = ServerConfiguration(
             dataDirectory: data.directory,
+            databaseURL: data.databaseURL,
             hostname: hostname ?? environment["NIMBUS_HOSTNAME"] ?? "127.0.0.1",
             port: port ?? environment["NIMBUS_PORT"].flatMap { Int($0) } ?? 8080,
             publicBaseURL: environment["NIMBUS_PUBLIC_URL"],
             fieldEncryptionKey: environment["NIMBUS_ENCRYPTION_KEY"],
+            tokenKey: environment["NIMBUS_TOKEN_KEY"],
             signatureDateWindowSeconds: environment["NIMBUS_SIGNATURE_WINDOW"].flatMap { Int($0) } ?? 300,
             tombstoneRetention: try Self.tombstoneRetention(environment["NIMBUS_TOMBSTONE_RETENTION_DAYS"])
         )
@@ -41,7 +43,7 @@ struct Serve: AsyncParsableCommand {
             FileHandle.standardOutput.write(
                 Data(
                     """
-                    New data directory \(configuration.dataDirectory): created a development container and a user.
+                    New \(configuration.databaseURL == nil ? "data directory \(configuration.dataDirectory)" : "database"): created a development container and a user.
                     The tokens are shown only now (the server stores their hashes). Paste these lines into a shell:
 
                     export NIMBUS_URL=\(url)

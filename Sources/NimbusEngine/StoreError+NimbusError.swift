@@ -24,6 +24,8 @@ extension StoreError {
                 .changeTokenExpired,
                 "syncToken has expired: changes after it are no longer kept; sync this zone from scratch by leaving out syncToken"
             )
+        case .unstorableValue:
+            return NimbusError(.badRequest, "a value in the request cannot be stored (text must not contain NUL characters)")
         case .database:
             logger.error("Database failed", metadata: ["nimbus.error": "\(debugDescription)"])
             return NimbusError(.serviceUnavailable, "the database is unavailable; try again", retryAfter: .seconds(1))

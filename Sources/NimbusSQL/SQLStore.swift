@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 import Crypto
+public import Logging
 import NimbusModel
 import NimbusStore
 
@@ -17,7 +18,8 @@ import NimbusStore
 /// The record, account and schema store over SQL: one implementation for every SQL engine.
 ///
 /// The statements are written once; ``SQLDialect`` holds what differs between engines. Only the
-/// executables pick an engine (``openSQLite(path:cipher:)``), everything else sees the store
+/// executables pick an engine (``openSQLite(path:cipher:now:)`` or
+/// ``openPostgres(_:cipher:now:logger:)``), everything else sees the store
 /// protocols.
 public final class SQLStore: Sendable {
     let database: any SQLDatabase
@@ -44,6 +46,37 @@ public final class SQLStore: Sendable {
         SQLStore(database: try await SQLiteDatabase.open(path: path), cipher: cipher, now: now)
     }
 
+    /// Connects to a PostgreSQL database and migrates it to the latest schema (migrations from
+    /// several processes at once take turns).
+    /// - Parameters:
+    ///   - location: The database, and the pool and timeout settings.
+    ///   - cipher: Seals encrypted fields; its key must stay the same for the life of the data,
+    ///     and be the same in every process that shares the database.
+    ///   - now: The clock, in milliseconds since 1970-01-01 UTC.
+    ///   - logger: Where the connection pool logs.
+    public static func openPostgres(
+        _ location: PostgresLocation,
+        cipher: FieldCipher,
+        now: @escaping @Sendable () -> Int64 = SQLStore.systemTime,
+        logger: Logger
+    ) async throws -> SQLStore {
+        SQLStore(database: try await PostgreSQLDatabase.open(location, logger: logger), cipher: cipher, now: now)
+    }
+
+    /// Whether the store holds no container yet: a new deployment.
+    public func isEmpty() async throws -> Bool {
+        try await database.read { connection in
+            try await connection.query("SELECT 1 FROM containers LIMIT 1", []).isEmpty
+        }
+    }
+
+    /// The schema version the database is at.
+    public func schemaVersion() async throws -> Int64 {
+        try await database.read { connection in
+            try await connection.query("SELECT MAX(version) FROM schema_migrations", []).first?.int(0) ?? 0
+        }
+    }
+
     /// Closes the database; the store must not be used afterwards.
     public func close() async {
         await database.close()
@@ -62,6 +95,12 @@ public final class SQLStore: Sendable {
     /// Binds the zone key columns `container, environment, owner, zone_name`.
     static func binds(_ tenant: Tenant, zone: String) -> [SQLValue] {
         binds(tenant) + [.text(zone)]
+    }
+
+    /// What a tenant's writes take turns on: each bumps the tenant's database counter, so two at
+    /// once would only collide.
+    static func writeKey(_ tenant: Tenant) -> String {
+        "\(tenant.container)\u{1F}\(tenant.environment.rawValue)\u{1F}\(tenant.owner)"
     }
 
     /// A JSON array of strings, the bind of ``SQLDialect`` membership tests.

@@ -28,10 +28,10 @@ public struct NimbusInstance: Sendable {
     public let accounts: AccountService
     let store: SQLStore
     let tokenKey: [UInt8]
-    /// Whether the data directory was empty before this open.
+    /// Whether the store held no data before this open: a new data directory or an empty database.
     public let isNew: Bool
 
-    /// Opens (creating if needed) the data directory of a configuration.
+    /// Opens (creating if needed) the data directory of a configuration, and the database it names.
     /// - Parameters:
     ///   - configuration: Where the data is and how to serve it.
     ///   - logger: Where the services log.
@@ -47,10 +47,31 @@ public struct NimbusInstance: Sendable {
         } catch {
             throw ServerError("cannot create the data directory \(configuration.dataDirectory): \(error)")
         }
-        let isNew = !files.fileExists(atPath: configuration.databasePath)
-        let keys = try ServerKeys.load(dataDirectory: configuration.dataDirectory, configuredFieldKey: configuration.fieldEncryptionKey)
+        let keys = try ServerKeys.load(
+            dataDirectory: configuration.dataDirectory,
+            configuredFieldKey: configuration.fieldEncryptionKey,
+            configuredTokenKey: configuration.tokenKey
+        )
         guard let cipher = FieldCipher(keyBytes: keys.field) else { throw ServerError("field encryption key must be 32 bytes") }
-        let store = try await SQLStore.openSQLite(path: configuration.databasePath, cipher: cipher, now: now)
+        let store: SQLStore
+        let isNew: Bool
+        if let url = configuration.databaseURL {
+            let location: PostgresLocation
+            do {
+                location = try PostgresLocation(url: url)
+            } catch {
+                throw ServerError("the database URL is not usable: \(error)")
+            }
+            do {
+                store = try await SQLStore.openPostgres(location, cipher: cipher, now: now, logger: logger)
+            } catch {
+                throw ServerError("cannot open the database \(location): \(String(reflecting: error))")
+            }
+            isNew = try await store.isEmpty()
+        } else {
+            isNew = !files.fileExists(atPath: configuration.databasePath)
+            store = try await SQLStore.openSQLite(path: configuration.databasePath, cipher: cipher, now: now)
+        }
         var accountConfiguration = AccountService.Configuration()
         accountConfiguration.signatureDateWindow = Int64(configuration.signatureDateWindowSeconds) * 1000
         let accounts = AccountService(store: store, configuration: accountConfiguration, now: now, logger: logger)
@@ -73,6 +94,11 @@ public struct NimbusInstance: Sendable {
             tokenKey: keys.token,
             isNew: isNew
         )
+    }
+
+    /// The version of the store's schema (after the migrations `open` ran).
+    public func schemaVersion() async throws -> Int64 {
+        try await store.schemaVersion()
     }
 
     /// Closes the store.

@@ -35,10 +35,17 @@ public enum NimbusServer {
     /// The container a new data directory starts with.
     public static let quickstartContainer = "iCloud.com.example.nimbus"
 
-    /// On a new data directory, creates a development container and a signed-in user.
+    /// On a new data directory or an empty database, creates a development container and a
+    /// signed-in user.
     public static func makeQuickstart(_ instance: NimbusInstance) async throws -> Quickstart? {
         guard instance.isNew else { return nil }
-        let container = try await instance.accounts.createContainer(quickstartContainer, environment: .development)
+        let container: AccountService.NewContainer
+        do {
+            container = try await instance.accounts.createContainer(quickstartContainer, environment: .development)
+        } catch  where error.code == .alreadyExists {
+            // Another instance on the same new database got there first and printed the tokens.
+            return nil
+        }
         let user = try await instance.accounts.addUser(name: "Quick Start", email: nil, phone: nil, container: quickstartContainer)
         return Quickstart(
             container: quickstartContainer,

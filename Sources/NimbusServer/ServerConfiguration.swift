@@ -11,6 +11,9 @@
 public struct ServerConfiguration: Sendable {
     /// Where the embedded SQLite database and the server's keys live. Default `./nimbus-data`.
     public var dataDirectory: String
+    /// A `postgres://` URL (see `PostgresLocation`) to keep the data in PostgreSQL instead of the
+    /// data directory's SQLite file. Default `nil`: SQLite.
+    public var databaseURL: String?
     /// The address to listen on. Default `127.0.0.1`: only this machine.
     public var hostname: String
     /// The port to listen on; 0 picks a free one. Default 8080.
@@ -20,6 +23,9 @@ public struct ServerConfiguration: Sendable {
     /// A base64 256-bit key for encrypted fields; default: the key in the data directory, made
     /// on first start. Must stay the same for the life of the data.
     public var fieldEncryptionKey: String?
+    /// A base64 256-bit key that seals change tokens and cursors; default: the key in the data
+    /// directory. Instances that serve the same database need the same one.
+    public var tokenKey: String?
     /// The largest request body accepted, in bytes. Default 16 MiB.
     public var maximumBodySize: Int
     /// How far a signed request's date may be from the server's clock, in seconds. Default 300.
@@ -31,19 +37,23 @@ public struct ServerConfiguration: Sendable {
     /// Creates a configuration with the defaults above.
     public init(
         dataDirectory: String = "./nimbus-data",
+        databaseURL: String? = nil,
         hostname: String = "127.0.0.1",
         port: Int = 8080,
         publicBaseURL: String? = nil,
         fieldEncryptionKey: String? = nil,
+        tokenKey: String? = nil,
         maximumBodySize: Int = 16 * 1024 * 1024,
         signatureDateWindowSeconds: Int = 300,
         tombstoneRetention: Duration? = .seconds(30 * 24 * 3600)
     ) {
         self.dataDirectory = dataDirectory
+        self.databaseURL = databaseURL
         self.hostname = hostname
         self.port = port
         self.publicBaseURL = publicBaseURL
         self.fieldEncryptionKey = fieldEncryptionKey
+        self.tokenKey = tokenKey
         self.maximumBodySize = maximumBodySize
         self.signatureDateWindowSeconds = signatureDateWindowSeconds
         self.tombstoneRetention = tombstoneRetention

@@ -22,12 +22,17 @@ import Crypto
 ///
 /// Kept in `server-keys.json` in the data directory, readable by the owner only, made on first
 /// start. They never enter the database, so a copy of the database alone reveals no encrypted
-/// field. A configured field key overrides the file's.
+/// field. Configured keys override the file's: instances that share a PostgreSQL database need
+/// the same keys, from the same file or from their configuration.
 struct ServerKeys: Codable {
     var fieldEncryptionKey: String
     var tokenKey: String
 
-    static func load(dataDirectory: String, configuredFieldKey: String?) throws -> (field: [UInt8], token: [UInt8]) {
+    static func load(
+        dataDirectory: String,
+        configuredFieldKey: String?,
+        configuredTokenKey: String?
+    ) throws -> (field: [UInt8], token: [UInt8]) {
         let path = dataDirectory + "/server-keys.json"
         let keys: ServerKeys
         if let data = FileManager.default.contents(atPath: path) {
@@ -42,10 +47,11 @@ struct ServerKeys: Codable {
             let written = data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
             guard written == data.count else { throw ServerError("cannot write \(path)") }
         }
-        guard let field = Data(base64Encoded: configuredFieldKey ?? keys.fieldEncryptionKey), field.count == 32,
-            let token = Data(base64Encoded: keys.tokenKey), token.count == 32
-        else {
-            throw ServerError("field encryption key must be 32 bytes in base64 (make one with: openssl rand -base64 32)")
+        guard let field = Data(base64Encoded: configuredFieldKey ?? keys.fieldEncryptionKey), field.count == 32 else {
+            throw ServerError("the field encryption key must be 32 bytes in base64 (make one with: openssl rand -base64 32)")
+        }
+        guard let token = Data(base64Encoded: configuredTokenKey ?? keys.tokenKey), token.count == 32 else {
+            throw ServerError("the token key must be 32 bytes in base64 (make one with: openssl rand -base64 32)")
         }
         return (Array(field), Array(token))
     }

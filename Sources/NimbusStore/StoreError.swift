@@ -19,6 +19,8 @@ public struct StoreError: Error, Sendable, CustomStringConvertible, CustomDebugS
         case zoneRecreated
         /// Changes after a change feed position are no longer kept.
         case changesPruned
+        /// The database cannot hold a value it was given (PostgreSQL's text cannot hold NUL).
+        case unstorableValue
         /// The database failed; `detail` says how.
         case database
     }

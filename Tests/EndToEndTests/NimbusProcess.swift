@@ -5,7 +5,24 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
+import NimbusTestSupport
 import Synchronization
+
+/// A test's data directory and the database it runs on, as `nimbus` options.
+struct DataLocation {
+    let directory: String
+    let database: TestDatabase
+
+    init(directory: URL) {
+        self.directory = directory.path
+        database = TestDatabase(directory: directory)
+    }
+
+    /// `--data DIR`, and `--database URL` when the suite runs on PostgreSQL.
+    var options: [String] {
+        ["--data", directory] + (database.postgresURL.map { ["--database", $0] } ?? [])
+    }
+}
 
 /// The `nimbus` executable, run as a user runs it.
 enum NimbusBinary {
@@ -49,10 +66,10 @@ final class ServerProcess: Sendable {
     let url: String
 
     /// Starts the server on `directory` and waits until it logs that it is ready.
-    init(dataDirectory: String) async throws {
+    init(_ data: DataLocation) async throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: NimbusBinary.path)
-        process.arguments = ["serve", "--data", dataDirectory, "--port", "0"]
+        process.arguments = ["serve", "--port", "0"] + data.options
         var environment = ProcessInfo.processInfo.environment
         environment["NIMBUS_LOG_LEVEL"] = "info"
         process.environment = environment

@@ -11,16 +11,16 @@ import Testing
 /// server's data directory, the README's quick start, and shutdown.
 @Suite("nimbus serve and the admin subcommands", .timeLimit(.minutes(2)))
 struct ServeAndAdminTests {
-    private func withDataDirectory(_ body: (String) async throws -> Void) async throws {
+    private func withDataDirectory(_ body: (DataLocation) async throws -> Void) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-e2e-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        try await body(directory.path)
+        try await body(DataLocation(directory: directory))
     }
 
     @Test("the README quick start works when pasted against a fresh server")
     func readmeQuickStart() async throws {
         try await withDataDirectory { data in
-            let server = try await ServerProcess(dataDirectory: data)
+            let server = try await ServerProcess(data)
             let readme = try String(contentsOf: NimbusBinary.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
             let begin = try #require(readme.range(of: "<!-- quickstart:begin -->"))
             let end = try #require(readme.range(of: "<!-- quickstart:end -->"))
@@ -45,28 +45,30 @@ struct ServeAndAdminTests {
     @Test("admin subcommands work on the data directory of a running server; SIGTERM shuts down cleanly")
     func adminWhileServing() async throws {
         try await withDataDirectory { data in
-            let server = try await ServerProcess(dataDirectory: data)
+            let server = try await ServerProcess(data)
             let logLines = server.stderr.split(separator: "\n").filter { !$0.isEmpty }
             #expect(logLines.count == 1 && logLines.first?.contains("Nimbus ready") == true, "\(logLines)")
-            let container = try NimbusBinary.run(["container", "create", "iCloud.e2e", "--environment", "production", "--data", data, "--json"])
+            let container = try NimbusBinary.run(["container", "create", "iCloud.e2e", "--environment", "production", "--json"] + data.options)
             #expect(container.status == 0, "\(container.stderr)")
             let created = try JSONSerialization.jsonObject(with: Data(container.stdout.utf8)) as? [String: String]
             #expect(created?["container"] == "iCloud.e2e" && created?["environment"] == "production")
             let apiToken = try #require(created?["apiToken"])
             #expect(apiToken.count == 64)
 
-            let user = try NimbusBinary.run([
-                "user", "add", "Ann Example", "--container", "iCloud.e2e", "--email", "ann@example.com", "--data", data, "--json",
-            ])
+            let user = try NimbusBinary.run(
+                [
+                    "user", "add", "Ann Example", "--container", "iCloud.e2e", "--email", "ann@example.com", "--json",
+                ] + data.options
+            )
             #expect(user.status == 0, "\(user.stderr)")
             let added = try JSONSerialization.jsonObject(with: Data(user.stdout.utf8)) as? [String: String]
             let token = try #require(added?["webAuthToken"])
 
-            let keyDirectory = data + "/keys"
+            let keyDirectory = data.directory + "/keys"
             try FileManager.default.createDirectory(atPath: keyDirectory, withIntermediateDirectories: true)
             _ = try runProcess("/usr/bin/env", ["openssl", "ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", keyDirectory + "/k.pem"])
             _ = try runProcess("/usr/bin/env", ["openssl", "ec", "-in", keyDirectory + "/k.pem", "-pubout", "-out", keyDirectory + "/k.pub.pem"])
-            let key = try NimbusBinary.run(["key", "add", "--container", "iCloud.e2e", "--public-key", keyDirectory + "/k.pub.pem", "--data", data])
+            let key = try NimbusBinary.run(["key", "add", "--container", "iCloud.e2e", "--public-key", keyDirectory + "/k.pub.pem"] + data.options)
             #expect(key.status == 0, "\(key.stderr)")
             #expect(key.stdout.contains("keyID"))
 
@@ -99,9 +101,11 @@ struct ServeAndAdminTests {
                 #expect(!saved.stdout.contains("serverErrorCode"), "\(saved.stdout)")
             }
             let annName = try #require(added?["userRecordName"])
-            let listed = try NimbusBinary.run([
-                "share", "list", "--container", "iCloud.e2e", "--environment", "production", "--user", annName, "--data", data, "--json",
-            ])
+            let listed = try NimbusBinary.run(
+                [
+                    "share", "list", "--container", "iCloud.e2e", "--environment", "production", "--user", annName, "--json",
+                ] + data.options
+            )
             #expect(listed.status == 0, "\(listed.stderr)")
             let share = try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any]
             #expect(share?["share"] as? String == "share1" && share?["root"] as? String == "list1")
@@ -109,13 +113,15 @@ struct ServeAndAdminTests {
             #expect(participants.map { $0["role"] ?? "" } == ["OWNER", "PRIVATE_USER"])
             #expect(participants.last?["email"] == "bea@example.com" && participants.last?["acceptance"] == "PENDING")
 
-            let failure = try NimbusBinary.run(["user", "add", "Nobody", "--container", "iCloud.missing", "--data", data])
+            let failure = try NimbusBinary.run(["user", "add", "Nobody", "--container", "iCloud.missing"] + data.options)
             #expect(failure.status != 0)
             #expect(failure.stderr.contains("iCloud.missing"))
 
             #expect(try await server.stop() == 0)
-            let check = try runProcess("/usr/bin/env", ["sqlite3", data + "/nimbus.sqlite", "PRAGMA integrity_check"])
-            #expect(check.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "ok")
+            if !data.database.isPostgres {
+                let check = try runProcess("/usr/bin/env", ["sqlite3", data.database.sqlitePath, "PRAGMA integrity_check"])
+                #expect(check.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "ok")
+            }
         }
     }
 }

@@ -10,6 +10,7 @@ import NimbusEngine
 import NimbusModel
 import NimbusSQL
 import NimbusStore
+import NimbusTestSupport
 import Synchronization
 
 /// A clock tests move by hand, in milliseconds since 1970.
@@ -35,20 +36,21 @@ final class SequentialNames: Sendable {
     }
 }
 
-/// A real engine on an SQLite database in a fresh temporary directory.
+/// A real engine on a fresh database: SQLite in a temporary directory, or a PostgreSQL schema
+/// when the suite runs on PostgreSQL (``TestDatabase``).
 struct EngineFixture {
     static let container = "iCloud.test.engine"
     let directory: URL
+    let testDatabase: TestDatabase
     let store: SQLStore
-    let database: DatabaseService
+    /// The engine the fixture's helpers call; a copy may point at a second instance's.
+    var database: DatabaseService
     let accounts: AccountService
     let clock: ManualClock
     let alice: String
     let bob: String
     /// What the engine logged, where the development mailer writes verification codes.
     let log: CapturedLog
-
-    var databasePath: String { directory.appendingPathComponent("test.sqlite").path }
 
     /// Runs `body` with a new fixture and removes its directory afterwards.
     static func with<Result>(_ body: (EngineFixture) async throws -> Result) async throws -> Result {
@@ -58,11 +60,8 @@ struct EngineFixture {
         let clock = ManualClock()
         let names = SequentialNames()
         let cipher = FieldCipher(keyBytes: Array(repeating: 7, count: 32))!
-        let store = try await SQLStore.openSQLite(
-            path: directory.appendingPathComponent("test.sqlite").path,
-            cipher: cipher,
-            now: { clock.now }
-        )
+        let testDatabase = TestDatabase(directory: directory)
+        let store = try await testDatabase.open(cipher: cipher, now: { clock.now })
         let log = CapturedLog()
         let logger = Logger(label: "test") { _ in CapturingLogHandler(log: log) }
         let accounts = AccountService(store: store, now: { clock.now }, logger: logger)
@@ -81,6 +80,7 @@ struct EngineFixture {
         let bob = try await accounts.addUser(name: "Bob", email: nil, phone: nil, container: container)
         let fixture = EngineFixture(
             directory: directory,
+            testDatabase: testDatabase,
             store: store,
             database: database,
             accounts: accounts,
@@ -105,6 +105,31 @@ struct EngineFixture {
             caller: Caller(container: Self.container, environment: .development, kind: kind, userRecordName: user),
             scope: scope
         )
+    }
+
+    /// Runs `body` with another engine on the same database, as a second server instance is:
+    /// its own store (own connections), its own caches.
+    func withSecondInstance<Result>(_ body: (DatabaseService) async throws -> Result) async throws -> Result {
+        let other = try await testDatabase.open(cipher: FieldCipher(keyBytes: Array(repeating: 7, count: 32))!, now: { clock.now })
+        let names = SequentialNames()
+        let instance = DatabaseService(
+            records: other,
+            shares: other,
+            users: other,
+            schemaStore: other,
+            now: { clock.now },
+            makeRecordName: { "b-" + names.make() },
+            cursorKey: Array(repeating: 9, count: 32),
+            logger: Logger(label: "second-instance")
+        )
+        do {
+            let result = try await body(instance)
+            await other.close()
+            return result
+        } catch {
+            await other.close()
+            throw error
+        }
     }
 
     /// Creates a custom zone in a user's private database.

@@ -207,21 +207,11 @@ struct QueryChurnTests {
                 access: f.access(f.alice)
             )
             // Instance B, on the same database, introduces a reference field.
-            let other = try await SQLStore.openSQLite(path: f.databasePath, cipher: FieldCipher(keyBytes: Array(repeating: 7, count: 32))!)
-            let instanceB = DatabaseService(
-                records: other,
-                shares: other,
-                users: other,
-                schemaStore: other,
-                now: { f.clock.now },
-                makeRecordName: { "b" },
-                cursorKey: Array(repeating: 9, count: 32),
-                logger: Logger(label: "b")
-            )
-            var fromB = RecordOperation.note("fromB")
-            fromB.fields["owner"] = FieldInput(.reference(Reference(recordName: "first")))
-            _ = try await instanceB.modifyRecords([fromB], inZone: zone, atomic: true, access: f.access(f.alice))
-            await other.close()
+            try await f.withSecondInstance { instanceB in
+                var fromB = RecordOperation.note("fromB")
+                fromB.fields["owner"] = FieldInput(.reference(Reference(recordName: "first")))
+                _ = try await instanceB.modifyRecords([fromB], inZone: zone, atomic: true, access: f.access(f.alice))
+            }
             // Instance A saves with the field, then filters on it.
             var fromA = RecordOperation.note("fromA")
             fromA.fields["owner"] = FieldInput(.reference(Reference(recordName: "first")))

@@ -17,50 +17,67 @@ struct SyncConvergenceTests {
 
     @Test("concurrent writers and continuously syncing clients: every replica ends equal to the server", arguments: [1, 2, 3])
     func convergence(seed: UInt64) async throws {
+        try await EngineFixture.with { f in try await Self.converge([f], seed: seed) }
+    }
+
+    @Test("writers and clients spread over two server instances on one database: every replica ends equal", arguments: [4, 5])
+    func convergenceAcrossInstances(seed: UInt64) async throws {
         try await EngineFixture.with { f in
-            for zone in Self.zoneNames { try await f.makeZone(zone, for: f.alice) }
-            let writersDone = DoneCounter()
-            let writerCount = 3
-            let clientCount = 3
-            let replicas = try await withThrowingTaskGroup(of: Replica?.self) { group in
-                for writer in 0..<writerCount {
-                    group.addTask {
-                        var random = SplitMix64(seed: seed &* 1000 &+ UInt64(writer))
-                        for _ in 0..<150 {
-                            await Self.randomWrite(f, random: &random)
-                            // Pace the writers so the clients sync many times while they write.
-                            try await Task.sleep(for: .milliseconds(1))
-                        }
-                        writersDone.increment()
-                        return nil
-                    }
-                }
-                for client in 0..<clientCount {
-                    group.addTask {
-                        var replica = Replica(limit: 1 + client * 2)
-                        while writersDone.value < writerCount {
-                            try await replica.sync(f, rounds: 1)
-                            replica.roundsDuringWrites += 1
-                            // Reads may complete without suspending: give the writers their turn.
-                            await Task.yield()
-                            try Task.checkCancellation()
-                        }
-                        // Catch up once the writers are done.
-                        try await replica.sync(f, rounds: nil)
-                        return replica
-                    }
-                }
-                var replicas: [Replica] = []
-                for try await replica in group { if let replica { replicas.append(replica) } }
-                return replicas
+            try await f.withSecondInstance { other in
+                var second = f
+                second.database = other
+                try await Self.converge([f, second], seed: seed)
             }
-            let server = try await Self.serverData(f)
-            #expect(server.values.map(\.count).reduce(0, +) > 0, "the writers left no data: the test proves nothing")
-            for replica in replicas {
-                #expect(replica.roundsDuringWrites >= 5, "the clients hardly synced while the writers wrote")
-                let differences = Self.differences(replica.data, server)
-                #expect(differences.isEmpty, "replica differs from the server: \(differences.prefix(10))")
+        }
+    }
+
+    /// Writers and syncing clients, spread round-robin over `instances` (fixtures on one database).
+    static func converge(_ instances: [EngineFixture], seed: UInt64) async throws {
+        let f = instances[0]
+        for zone in Self.zoneNames { try await f.makeZone(zone, for: f.alice) }
+        let writersDone = DoneCounter()
+        let writerCount = 3
+        let clientCount = 3
+        let replicas = try await withThrowingTaskGroup(of: Replica?.self) { group in
+            for writer in 0..<writerCount {
+                group.addTask {
+                    let f = instances[writer % instances.count]
+                    var random = SplitMix64(seed: seed &* 1000 &+ UInt64(writer))
+                    for _ in 0..<150 {
+                        await Self.randomWrite(f, random: &random)
+                        // Pace the writers so the clients sync many times while they write.
+                        try await Task.sleep(for: .milliseconds(1))
+                    }
+                    writersDone.increment()
+                    return nil
+                }
             }
+            for client in 0..<clientCount {
+                group.addTask {
+                    let f = instances[(client + 1) % instances.count]
+                    var replica = Replica(limit: 1 + client * 2)
+                    while writersDone.value < writerCount {
+                        try await replica.sync(f, rounds: 1)
+                        replica.roundsDuringWrites += 1
+                        // Reads may complete without suspending: give the writers their turn.
+                        await Task.yield()
+                        try Task.checkCancellation()
+                    }
+                    // Catch up once the writers are done.
+                    try await replica.sync(f, rounds: nil)
+                    return replica
+                }
+            }
+            var replicas: [Replica] = []
+            for try await replica in group { if let replica { replicas.append(replica) } }
+            return replicas
+        }
+        let server = try await Self.serverData(f)
+        #expect(server.values.map(\.count).reduce(0, +) > 0, "the writers left no data: the test proves nothing")
+        for replica in replicas {
+            #expect(replica.roundsDuringWrites >= 5, "the clients hardly synced while the writers wrote")
+            let differences = Self.differences(replica.data, server)
+            #expect(differences.isEmpty, "replica differs from the server: \(differences.prefix(10))")
         }
     }
 

@@ -11,6 +11,7 @@ import NimbusEngine
 import NimbusModel
 import NimbusSQL
 import NimbusStore
+import NimbusTestSupport
 import Testing
 
 /// Replays the requests real CKWS clients sent (Fixtures/client-captures.md, copied from the
@@ -82,11 +83,8 @@ struct ClientCaptureTests {
     }
 
     /// Registers the captures' credentials before the server opens the directory.
-    static func seed(_ directory: URL) async throws {
-        let store = try await SQLStore.openSQLite(
-            path: directory.appendingPathComponent("nimbus.sqlite").path,
-            cipher: FieldCipher(keyBytes: Array(repeating: 1, count: 32))!
-        )
+    static func seed(_ database: TestDatabase) async throws {
+        let store = try await database.open(cipher: FieldCipher(keyBytes: Array(repeating: 1, count: 32))!)
         let developer = UserIdentity(userRecordName: Credentials.makeUserRecordName(), name: "Developer")
         try await store.createContainer(
             ContainerEnvironment(container: container, environment: .development),

@@ -12,6 +12,7 @@ import Logging
 import NimbusEngine
 import NimbusModel
 import NimbusServer
+import NimbusTestSupport
 import Synchronization
 import Testing
 
@@ -41,17 +42,19 @@ struct HTTPFixture: Sendable {
     /// Runs `body` against a live server and removes everything afterwards.
     static func with(
         signatureWindowSeconds: Int = 300,
-        seed: (URL) async throws -> Void = { _ in },
+        seed: (TestDatabase) async throws -> Void = { _ in },
         _ body: @escaping @Sendable (HTTPFixture, any TestClientProtocol) async throws -> Void
     ) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-http-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        try await seed(directory)
+        let database = TestDatabase(directory: directory)
+        try await seed(database)
         let clock = TestClock()
         let logger = Logger(label: "test")
         let configuration = ServerConfiguration(
             dataDirectory: directory.path,
+            databaseURL: database.postgresURL,
             port: 0,
             publicBaseURL: "http://nimbus.test",
             signatureDateWindowSeconds: signatureWindowSeconds

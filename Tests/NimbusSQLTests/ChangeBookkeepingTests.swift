@@ -8,19 +8,20 @@ import Foundation
 import NimbusModel
 import NimbusSQL
 import NimbusStore
+import NimbusTestSupport
 import Testing
 
 @Suite("change bookkeeping in the SQL store")
 struct ChangeBookkeepingTests {
     private static let tenant = Tenant(container: "c", environment: .development, owner: "_owner")
 
-    private static func withStore(_ body: (SQLStore, String) async throws -> Void) async throws {
+    private static func withStore(_ body: (SQLStore, TestDatabase) async throws -> Void) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-sql-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("store.sqlite").path
-        let store = try await SQLStore.openSQLite(path: path, cipher: FieldCipher(keyBytes: Array(repeating: 3, count: 32))!)
-        try await body(store, path)
+        let database = TestDatabase(directory: directory, name: "store.sqlite")
+        let store = try await database.open(cipher: FieldCipher(keyBytes: Array(repeating: 3, count: 32))!)
+        try await body(store, database)
         await store.close()
     }
 
@@ -70,14 +71,14 @@ struct ChangeBookkeepingTests {
 
     @Test("deletes leave tombstones with the record type and a new counter value")
     func tombstones() async throws {
-        try await Self.withStore { store, path in
+        try await Self.withStore { store, database in
             _ = try await store.createZone(named: "Z", of: Self.tenant)
             _ = try await store.write(zone: "Z", of: Self.tenant) { try await $0.save([Self.record("gone")]) }
             let before = try #require(try await store.zone(named: "Z", of: Self.tenant)).changeCounter
             try await store.write(zone: "Z", of: Self.tenant) { try await $0.delete([Tombstone(recordName: "gone", recordType: "Note")]) }
             #expect(try await store.records(named: ["gone"], inZone: "Z", of: Self.tenant).isEmpty)
             #expect(try #require(try await store.zone(named: "Z", of: Self.tenant)).changeCounter == before + 1)
-            let rows = try sqlite(path, "SELECT record_type, is_deleted, change_counter FROM records WHERE record_name = 'gone'")
+            let rows = try database.inspect("SELECT record_type, is_deleted, change_counter FROM records WHERE record_name = 'gone'")
             #expect(rows == "Note|1|\(before + 1)")
         }
     }
@@ -128,18 +129,5 @@ struct ChangeBookkeepingTests {
                 #expect((stored["w\(index)"] != nil) == !index.isMultiple(of: 3), "w\(index)")
             }
         }
-    }
-
-    /// Reads the database file with the sqlite3 tool, as an operator would.
-    private func sqlite(_ path: String, _ sql: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["sqlite3", path, sql]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        process.waitUntilExit()
-        return String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

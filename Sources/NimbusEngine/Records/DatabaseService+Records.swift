@@ -114,7 +114,8 @@ extension DatabaseService {
             throw .limitExceeded("a request may look up at most \(Self.maximumOperations) records, this one asks for \(names.count)")
         }
         let target = try await target(zone: zoneID, access: access)
-        var found = try await store { try await records.records(named: names, inZone: target.zoneName, of: target.tenant) }
+        let valid = names.filter(RecordNameRule.isValid)
+        var found = try await store { try await records.records(named: valid, inZone: target.zoneName, of: target.tenant) }
         if let shareAccess = target.shareAccess {
             // Outside the caller's shares is the same as absent.
             found = found.filter { shareAccess.canRead($0.value) }
@@ -184,11 +185,11 @@ extension DatabaseService {
             if case .set(let parent) = operation.parent { wanted.insert(parent) }
             if let root = operation.share?.rootRecordName { wanted.insert(root) }
         }
-        var records = try await transaction.records(named: Array(wanted))
+        var records = try await transaction.records(named: wanted.filter(RecordNameRule.isValid))
         var edges: [ReferenceEdge] = []
         // A batch that deletes anything may cascade through records it also saves (gaining a
         // DELETE_SELF reference on the way), so every record it names starts the walk.
-        var frontier = operations.contains(where: \.kind.isDelete) ? operations.compactMap(\.recordName) : []
+        var frontier = operations.contains(where: \.kind.isDelete) ? operations.compactMap(\.recordName).filter(RecordNameRule.isValid) : []
         var visited = Set(frontier)
         while !frontier.isEmpty {
             let found = try await transaction.referrers(to: frontier)

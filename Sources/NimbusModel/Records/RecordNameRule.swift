@@ -25,4 +25,10 @@ public enum RecordNameRule {
         }
         return nil
     }
+
+    /// Whether a record with this name could have been saved: names that break the rule are
+    /// answered without asking the store (PostgreSQL's text cannot even hold a NUL to compare).
+    public static func isValid(_ name: String) -> Bool {
+        violation(in: name, what: "name") == nil
+    }
 }

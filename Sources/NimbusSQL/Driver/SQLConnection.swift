@@ -29,10 +29,25 @@ package protocol SQLDatabase: Sendable {
 
     /// Runs `body` in a write transaction that commits when it returns and rolls back when it throws.
     ///
-    /// The body may run on another task than the caller's (SQLite runs concurrent writers' bodies
-    /// in one shared transaction), hence `@Sendable`.
-    func write<Result: Sendable>(_ body: @escaping @Sendable (any SQLConnection) async throws -> Result) async throws -> Result
+    /// Writes with the same `key` take turns (a tenant's writes all bump its database counter, so
+    /// they would only collide); the body may still run more than once where the database aborts
+    /// a transaction that collided with another, so it must do nothing but database work. The
+    /// body may run on another task than the caller's (SQLite runs concurrent writers' bodies in
+    /// one shared transaction), hence `@Sendable`.
+    func write<Result: Sendable>(
+        serializing key: String?,
+        _ body: @escaping @Sendable (any SQLConnection) async throws -> Result
+    ) async throws -> Result
 
     /// Closes every connection. Nothing may use the database afterwards.
     func close() async
+}
+
+extension SQLDatabase {
+    /// Runs `body` in a write transaction that need not wait for any other.
+    package func write<Result: Sendable>(
+        _ body: @escaping @Sendable (any SQLConnection) async throws -> Result
+    ) async throws -> Result {
+        try await write(serializing: nil, body)
+    }
 }

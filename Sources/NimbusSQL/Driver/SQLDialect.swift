@@ -10,44 +10,62 @@
     import Foundation
 #endif
 
+/// The SQL type a scalar is compared as: what a JSON value or a JSON array element is read as.
+package enum SQLScalarKind: Sendable {
+    case text
+    case integer
+    case real
+}
+
 /// Every difference between the SQL of the databases Nimbus runs on.
 ///
 /// The store writes its statements once, in SQL both engines accept (`ON CONFLICT`,
-/// `RETURNING`, row values); whatever differs is spelled here and nowhere else.
+/// `RETURNING`, row values, `?` placeholders, which the PostgreSQL driver numbers); whatever
+/// differs is spelled here and nowhere else.
 package enum SQLDialect: Sendable {
     case sqlite
+    case postgres
 
     /// The column type of binary data.
     package var blobType: String {
         switch self {
         case .sqlite: "BLOB"
+        case .postgres: "BYTEA"
         }
     }
 
     /// The column type of a JSON document.
-    package var jsonType: String {
-        switch self {
-        case .sqlite: "TEXT"
-        }
-    }
+    ///
+    /// Text on both engines: documents are written and read whole, as text, and only queries
+    /// look inside them (through ``jsonScalar(column:path:as:)``).
+    package var jsonType: String { "TEXT" }
 
-    /// An expression for the scalar at `path` (a list of object keys) inside a JSON column, typed
-    /// as it is in the document (text, integer or real).
+    /// An expression for the scalar at `path` (a list of object keys) inside a JSON column, read
+    /// as `kind`.
     ///
     /// Keys are field names, which the engine restricts to letters, digits, `_` and `.`; quotes
     /// are escaped all the same, so the literal can never end early.
-    package func jsonScalar(column: String, path: [String]) -> String {
+    package func jsonScalar(column: String, path: [String], as kind: SQLScalarKind) -> String {
         switch self {
         case .sqlite:
+            // json_extract already answers in the document's own type.
             let jsonPath = "$" + path.map { ".\"" + $0.replacing("\"", with: "") + "\"" }.joined()
             return "json_extract(\(column), '\(jsonPath.replacing("'", with: "''"))')"
+        case .postgres:
+            let elements = path.map { "\"" + $0.replacing("\"", with: "").replacing("'", with: "''") + "\"" }
+            let text = "(CAST(\(column) AS jsonb) #>> '{\(elements.joined(separator: ","))}')"
+            return Self.cast(text, to: kind)
         }
     }
 
-    /// A test that `column` is one of the strings of a JSON array bound to the placeholder.
-    package func isMember(_ column: String) -> String {
+    /// A test that `column` is one of the values of a JSON array bound to the placeholder.
+    package func isMember(_ column: String, of kind: SQLScalarKind = .text) -> String {
         switch self {
-        case .sqlite: "\(column) IN (SELECT value FROM json_each(?))"
+        case .sqlite:
+            return "\(column) IN (SELECT value FROM json_each(?))"
+        case .postgres:
+            let element = Self.cast("value", to: kind)
+            return "\(column) IN (SELECT \(element) FROM jsonb_array_elements_text(CAST(? AS jsonb)))"
         }
     }
 
@@ -55,6 +73,7 @@ package enum SQLDialect: Sendable {
     package func greatest(_ first: String, _ second: String) -> String {
         switch self {
         case .sqlite: "MAX(\(first), \(second))"
+        case .postgres: "GREATEST(\(first), \(second))"
         }
     }
 
@@ -62,6 +81,16 @@ package enum SQLDialect: Sendable {
     package var currentTimeMilliseconds: String {
         switch self {
         case .sqlite: "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)"
+        case .postgres: "CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)"
+        }
+    }
+
+    /// A text expression converted to `kind` (PostgreSQL only: SQLite compares by value).
+    private static func cast(_ text: String, to kind: SQLScalarKind) -> String {
+        switch kind {
+        case .text: text
+        case .integer: "CAST(\(text) AS BIGINT)"
+        case .real: "CAST(\(text) AS DOUBLE PRECISION)"
         }
     }
 }

@@ -52,7 +52,7 @@ struct QuerySQLBuilder {
         for filter in request.query.filters {
             conditions.append(try condition(for: filter))
         }
-        let sorts = request.query.sortDescriptors.map { (expression: column(for: $0.fieldName), ascending: $0.ascending) }
+        let sorts = request.query.sortDescriptors.map { (expression: column(for: $0.fieldName).expression, ascending: $0.ascending) }
         if let after = request.after {
             guard after.sortValues.count == sorts.count else {
                 throw StoreError(.database, detail: "query position does not match the sort")
@@ -72,22 +72,29 @@ struct QuerySQLBuilder {
 
     // MARK: - Private
 
-    /// The SQL expression of a field.
-    private func column(for field: String) -> String {
+    /// The SQL expression of a field, and the type it compares as.
+    private func column(for field: String) -> (expression: String, kind: SQLScalarKind) {
         switch SystemField(rawValue: field) {
-        case .createTime: return "created_at"
-        case .modTime: return "modified_at"
-        case .createdBy: return "created_by"
-        case .modifiedBy: return "modified_by"
-        case .recordID: return "record_name"
+        case .createTime: return ("created_at", .integer)
+        case .modTime: return ("modified_at", .integer)
+        case .createdBy: return ("created_by", .text)
+        case .modifiedBy: return ("modified_by", .text)
+        case .recordID: return ("record_name", .text)
         case nil:
-            let path = request.fieldTypes[field] == .reference ? [field, "value", "recordName"] : [field, "value"]
-            return dialect.jsonScalar(column: "fields", path: path)
+            let type = request.fieldTypes[field]
+            let path = type == .reference ? [field, "value", "recordName"] : [field, "value"]
+            let kind: SQLScalarKind =
+                switch type {
+                case .int64, .timestamp: .integer
+                case .double: .real
+                default: .text
+                }
+            return (dialect.jsonScalar(column: "fields", path: path, as: kind), kind)
         }
     }
 
     private mutating func condition(for filter: Filter) throws -> String {
-        let expression = column(for: filter.fieldName)
+        let (expression, kind) = column(for: filter.fieldName)
         switch filter.comparator {
         case .equals, .notEquals, .lessThan, .lessThanOrEquals, .greaterThan, .greaterThanOrEquals:
             let op =
@@ -119,7 +126,7 @@ struct QuerySQLBuilder {
             }
             list.endArray()
             binds.append(.text(String(decoding: list.bytes, as: UTF8.self)))
-            let membership = dialect.isMember(expression)
+            let membership = dialect.isMember(expression, of: kind)
             return filter.comparator == .in ? membership : "NOT (\(membership))"
         case .beginsWith, .notBeginsWith:
             guard case .string(let prefix) = filter.value else { throw StoreError(.database, detail: "BEGINS_WITH needs a string") }
@@ -127,7 +134,7 @@ struct QuerySQLBuilder {
             // substr counts code points, not grapheme clusters.
             binds.append(.integer(Int64(prefix.unicodeScalars.count)))
             binds.append(.text(prefix))
-            return "\(filter.comparator == .beginsWith ? "" : "NOT ")(substr(\(expression), 1, ?) = ?)"
+            return "\(filter.comparator == .beginsWith ? "" : "NOT ")(substr(\(expression), 1, CAST(? AS INTEGER)) = ?)"
         default:
             throw StoreError(.database, detail: "comparator \(filter.comparator.rawValue) is not supported by the SQL store")
         }

@@ -34,7 +34,7 @@ extension SQLStore: RecordStore {
         let createdAt = now()
         let dialect = database.dialect
         let codec = RecordRowCodec(cipher: cipher, tenant: tenant, zoneName: zoneName)
-        return try await database.write { connection in
+        return try await database.write(serializing: Self.writeKey(tenant)) { connection in
             let zone = try await Self.lockZone(zoneName, of: tenant, on: connection, createdAt: createdAt)
             let transaction = SQLZoneTransaction(
                 zone: zone,

@@ -67,7 +67,9 @@ package final class SQLiteDatabase: SQLDatabase {
         }
     }
 
+    /// SQLite has one writer at a time already; the key changes nothing.
     package func write<Result: Sendable>(
+        serializing key: String?,
         _ body: @escaping @Sendable (any SQLConnection) async throws -> Result
     ) async throws -> Result {
         try await writer.write { connection in try await body(connection) }

@@ -56,7 +56,7 @@ extension SQLStore {
 
     public func createZone(named name: String, of tenant: Tenant) async throws -> Zone {
         let createdAt = now()
-        let counter: (Int64, Int64) = try await database.write { connection in
+        let counter: (Int64, Int64) = try await database.write(serializing: Self.writeKey(tenant)) { connection in
             // A deleted zone's row stays as a tombstone; re-creating it starts a new incarnation
             // but keeps the counter growing, so change tags never repeat.
             let position = try await Self.nextDatabaseCounter(of: tenant, on: connection)
@@ -82,7 +82,7 @@ extension SQLStore {
     }
 
     public func deleteZone(named name: String, of tenant: Tenant) async throws -> Bool {
-        try await database.write { connection in
+        try await database.write(serializing: Self.writeKey(tenant)) { connection in
             let rows = try await connection.query(
                 """
                 UPDATE zones SET is_deleted = 1, change_counter = change_counter + 1

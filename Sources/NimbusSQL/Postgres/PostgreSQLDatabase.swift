@@ -1,0 +1,163 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+package import Logging
+import NIOSSL
+import PostgresNIO
+
+/// A PostgreSQL database behind a connection pool, which several Nimbus processes may share.
+///
+/// Writes run `SERIALIZABLE`: the store's statements were written for SQLite's one writer at a
+/// time, and serializable transactions give the same outcome with many writers in many
+/// processes. Where PostgreSQL cannot order two transactions it aborts one with a serialization
+/// failure, and ``write(_:)`` runs that one again from the start, so a lost race becomes a retry
+/// that sees the winner's data (an etag `CONFLICT`, say), never a lost update. Reads run
+/// `REPEATABLE READ READ ONLY`: one snapshot for the whole body, as SQLite's read transactions.
+package final class PostgreSQLDatabase: SQLDatabase {
+    package let dialect = SQLDialect.postgres
+    private let client: PostgresClient
+    private let runner: Task<Void, Never>
+    private let logger: Logger
+
+    /// How often a write that lost a serialization race is run again before the caller sees an error.
+    private static let maximumWriteAttempts = 10
+    /// Connects to the database and brings its schema up to date.
+    package static func open(_ location: PostgresLocation, logger: Logger) async throws -> PostgreSQLDatabase {
+        let database = PostgreSQLDatabase(location, logger: logger)
+        do {
+            try await database.migrate(schema: location.schema)
+        } catch {
+            await database.close()
+            throw error
+        }
+        return database
+    }
+
+    private init(_ location: PostgresLocation, logger: Logger) {
+        let tls: PostgresClient.Configuration.TLS =
+            switch location.tls {
+            case .disable: .disable
+            case .prefer: .prefer(.makeClientConfiguration())
+            case .require: .require(.makeClientConfiguration())
+            }
+        var configuration = PostgresClient.Configuration(
+            host: location.host,
+            port: location.port,
+            username: location.username,
+            password: location.password,
+            database: location.database,
+            tls: tls
+        )
+        configuration.options.maximumConnections = location.poolSize
+        configuration.options.connectTimeout = .seconds(5)
+        var parameters = [("application_name", "nimbus")]
+        if location.statementTimeoutMilliseconds > 0 {
+            parameters.append(("statement_timeout", "\(location.statementTimeoutMilliseconds)"))
+        }
+        if let schema = location.schema { parameters.append(("search_path", schema)) }
+        configuration.options.additionalStartupParameters = parameters
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.client = client
+        self.logger = logger
+        // Started immediately, so the pool is running before the first lease asks for a connection.
+        runner = Task.immediate { await client.run() }
+    }
+
+    package func read<Result: Sendable>(_ body: (any SQLConnection) async throws -> Result) async throws -> Result {
+        do {
+            return try await transaction("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY", body)
+        } catch {
+            throw PostgresFailure(error).storeError
+        }
+    }
+
+    package func write<Result: Sendable>(
+        serializing key: String?,
+        _ body: @escaping @Sendable (any SQLConnection) async throws -> Result
+    ) async throws -> Result {
+        let lock = key.map { Self.advisoryLock("nimbus.write.\($0)") }
+        var attempt = 1
+        while true {
+            do {
+                return try await transaction("BEGIN ISOLATION LEVEL SERIALIZABLE", lock: lock, body)
+            } catch {
+                let failure = PostgresFailure(error)
+                guard failure.isSerializationFailure, attempt < Self.maximumWriteAttempts else { throw failure.storeError }
+                attempt += 1
+                // Back off a little, at random, so the transactions that collided do not collide again.
+                try await Task.sleep(for: .microseconds(Int.random(in: 0...(500 << min(attempt, 6)))))
+            }
+        }
+    }
+
+    package func close() async {
+        runner.cancel()
+        await runner.value
+    }
+
+    /// Runs `body` between `begin` and `COMMIT` on one leased connection; rolls back if it throws.
+    ///
+    /// With a `lock`, the connection holds that advisory lock around the transaction. It is taken
+    /// before `BEGIN` on purpose: a serializable transaction's snapshot is taken by its first
+    /// statement, and one taken before waiting for the lock would not see the writes of the
+    /// transaction it waited for, and fail.
+    private func transaction<Result: Sendable>(
+        _ begin: String,
+        lock: Int64? = nil,
+        _ body: (any SQLConnection) async throws -> Result
+    ) async throws -> Result {
+        try await client.withConnection { connection in
+            let sql = PostgresSQLConnection(connection: connection, logger: logger)
+            if let lock { try await sql.execute("SELECT pg_advisory_lock(?)", [.integer(lock)]) }
+            let result: Result
+            do {
+                try await sql.run(begin)
+                do {
+                    result = try await body(sql)
+                    try await sql.run("COMMIT")
+                } catch {
+                    try? await sql.run("ROLLBACK")
+                    throw error
+                }
+            } catch {
+                // Should the unlock fail, the connection is broken and closing it releases the lock.
+                if let lock { try? await sql.execute("SELECT pg_advisory_unlock(?)", [.integer(lock)]) }
+                throw error
+            }
+            if let lock { try await sql.execute("SELECT pg_advisory_unlock(?)", [.integer(lock)]) }
+            return result
+        }
+    }
+
+    /// The advisory lock for a name: its 64-bit FNV-1a hash.
+    private static func advisoryLock(_ name: String) -> Int64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in name.utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+        return Int64(bitPattern: hash)
+    }
+
+    /// Creates the schema if the location names one, and applies the migrations it lacks, while
+    /// holding a lock that any other Nimbus process migrating the same schema waits for.
+    private func migrate(schema: String?) async throws {
+        do {
+            try await transaction("BEGIN") { connection in
+                // A migration may rewrite a large table: no statement timeout for this transaction.
+                try await connection.execute("SET LOCAL statement_timeout = 0")
+                try await connection.execute(
+                    "SELECT pg_advisory_xact_lock(?)",
+                    [.integer(Self.advisoryLock("nimbus.migrations.\(schema ?? "public")"))]
+                )
+                // The name was checked to be a plain identifier (PostgresLocation).
+                if let schema { try await connection.execute("CREATE SCHEMA IF NOT EXISTS \(schema)") }
+                try await SQLMigrations.migrate(connection, dialect: .postgres)
+            }
+        } catch {
+            throw PostgresFailure(error).storeError
+        }
+    }
+}

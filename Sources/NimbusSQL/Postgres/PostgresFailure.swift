@@ -1,0 +1,51 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+import NimbusStore
+import PostgresNIO
+
+/// What a PostgreSQL error means to the store.
+struct PostgresFailure {
+    let error: any Error
+
+    init(_ error: any Error) {
+        self.error = error
+    }
+
+    /// The SQLSTATE the server reported, if the server reported the error.
+    var sqlState: String? {
+        (error as? PSQLError)?.serverInfo?[.sqlState]
+    }
+
+    /// Whether the transaction lost a race with another and may succeed if run again:
+    /// `serialization_failure` or `deadlock_detected`.
+    var isSerializationFailure: Bool {
+        sqlState == "40001" || sqlState == "40P01"
+    }
+
+    /// The error for the store's callers: driver errors become ``StoreError``s, whatever else the
+    /// store's own code threw passes through. The server's message and the statement (never its
+    /// bound values, which may hold user data) go into the detail, for the log.
+    var storeError: any Error {
+        guard let error = error as? PSQLError else { return self.error }
+        // character_not_in_repertoire, untranslatable_character: a NUL in text, say.
+        if sqlState == "22021" || sqlState == "22P05" {
+            return StoreError(.unstorableValue, detail: error.serverInfo?[.message] ?? "")
+        }
+        if sqlState == "23505" {
+            return StoreError(.alreadyExists, detail: error.serverInfo?[.message] ?? "unique violation")
+        }
+        var detail = "PostgreSQL \(error.code)"
+        if let info = error.serverInfo {
+            detail += " \(info[.sqlState] ?? "")"
+            detail += ": \(info[.message] ?? "")"
+        }
+        if let query = error.query {
+            detail += " in: \(query.sql)"
+        }
+        return StoreError(.database, detail: detail)
+    }
+}

@@ -1,0 +1,94 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+import Logging
+import NIOCore
+import PostgresNIO
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// The store's statements on one leased PostgreSQL connection.
+///
+/// Numbers the store's `?` placeholders as `$1, $2, …`, binds ``SQLValue``s as the PostgreSQL
+/// types of the same name, and reads every result column back as an ``SQLValue``.
+struct PostgresSQLConnection: SQLConnection {
+    let connection: PostgresConnection
+    let logger: Logger
+
+    func query(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
+        var bindings = PostgresBindings(capacity: binds.count)
+        for value in binds {
+            switch value {
+            case .null: bindings.appendNull()
+            case .integer(let integer): bindings.append(integer)
+            case .real(let real): bindings.append(real)
+            case .text(let text): bindings.append(text)
+            case .blob(let bytes): bindings.append(ByteBuffer(bytes: bytes))
+            }
+        }
+        let statement = PostgresQuery(unsafeSQL: Self.numberingPlaceholders(sql), binds: bindings)
+        var rows: [SQLRow] = []
+        for try await row in try await connection.query(statement, logger: logger) {
+            rows.append(SQLRow(values: try row.map(Self.value(of:))))
+        }
+        return rows
+    }
+
+    /// Runs statements that take no parameters, such as `BEGIN` and `COMMIT`.
+    func run(_ sql: String) async throws {
+        _ = try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)
+    }
+
+    /// `sql` with each `?` outside quotes replaced by `$1`, `$2`, ….
+    static func numberingPlaceholders(_ sql: String) -> String {
+        var output = ""
+        output.reserveCapacity(sql.utf8.count + 16)
+        var number = 0
+        var quote: Character?
+        for character in sql {
+            if let open = quote {
+                if character == open { quote = nil }
+                output.append(character)
+            } else if character == "'" || character == "\"" {
+                quote = character
+                output.append(character)
+            } else if character == "?" {
+                number += 1
+                output += "$\(number)"
+            } else {
+                output.append(character)
+            }
+        }
+        return output
+    }
+
+    /// A result cell as the value type the store reads.
+    private static func value(of cell: PostgresCell) throws -> SQLValue {
+        guard cell.bytes != nil else { return .null }
+        switch cell.dataType {
+        case .int2, .int4, .int8:
+            return .integer(try cell.decode(Int64.self))
+        case .float4, .float8:
+            return .real(try cell.decode(Double.self))
+        case .numeric:
+            // SUM and AVG answer in numeric; the store only sums integers.
+            let text = try cell.decode(Decimal.self).description
+            if let integer = Int64(text) { return .integer(integer) }
+            return .real(Double(text) ?? .nan)
+        case .bool:
+            return .integer(try cell.decode(Bool.self) ? 1 : 0)
+        case .bytea:
+            let buffer = try cell.decode(ByteBuffer.self)
+            return .blob(Array(buffer.readableBytesView))
+        default:
+            return .text(try cell.decode(String.self))
+        }
+    }
+}

@@ -1,0 +1,77 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import NimbusModel
+import NimbusStore
+import NimbusTestSupport
+import Testing
+
+@testable import NimbusSQL
+
+@Suite("the PostgreSQL driver")
+struct PostgresDriverTests {
+    @Test("database URLs: every setting is read, bad ones are refused with the reason, the password is never printed")
+    func locations() throws {
+        let location = try PostgresLocation(
+            url: "postgres://nimbus:s3cret@db.internal:6432/app?schema=tenant_a&pool_size=8&statement_timeout=5000&sslmode=require"
+        )
+        #expect(location.host == "db.internal" && location.port == 6432 && location.database == "app")
+        #expect(location.username == "nimbus" && location.password == "s3cret")
+        #expect(location.schema == "tenant_a" && location.poolSize == 8 && location.statementTimeoutMilliseconds == 5000)
+        #expect(location.tls == .require)
+        #expect(!location.description.contains("s3cret"))
+
+        let defaults = try PostgresLocation(url: "postgresql://nimbus@localhost/app")
+        #expect(defaults.port == 5432 && defaults.schema == nil && defaults.poolSize == 16 && defaults.tls == .prefer)
+
+        for (url, reason) in [
+            ("mysql://u@h/d", "postgres://"),
+            ("postgres://h/d", "user"),
+            ("postgres://u@h", "database"),
+            ("postgres://u@h/d?schema=Robert'); DROP TABLE records;--", "schema"),
+            ("postgres://u@h/d?pool_size=0", "pool_size"),
+            ("postgres://u@h/d?sslmode=maybe", "sslmode"),
+            ("postgres://u@h/d?colour=blue", "colour"),
+        ] {
+            #expect(throws: StoreLocationError.self, "\(url)") { try PostgresLocation(url: url) }
+            do {
+                _ = try PostgresLocation(url: url)
+            } catch {
+                #expect(error.description.contains(reason), "\(url): \(error)")
+            }
+        }
+    }
+
+    @Test("placeholders are numbered in order, and a ? inside quotes is left alone")
+    func placeholders() {
+        #expect(
+            PostgresSQLConnection.numberingPlaceholders("SELECT '?' AS q, \"a?\" FROM t WHERE a = ? AND b IN (?, ?)")
+                == "SELECT '?' AS q, \"a?\" FROM t WHERE a = $1 AND b IN ($2, $3)"
+        )
+        #expect(PostgresSQLConnection.numberingPlaceholders("SELECT 'it''s ?' WHERE x = ?") == "SELECT 'it''s ?' WHERE x = $1")
+    }
+
+    @Test("stores opened at once on a new database migrate it once: both work, at the latest version")
+    func concurrentMigrations() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-migrate-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let database = TestDatabase(directory: directory)
+        let cipher = FieldCipher(keyBytes: Array(repeating: 3, count: 32))!
+        let stores = try await withThrowingTaskGroup(of: SQLStore.self) { group in
+            for _ in 0..<4 { group.addTask { try await database.open(cipher: cipher) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        let latest = SQLMigrations.all.map(\.version).max()
+        for store in stores {
+            #expect(try await store.schemaVersion() == latest)
+        }
+        let applied = try database.inspect("SELECT COUNT(*) FROM schema_migrations")
+        #expect(applied == "\(SQLMigrations.all.count)")
+        for store in stores { await store.close() }
+    }
+}

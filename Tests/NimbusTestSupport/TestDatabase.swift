@@ -1,0 +1,71 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import Logging
+import NimbusSQL
+
+/// The database a test runs on: an SQLite file by default, or a fresh schema on the PostgreSQL
+/// server that `NIMBUS_TEST_DATABASE` names (`scripts/test` starts one and runs the suite on both).
+///
+/// Each test gets a database of its own, so tests run in parallel without seeing each other's
+/// data. PostgreSQL schemas are left behind: the test script removes the whole cluster.
+public struct TestDatabase: Sendable {
+    /// The PostgreSQL server the suite runs on, or `nil` when it runs on SQLite.
+    public static let postgresServer: String? = {
+        let value = ProcessInfo.processInfo.environment["NIMBUS_TEST_DATABASE"] ?? ""
+        return value.isEmpty ? nil : value
+    }()
+
+    /// Where the SQLite file is (in the test's directory), used when the suite runs on SQLite.
+    public let sqlitePath: String
+    /// The schema of this test, when the suite runs on PostgreSQL.
+    public let postgresSchema: String?
+
+    /// The `postgres://` URL of this test's own schema, when the suite runs on PostgreSQL.
+    public var postgresURL: String? {
+        guard let server = Self.postgresServer, let postgresSchema else { return nil }
+        return server + (server.contains("?") ? "&" : "?") + "schema=" + postgresSchema
+    }
+
+    /// A new, empty database; an SQLite one is the file `name` in `directory`.
+    public init(directory: URL, name: String = "nimbus.sqlite") {
+        sqlitePath = directory.appendingPathComponent(name).path
+        postgresSchema =
+            Self.postgresServer == nil ? nil : "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+    }
+
+    /// Whether this database is on PostgreSQL.
+    public var isPostgres: Bool { postgresSchema != nil }
+
+    /// Runs `sql` with the database's own command-line tool (`sqlite3` or `psql`), as an operator
+    /// would, and returns its output: one line per row, columns separated by `|`.
+    public func inspect(_ sql: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        if let server = Self.postgresServer, let postgresSchema {
+            process.arguments = ["psql", String(server.prefix { $0 != "?" }), "-qAt", "-c", "SET search_path TO \(postgresSchema)", "-c", sql]
+        } else {
+            process.arguments = ["sqlite3", sqlitePath, sql]
+        }
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Opens a store on this database (more than once for several "instances" on the same data).
+    public func open(cipher: FieldCipher, now: @escaping @Sendable () -> Int64 = SQLStore.systemTime) async throws -> SQLStore {
+        if let postgresURL {
+            var logger = Logger(label: "nimbus.test.postgres")
+            logger.logLevel = .warning
+            return try await SQLStore.openPostgres(PostgresLocation(url: postgresURL), cipher: cipher, now: now, logger: logger)
+        }
+        return try await SQLStore.openSQLite(path: sqlitePath, cipher: cipher, now: now)
+    }
+}
