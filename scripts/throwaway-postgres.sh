@@ -1,9 +1,16 @@
-# Starts a throwaway PostgreSQL cluster for the test suite (and the benchmarks): its own data
-# directory, loopback only, a free port; removed again when the calling script exits.
+# Starts throwaway PostgreSQL clusters for the test suite (and the benchmarks): each with its own
+# data directory, loopback only, a free port; all removed again when the calling script exits.
 #
-# Source this file, then call start_throwaway_postgres. It exports NIMBUS_TEST_DATABASE, the
-# cluster's URL. PostgreSQL comes from Debian's packages; as root the script installs them if
-# missing, otherwise it says how. The server runs as an unprivileged user (initdb refuses root).
+# Source this file, then call `start_throwaway_postgres NAME`: it exports NAME, the cluster's
+# URL, and NAME_CONTROL, a script that runs pg_ctl on the cluster (`$NAME_CONTROL stop -m
+# immediate`, `$NAME_CONTROL start`), for tests that take the database away. PostgreSQL comes
+# from Debian's packages; as root this installs them if missing, otherwise it says how. The
+# server runs as an unprivileged user (initdb refuses root).
+#
+# PG_THROWAWAY_SETTINGS overrides the durability settings (off by default: a test cluster lives
+# for one run; the benchmarks keep PostgreSQL's defaults).
+
+PG_THROWAWAY_DIRS=()
 
 postgres_bin_dir() {
     if command -v initdb >/dev/null 2>&1 && command -v pg_ctl >/dev/null 2>&1; then
@@ -14,6 +21,7 @@ postgres_bin_dir() {
 }
 
 start_throwaway_postgres() {
+    local name="$1"
     local bin
     bin="$(postgres_bin_dir)"
     if [ -z "$bin" ] || [ ! -x "$bin/initdb" ] || ! command -v psql >/dev/null 2>&1; then
@@ -28,42 +36,47 @@ start_throwaway_postgres() {
     fi
 
     # As root, run the server as the postgres user the package made (or nobody).
-    local run_as=()
+    local run_as=""
     local owner
     owner="$(id -un)"
     if [ "$(id -u)" = 0 ]; then
         owner="postgres"
         id postgres >/dev/null 2>&1 || owner="nobody"
-        run_as=(runuser -u "$owner" --)
+        run_as="runuser -u $owner --"
     fi
 
-    PG_THROWAWAY_DIR="$(mktemp -d /tmp/nimbus-pg.XXXXXX)"
-    chown "$owner" "$PG_THROWAWAY_DIR"
+    local dir
+    dir="$(mktemp -d /tmp/nimbus-pg.XXXXXX)"
+    chown "$owner" "$dir"
+    PG_THROWAWAY_DIRS+=("$dir")
+    trap stop_throwaway_postgres EXIT
     local port
     port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 
-    "${run_as[@]}" "$bin/initdb" -D "$PG_THROWAWAY_DIR/data" -U nimbus --auth=trust -E UTF8 --no-sync >"$PG_THROWAWAY_DIR/initdb.log" 2>&1 || {
-        cat "$PG_THROWAWAY_DIR/initdb.log" >&2
+    $run_as "$bin/initdb" -D "$dir/data" -U nimbus --auth=trust -E UTF8 --no-sync >"$dir/initdb.log" 2>&1 || {
+        cat "$dir/initdb.log" >&2
         return 1
     }
-    # Durability settings are off: this cluster lives for one test run. Benchmarks start their
-    # own cluster with the defaults.
-    "${run_as[@]}" "$bin/pg_ctl" -D "$PG_THROWAWAY_DIR/data" -l "$PG_THROWAWAY_DIR/server.log" -w -o \
-        "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$PG_THROWAWAY_DIR -c max_connections=400 ${PG_THROWAWAY_SETTINGS:--c fsync=off -c synchronous_commit=off -c full_page_writes=off}" \
-        start >/dev/null || {
-        cat "$PG_THROWAWAY_DIR/server.log" >&2
+    local settings="${PG_THROWAWAY_SETTINGS--c fsync=off -c synchronous_commit=off -c full_page_writes=off}"
+    cat >"$dir/control" <<CONTROL
+#!/usr/bin/env bash
+exec $run_as "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$dir -c max_connections=400 $settings" "\$@"
+CONTROL
+    chmod 755 "$dir/control"
+    "$dir/control" start >/dev/null || {
+        cat "$dir/server.log" >&2
         return 1
     }
-    PG_THROWAWAY_BIN="$bin"
-    PG_THROWAWAY_RUN_AS="${run_as[*]}"
-    trap stop_throwaway_postgres EXIT
-    export NIMBUS_TEST_DATABASE="postgres://nimbus@127.0.0.1:$port/postgres?sslmode=disable&pool_size=4"
+    export "$name=postgres://nimbus@127.0.0.1:$port/postgres?sslmode=disable&pool_size=4&wait_timeout=30000"
+    export "${name}_CONTROL=$dir/control"
 }
 
 stop_throwaway_postgres() {
-    if [ -n "${PG_THROWAWAY_DIR:-}" ] && [ -d "$PG_THROWAWAY_DIR" ]; then
-        # shellcheck disable=SC2086
-        $PG_THROWAWAY_RUN_AS "$PG_THROWAWAY_BIN/pg_ctl" -D "$PG_THROWAWAY_DIR/data" -m immediate stop >/dev/null 2>&1 || true
-        rm -rf "$PG_THROWAWAY_DIR"
-    fi
+    local dir
+    for dir in "${PG_THROWAWAY_DIRS[@]}"; do
+        if [ -d "$dir" ]; then
+            "$dir/control" -m immediate stop >/dev/null 2>&1 || true
+            rm -rf "$dir"
+        fi
+    done
 }

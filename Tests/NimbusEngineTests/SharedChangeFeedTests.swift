@@ -137,6 +137,30 @@ struct SharedChangeFeedTests {
         }
     }
 
+    @Test("an orphan keeps its share; when a record saved under its parent's name takes it elsewhere, it leaves that share")
+    func orphanLeavesItsOwnShare() async throws {
+        try await EngineFixture.with { f in
+            try await seed(f)
+            // m1 holds r1; Bob follows c1's share only.
+            _ = try await f.modify([RecordOperation(kind: .create, recordName: "r1", recordType: "Message", parent: .set("m1"))], zone: "Chats")
+            try await shareWithBob(f, "c1")
+            let start = try await bobsChanges(f, after: nil)
+            #expect(Set(start.saved) == ["c1", "m1", "r1", "share-c1"])
+            // m1 is deleted: r1 stays, with no parent left, in c1's share.
+            _ = try await f.modify([RecordOperation(kind: .forceDelete, recordName: "m1")], zone: "Chats")
+            let orphaned = try await bobsChanges(f, after: start.page.syncToken)
+            #expect(orphaned.deleted == ["m1"])
+            // A new m1 under c2 takes r1 with it, out of the share Bob follows: r1 must go too,
+            // although the new m1 itself was never in that share.
+            _ = try await f.modify([RecordOperation(kind: .create, recordName: "m1", recordType: "Message", parent: .set("c2"))], zone: "Chats")
+            let moved = try await bobsChanges(f, after: orphaned.page.syncToken)
+            #expect(moved.deleted == ["r1"])
+            #expect(moved.saved.isEmpty)
+            let lookup = try await f.database.lookupRecords(named: ["r1"], inZone: chats(f), access: f.access(f.bob, .shared))
+            #expect(lookup.first.map { if case .failure = $0 { true } else { false } } == true)
+        }
+    }
+
     @Test("a second share accepted in the same zone is fetched from its beginning through the old token")
     func secondShareBackfills() async throws {
         try await EngineFixture.with { f in

@@ -42,13 +42,14 @@ struct HTTPFixture: Sendable {
     /// Runs `body` against a live server and removes everything afterwards.
     static func with(
         signatureWindowSeconds: Int = 300,
+        postgresServer: String? = TestDatabase.postgresServer,
         seed: (TestDatabase) async throws -> Void = { _ in },
         _ body: @escaping @Sendable (HTTPFixture, any TestClientProtocol) async throws -> Void
     ) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-http-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let database = TestDatabase(directory: directory)
+        let database = TestDatabase(directory: directory, server: postgresServer)
         try await seed(database)
         let clock = TestClock()
         let logger = Logger(label: "test")

@@ -22,20 +22,24 @@ public struct TestDatabase: Sendable {
 
     /// Where the SQLite file is (in the test's directory), used when the suite runs on SQLite.
     public let sqlitePath: String
-    /// The schema of this test, when the suite runs on PostgreSQL.
+    /// The PostgreSQL server of this test, when it runs on PostgreSQL.
+    public let postgresServer: String?
+    /// The schema of this test, when it runs on PostgreSQL.
     public let postgresSchema: String?
 
-    /// The `postgres://` URL of this test's own schema, when the suite runs on PostgreSQL.
+    /// The `postgres://` URL of this test's own schema, when it runs on PostgreSQL.
     public var postgresURL: String? {
-        guard let server = Self.postgresServer, let postgresSchema else { return nil }
-        return server + (server.contains("?") ? "&" : "?") + "schema=" + postgresSchema
+        guard let postgresServer, let postgresSchema else { return nil }
+        return postgresServer + (postgresServer.contains("?") ? "&" : "?") + "schema=" + postgresSchema
     }
 
     /// A new, empty database; an SQLite one is the file `name` in `directory`.
-    public init(directory: URL, name: String = "nimbus.sqlite") {
+    /// - Parameters:
+    ///   - server: A PostgreSQL server to use instead of the suite's (a `postgres://` URL).
+    public init(directory: URL, name: String = "nimbus.sqlite", server: String? = Self.postgresServer) {
         sqlitePath = directory.appendingPathComponent(name).path
-        postgresSchema =
-            Self.postgresServer == nil ? nil : "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        postgresServer = server
+        postgresSchema = server == nil ? nil : "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
     }
 
     /// Whether this database is on PostgreSQL.
@@ -46,7 +50,7 @@ public struct TestDatabase: Sendable {
     public func inspect(_ sql: String) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        if let server = Self.postgresServer, let postgresSchema {
+        if let server = postgresServer, let postgresSchema {
             process.arguments = ["psql", String(server.prefix { $0 != "?" }), "-qAt", "-c", "SET search_path TO \(postgresSchema)", "-c", sql]
         } else {
             process.arguments = ["sqlite3", sqlitePath, sql]

@@ -25,7 +25,10 @@ package protocol SQLDatabase: Sendable {
     var dialect: SQLDialect { get }
 
     /// Runs `body` on a connection that sees a consistent snapshot of committed data.
-    func read<Result: Sendable>(_ body: (any SQLConnection) async throws -> Result) async throws -> Result
+    ///
+    /// `@Sendable` because a driver may run it on a task of its own (PostgreSQL does, to stop
+    /// waiting for a connection at a deadline).
+    func read<Result: Sendable>(_ body: @escaping @Sendable (any SQLConnection) async throws -> Result) async throws -> Result
 
     /// Runs `body` in a write transaction that commits when it returns and rolls back when it throws.
     ///

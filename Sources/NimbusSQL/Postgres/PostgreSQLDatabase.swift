@@ -5,8 +5,11 @@
 //===----------------------------------------------------------------------===//
 
 package import Logging
+import NIOCore
 import NIOSSL
+import NimbusStore
 import PostgresNIO
+import Synchronization
 
 /// A PostgreSQL database behind a connection pool, which several Nimbus processes may share.
 ///
@@ -21,6 +24,9 @@ package final class PostgreSQLDatabase: SQLDatabase {
     private let client: PostgresClient
     private let runner: Task<Void, Never>
     private let logger: Logger
+    private let connectionWait: Duration
+    /// How long a statement may go unanswered before its connection is taken for dead.
+    private let statementDeadline: TimeAmount?
 
     /// How often a write that lost a serialization race is run again before the caller sees an error.
     private static let maximumWriteAttempts = 10
@@ -62,11 +68,16 @@ package final class PostgreSQLDatabase: SQLDatabase {
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
         self.logger = logger
+        connectionWait = .milliseconds(location.connectionWaitMilliseconds)
+        statementDeadline =
+            location.statementTimeoutMilliseconds > 0 ? .milliseconds(Int64(location.statementTimeoutMilliseconds) + 2_000) : nil
         // Started immediately, so the pool is running before the first lease asks for a connection.
         runner = Task.immediate { await client.run() }
     }
 
-    package func read<Result: Sendable>(_ body: (any SQLConnection) async throws -> Result) async throws -> Result {
+    package func read<Result: Sendable>(
+        _ body: @escaping @Sendable (any SQLConnection) async throws -> Result
+    ) async throws -> Result {
         do {
             return try await transaction("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY", body)
         } catch {
@@ -107,10 +118,12 @@ package final class PostgreSQLDatabase: SQLDatabase {
     private func transaction<Result: Sendable>(
         _ begin: String,
         lock: Int64? = nil,
-        _ body: (any SQLConnection) async throws -> Result
+        _ body: @escaping @Sendable (any SQLConnection) async throws -> Result
     ) async throws -> Result {
-        try await client.withConnection { connection in
-            let sql = PostgresSQLConnection(connection: connection, logger: logger)
+        let logger = logger
+        let deadline = statementDeadline
+        return try await withConnection { connection in
+            let sql = PostgresSQLConnection(connection: connection, logger: logger, deadline: deadline)
             if let lock { try await sql.execute("SELECT pg_advisory_lock(?)", [.integer(lock)]) }
             let result: Result
             do {
@@ -129,6 +142,42 @@ package final class PostgreSQLDatabase: SQLDatabase {
             }
             if let lock { try await sql.execute("SELECT pg_advisory_unlock(?)", [.integer(lock)]) }
             return result
+        }
+    }
+
+    /// Leases a connection and runs `body` on it, or fails if none is leased within
+    /// ``connectionWait``.
+    ///
+    /// The pool queues a request while it cannot connect, for up to a minute; a client is better
+    /// served by `TRY_AGAIN_LATER` after a few seconds. The lease and a deadline race in a task
+    /// group; whichever settles ``LeaseRace`` first decides. A body that started always runs to
+    /// its end and answers; a lease that lost is cancelled (and should the pool hand it a
+    /// connection anyway, it gives it straight back).
+    private func withConnection<Result: Sendable>(
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
+    ) async throws -> Result {
+        let race = LeaseRace()
+        let client = client
+        let wait = connectionWait
+        return try await withThrowingTaskGroup(of: Result?.self) { group in
+            group.addTask {
+                try await client.withConnection { connection in
+                    guard race.settle(.leased) else { throw CancellationError() }
+                    return try await body(connection)
+                }
+            }
+            group.addTask {
+                try? await Task.sleep(for: wait)
+                guard race.settle(.expired) else { return nil }
+                throw StoreError(.database, detail: "no PostgreSQL connection within \(wait)")
+            }
+            while let next = try await group.next() {
+                if let result = next {
+                    group.cancelAll()
+                    return result
+                }
+            }
+            throw StoreError(.database, detail: "PostgreSQL lease ended without a result")
         }
     }
 
@@ -158,6 +207,21 @@ package final class PostgreSQLDatabase: SQLDatabase {
             }
         } catch {
             throw PostgresFailure(error).storeError
+        }
+    }
+}
+
+/// Which came first: a leased connection or the deadline for one.
+private final class LeaseRace: Sendable {
+    enum Outcome { case leased, expired }
+    private let outcome = Mutex<Outcome?>(nil)
+
+    /// Settles the race as `outcome` if it is still open; `false` if the other side won.
+    func settle(_ outcome: Outcome) -> Bool {
+        self.outcome.withLock { current in
+            guard current == nil else { return false }
+            current = outcome
+            return true
         }
     }
 }

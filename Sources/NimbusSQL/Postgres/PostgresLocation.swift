@@ -12,13 +12,15 @@
 
 /// A PostgreSQL database and how Nimbus uses it, read from a `postgres://` URL.
 ///
-/// `postgres://USER:PASSWORD@HOST:PORT/DATABASE?schema=S&pool_size=N&statement_timeout=MS&sslmode=M`
+/// `postgres://USER:PASSWORD@HOST:PORT/DATABASE?schema=S&pool_size=N&statement_timeout=MS&wait_timeout=MS&sslmode=M`
 ///
 /// - `schema`: the schema Nimbus's tables live in, created if missing (default `public`). Lets
 ///   several Nimbus deployments, or test runs, share one database.
 /// - `pool_size`: the most connections one Nimbus process opens (default 16).
 /// - `statement_timeout`: milliseconds a statement may run before the server cancels it
 ///   (default 30000), so a runaway query cannot hold a connection forever.
+/// - `wait_timeout`: milliseconds a request waits for a free connection, or for the database to
+///   come back, before it fails with `TRY_AGAIN_LATER` (default 5000).
 /// - `sslmode`: `disable`, `prefer` (the default, as in libpq) or `require`.
 ///
 /// The password never appears in ``description``.
@@ -36,6 +38,7 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
     public var schema: String?
     public var poolSize: Int
     public var statementTimeoutMilliseconds: Int
+    public var connectionWaitMilliseconds: Int
     public var tls: TLSMode
 
     /// Whether `url` names a PostgreSQL database (rather than an SQLite file).
@@ -60,6 +63,7 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
         self.schema = nil
         self.poolSize = 16
         self.statementTimeoutMilliseconds = 30_000
+        self.connectionWaitMilliseconds = 5_000
         self.tls = .prefer
         for item in components.queryItems ?? [] {
             let value = item.value ?? ""
@@ -79,6 +83,11 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
                     throw StoreLocationError("statement_timeout must be milliseconds, 0 for none")
                 }
                 statementTimeoutMilliseconds = timeout
+            case "wait_timeout":
+                guard let timeout = Int(value), timeout > 0 else {
+                    throw StoreLocationError("wait_timeout must be a positive number of milliseconds")
+                }
+                connectionWaitMilliseconds = timeout
             case "sslmode":
                 guard let mode = TLSMode(rawValue: value) else {
                     throw StoreLocationError("sslmode must be disable, prefer or require")

@@ -18,9 +18,15 @@ import PostgresNIO
 ///
 /// Numbers the store's `?` placeholders as `$1, $2, …`, binds ``SQLValue``s as the PostgreSQL
 /// types of the same name, and reads every result column back as an ``SQLValue``.
+///
+/// A statement that has not answered by `deadline` closes the connection, failing the
+/// statement: the server cancels statements at its `statement_timeout`, so silence past it (and
+/// a grace period) means the server or the network is gone, and TCP alone may take hours to say
+/// so.
 struct PostgresSQLConnection: SQLConnection {
     let connection: PostgresConnection
     let logger: Logger
+    let deadline: TimeAmount?
 
     func query(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
         var bindings = PostgresBindings(capacity: binds.count)
@@ -34,16 +40,32 @@ struct PostgresSQLConnection: SQLConnection {
             }
         }
         let statement = PostgresQuery(unsafeSQL: Self.numberingPlaceholders(sql), binds: bindings)
-        var rows: [SQLRow] = []
-        for try await row in try await connection.query(statement, logger: logger) {
-            rows.append(SQLRow(values: try row.map(Self.value(of:))))
+        return try await guarded {
+            var rows: [SQLRow] = []
+            for try await row in try await connection.query(statement, logger: logger) {
+                rows.append(SQLRow(values: try row.map(Self.value(of:))))
+            }
+            return rows
         }
-        return rows
     }
 
     /// Runs statements that take no parameters, such as `BEGIN` and `COMMIT`.
     func run(_ sql: String) async throws {
-        _ = try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)
+        try await guarded {
+            for try await _ in try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger) {}
+        }
+    }
+
+    /// Runs one statement under the ``deadline`` watchdog.
+    private func guarded<Result>(_ statement: () async throws -> Result) async throws -> Result {
+        guard let deadline else { return try await statement() }
+        let connection = connection
+        let watchdog = connection.eventLoop.scheduleTask(in: deadline) {
+            let closing: EventLoopFuture<Void> = connection.close()
+            closing.whenComplete { _ in }
+        }
+        defer { watchdog.cancel() }
+        return try await statement()
     }
 
     /// `sql` with each `?` outside quotes replaced by `$1`, `$2`, ….

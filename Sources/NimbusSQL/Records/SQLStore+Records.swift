@@ -9,7 +9,9 @@ public import NimbusStore
 
 extension SQLStore: RecordStore {
     public func records(named names: [String], inZone zoneName: String, of tenant: Tenant) async throws -> [String: Record] {
-        try await database.read { connection in
+        let dialect = database.dialect
+        let codec = RecordRowCodec(cipher: cipher, tenant: tenant, zoneName: zoneName)
+        return try await database.read { connection in
             // One snapshot answers both "does the zone exist" and "which records does it hold".
             if zoneName != ZoneID.defaultZoneName, try await Self.liveZone(zoneName, of: tenant, on: connection) == nil {
                 throw StoreError(.zoneNotFound, detail: "zone \(zoneName)")
@@ -20,8 +22,8 @@ extension SQLStore: RecordStore {
                 zone: zoneName,
                 tenant: tenant,
                 on: connection,
-                dialect: database.dialect,
-                codec: RecordRowCodec(cipher: cipher, tenant: tenant, zoneName: zoneName)
+                dialect: dialect,
+                codec: codec
             )
         }
     }

@@ -53,7 +53,9 @@ package final class SQLiteDatabase: SQLDatabase {
         try checkpointer.start()
     }
 
-    package func read<Result: Sendable>(_ body: (any SQLConnection) async throws -> Result) async throws -> Result {
+    package func read<Result: Sendable>(
+        _ body: @escaping @Sendable (any SQLConnection) async throws -> Result
+    ) async throws -> Result {
         try await readers.withResource { connection in
             try connection.run("BEGIN")
             do {

@@ -38,7 +38,6 @@ extension SQLZoneTransaction {
     /// a second moves it: both are set-based, so a 10,000-record hierarchy is two statements.
     /// `UNION` (not `UNION ALL`) ends the walk on a parent cycle.
     func moveDescendants(of rootName: String, from oldShare: String?, to newShare: String?) async throws -> Int {
-        guard oldShare != newShare else { return 0 }
         let subtree = """
             WITH RECURSIVE subtree(name) AS (
                 SELECT ?
@@ -61,17 +60,28 @@ extension SQLZoneTransaction {
         if let oldShare {
             try await connection.execute(
                 """
-                \(subtree)
                 INSERT INTO share_exits (container, environment, owner, zone_name, share_name, change_counter, record_name)
-                SELECT ?, ?, ?, ?, ?, ? + 1, ?
-                UNION ALL
-                SELECT ?, ?, ?, ?, ?, ? + 1 + position, name FROM numbered
+                VALUES (?, ?, ?, ?, ?, ? + 1, ?)
                 """,
-                walkBinds + zoneBinds + [.text(oldShare), .integer(base), .text(rootName)]
-                    + zoneBinds + [.text(oldShare), .integer(base)]
+                zoneBinds + [.text(oldShare), .integer(base), .text(rootName)]
             )
         }
         guard count > 0 else { return 0 }
+        // Each descendant leaves the share it is in itself, which need not be the root's: a record
+        // whose parent was deleted keeps the share it had, and joins the subtree of a record
+        // saved later under that name. Reading the share per record keeps every departure in
+        // some participant's feed.
+        try await connection.execute(
+            """
+            \(subtree)
+            INSERT INTO share_exits (container, environment, owner, zone_name, share_name, change_counter, record_name)
+            SELECT r.container, r.environment, r.owner, r.zone_name, r.share_name, ? + 1 + numbered.position, r.record_name
+            FROM numbered JOIN records r
+              ON r.container = ? AND r.environment = ? AND r.owner = ? AND r.zone_name = ? AND r.record_name = numbered.name
+            WHERE r.share_name IS NOT NULL AND r.share_name <> ?
+            """,
+            walkBinds + [.integer(base)] + zoneBinds + [.text(newShare ?? "")]
+        )
         try await connection.execute(
             """
             \(subtree)
