@@ -20,6 +20,8 @@ final class LoadSession: @unchecked Sendable {
     let keyID: String
     let privateKey: P256.Signing.PrivateKey
     private let server: Process
+    /// The PostgreSQL database the server runs on, or `nil` for SQLite in the data directory.
+    let database: String?
 
     var databasePath: String { directory.appendingPathComponent("nimbus.sqlite").path }
 
@@ -30,7 +32,8 @@ final class LoadSession: @unchecked Sendable {
         webAuthTokens: [String],
         keyID: String,
         privateKey: P256.Signing.PrivateKey,
-        server: Process
+        server: Process,
+        database: String?
     ) {
         self.directory = directory
         self.url = url
@@ -39,28 +42,31 @@ final class LoadSession: @unchecked Sendable {
         self.keyID = keyID
         self.privateKey = privateKey
         self.server = server
+        self.database = database
     }
 
-    static func start(nimbus: String, users: Int) async throws -> LoadSession {
+    static func start(nimbus: String, users: Int, database: String?) async throws -> LoadSession {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-load-\(UUID().uuidString)")
         let data = directory.path
-        let container = try json(try Shell.run(nimbus, ["container", "create", container, "--data", data, "--json"]))
+        // Every command names the data directory, and the database when it is PostgreSQL.
+        let dataOptions = ["--data", data] + (database.map { ["--database", $0] } ?? [])
+        let container = try json(try Shell.run(nimbus, ["container", "create", container, "--json"] + dataOptions))
         var tokens: [String] = []
         for index in 0..<users {
             let user = try json(
-                try Shell.run(nimbus, ["user", "add", "Load User \(index)", "--container", Self.container, "--data", data, "--json"])
+                try Shell.run(nimbus, ["user", "add", "Load User \(index)", "--container", Self.container, "--json"] + dataOptions)
             )
             tokens.append(user["webAuthToken"] ?? "")
         }
         let privateKey = P256.Signing.PrivateKey()
         let keyPath = directory.appendingPathComponent("load.pub.pem").path
         try privateKey.publicKey.pemRepresentation.write(toFile: keyPath, atomically: true, encoding: .utf8)
-        let key = try json(try Shell.run(nimbus, ["key", "add", "--container", Self.container, "--public-key", keyPath, "--data", data, "--json"]))
+        let key = try json(try Shell.run(nimbus, ["key", "add", "--container", Self.container, "--public-key", keyPath, "--json"] + dataOptions))
 
         let port = 18_000 + Int.random(in: 0..<2000)
         let server = Process()
         server.executableURL = URL(fileURLWithPath: nimbus)
-        server.arguments = ["serve", "--data", data, "--port", String(port)]
+        server.arguments = ["serve", "--port", String(port)] + dataOptions
         var environment = ProcessInfo.processInfo.environment
         environment["NIMBUS_LOG_LEVEL"] = "warning"
         server.environment = environment
@@ -77,7 +83,8 @@ final class LoadSession: @unchecked Sendable {
             webAuthTokens: tokens,
             keyID: key["keyID"] ?? "",
             privateKey: privateKey,
-            server: server
+            server: server,
+            database: database
         )
         try session.seed()
         return session

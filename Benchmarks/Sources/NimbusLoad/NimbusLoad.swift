@@ -26,9 +26,11 @@ struct NimbusLoad: AsyncParsableCommand {
     @Option(help: "Scenarios to run, comma separated (default: all).") var only: String?
     @Flag(help: "Keep the data directory (its path is printed) for inspection.") var keepData = false
     @Option(help: "The largest zone the sync benchmark fills (1000, 100000 or 1000000).") var syncZoneSize = 1_000_000
+    @Option(help: "A postgres:// URL: run the server on PostgreSQL; the storage ceiling is then raw PostgreSQL inserts (pgbench).")
+    var database: String?
 
     func run() async throws {
-        let session = try await LoadSession.start(nimbus: nimbus, users: users)
+        let session = try await LoadSession.start(nimbus: nimbus, users: users, database: database)
         defer { session.stop(removingData: !keepData) }
         if keepData { FileHandle.standardError.write(Data("data directory: \(session.directory.path)\n".utf8)) }
         let selected = only.map { Set($0.split(separator: ",").map(String.init)) }
@@ -38,14 +40,17 @@ struct NimbusLoad: AsyncParsableCommand {
             results.append(try Wrk.run(scenario, url: session.url, clients: clients, threads: threads, seconds: duration))
         }
         var sync: SyncBenchmark.Result?
-        if selected?.contains("sync") ?? true {
+        // The sync and sharing benchmarks compare with raw reads of the SQLite file.
+        if database == nil, selected?.contains("sync") ?? true {
             sync = try await SyncBenchmark.run(session: session, largest: syncZoneSize)
         }
         var sharing: SharingBenchmark.Result?
-        if selected?.contains("sharing") ?? true {
+        if database == nil, selected?.contains("sharing") ?? true {
             sharing = try SharingBenchmark.run(session: session)
         }
-        let raw = try RawSQLiteInserts.measure(schemaFrom: session.databasePath)
+        let raw =
+            try database.map { try RawPostgresInserts.measure(database: $0, clients: clients, seconds: duration) }
+            ?? RawSQLiteInserts.measure(schemaFrom: session.databasePath)
         Report.print(results: results, raw: raw, clients: clients, users: users, seconds: duration)
         if let sync { Report.print(sync: sync) }
         if let sharing { Report.print(sharing: sharing) }

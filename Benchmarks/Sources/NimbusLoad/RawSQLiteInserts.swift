@@ -11,12 +11,7 @@ import Foundation
 /// copied from the server's database) with the same pragmas, through prepared statements, no
 /// HTTP and no engine.
 enum RawSQLiteInserts {
-    struct Result {
-        /// Rows per second, one row per transaction (like single-record saves).
-        var singleRowTransactions: Double
-        /// Rows per second, 200 rows per transaction (like 200-record batches).
-        var batchedTransactions: Double
-    }
+    typealias Result = RawInsertRates
 
     static func measure(schemaFrom source: String) throws -> Result {
         let (schema, pageSize) = try statements(in: source)
@@ -62,6 +57,7 @@ enum RawSQLiteInserts {
             return Double(rowsPerTransaction * transactions) / seconds
         }
         return Result(
+            store: "SQLite",
             singleRowTransactions: try rate(rowsPerTransaction: 1, transactions: 20_000),
             batchedTransactions: try rate(rowsPerTransaction: 200, transactions: 500)
         )

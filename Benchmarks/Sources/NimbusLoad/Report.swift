@@ -8,12 +8,12 @@ import Foundation
 
 /// Prints the figures as a Markdown table, with the ratios BENCHMARKS.md records.
 enum Report {
-    static func print(results: [ScenarioResult], raw: RawSQLiteInserts.Result, clients: Int, users: Int, seconds: Int) {
+    static func print(results: [ScenarioResult], raw: RawInsertRates, clients: Int, users: Int, seconds: Int) {
         let health = results.first { $0.scenario.name == "health" }
         var lines = [
             "clients: \(clients) keep-alive connections as \(users) users; \(seconds) s per scenario; machine: \(ProcessInfo.processInfo.activeProcessorCount) cores",
             "",
-            "| scenario | requests/s | records/s | p50 ms | p99 ms | failed | vs /health | vs raw SQLite |",
+            "| scenario | requests/s | records/s | p50 ms | p99 ms | failed | vs /health | vs raw \(raw.store) |",
             "|---|---:|---:|---:|---:|---:|---:|---:|",
         ]
         for result in results {
@@ -32,7 +32,7 @@ enum Report {
         }
         lines.append("")
         lines.append(
-            "raw SQLite, same schema: \(format(raw.singleRowTransactions)) rows/s one row per transaction; \(format(raw.batchedTransactions)) rows/s 200 rows per transaction"
+            "raw \(raw.store), same schema: \(format(raw.singleRowTransactions)) rows/s one row per transaction; \(format(raw.batchedTransactions)) rows/s 200 rows per transaction"
         )
         Swift.print(lines.joined(separator: "\n"))
     }

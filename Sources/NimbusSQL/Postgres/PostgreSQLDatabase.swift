@@ -13,12 +13,23 @@ import Synchronization
 
 /// A PostgreSQL database behind a connection pool, which several Nimbus processes may share.
 ///
-/// Writes run `SERIALIZABLE`: the store's statements were written for SQLite's one writer at a
-/// time, and serializable transactions give the same outcome with many writers in many
-/// processes. Where PostgreSQL cannot order two transactions it aborts one with a serialization
-/// failure, and ``write(_:)`` runs that one again from the start, so a lost race becomes a retry
-/// that sees the winner's data (an etag `CONFLICT`, say), never a lost update. Reads run
-/// `REPEATABLE READ READ ONLY`: one snapshot for the whole body, as SQLite's read transactions.
+/// The store's statements were written for SQLite's one writer at a time. Here:
+///
+/// - A write with a key (a tenant's zone writes) holds a session advisory lock on the key around
+///   its transaction, taken before `BEGIN` so its snapshot sees every write that held the lock
+///   before it, and runs `REPEATABLE READ`. A tenant's writes thus run one after another, as on
+///   SQLite; writes of different tenants touch different rows, and where they meet (a new field
+///   in `record_fields`, `ON CONFLICT DO NOTHING`) a row committed after the snapshot is a
+///   serialization failure, not a silent skip. `SERIALIZABLE` would add predicate locks that,
+///   under load, abort writes of unrelated tenants that share index pages.
+/// - A write without a key (accounts, the pruner) runs `SERIALIZABLE`: rare, and free of
+///   hand-reasoned guarantees.
+/// - A transaction that loses a race (`40001`, or a deadlock, `40P01`) runs again from the start,
+///   so a lost race becomes a retry that sees the winner's data (an etag `CONFLICT`, say), never
+///   a lost update.
+///
+/// Reads run `REPEATABLE READ READ ONLY`: one snapshot for the whole body, as SQLite's read
+/// transactions.
 package final class PostgreSQLDatabase: SQLDatabase {
     package let dialect = SQLDialect.postgres
     private let client: PostgresClient
@@ -93,7 +104,11 @@ package final class PostgreSQLDatabase: SQLDatabase {
         var attempt = 1
         while true {
             do {
-                return try await transaction("BEGIN ISOLATION LEVEL SERIALIZABLE", lock: lock, body)
+                return try await transaction(
+                    lock == nil ? "BEGIN ISOLATION LEVEL SERIALIZABLE" : "BEGIN ISOLATION LEVEL REPEATABLE READ",
+                    lock: lock,
+                    body
+                )
             } catch {
                 let failure = PostgresFailure(error)
                 guard failure.isSerializationFailure, attempt < Self.maximumWriteAttempts else { throw failure.storeError }
