@@ -68,6 +68,10 @@ public protocol ZoneTransaction {
     /// Returns live records of this zone by name.
     func records(named names: [String]) async throws -> [String: Record]
 
+    /// Returns which of `names` are the parent of a live record of this zone: a record created
+    /// under such a name adopts records left behind by a deleted parent of that name.
+    func parentsOfLiveRecords(among names: [String]) async throws -> Set<String>
+
     /// Returns the references held by live records of this zone that point at the given records.
     func referrers(to targetNames: [String]) async throws -> [ReferenceEdge]
 

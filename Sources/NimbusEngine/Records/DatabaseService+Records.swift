@@ -82,7 +82,8 @@ extension DatabaseService {
                     context: context,
                     existing: snapshot.records,
                     shares: snapshot.shares,
-                    edges: snapshot.edges
+                    edges: snapshot.edges,
+                    adoptive: snapshot.adoptive
                 )
                 let plan = planner.plan(planned)
                 // New fields join the schema in the same transaction as the records that bring them.
@@ -173,7 +174,7 @@ extension DatabaseService {
     private static func snapshot(
         for operations: [RecordOperation],
         in transaction: any ZoneTransaction
-    ) async throws -> (records: [String: Record], shares: [String: Share], edges: [ReferenceEdge]) {
+    ) async throws -> (records: [String: Record], shares: [String: Share], edges: [ReferenceEdge], adoptive: Set<String>) {
         var wanted = Set(operations.compactMap(\.recordName))
         for operation in operations {
             for input in operation.fields.values {
@@ -203,7 +204,10 @@ extension DatabaseService {
             frontier = Array(sources)
         }
         let shares = try await shareSnapshot(of: &records, in: transaction)
-        return (records, shares, edges)
+        // Names the batch creates that live records already name as parent: one query for all.
+        let absent = operations.compactMap(\.recordName).filter { records[$0] == nil && RecordNameRule.isValid($0) }
+        let adoptive = try await transaction.parentsOfLiveRecords(among: absent)
+        return (records, shares, edges, adoptive)
     }
 
     /// The shares the batch may touch: those of share records and of share roots it read, with

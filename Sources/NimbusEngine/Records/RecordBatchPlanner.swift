@@ -65,16 +65,23 @@ struct RecordBatchPlanner {
     /// Where each record saved so far in the batch is in ``Plan/writes``, so a later share
     /// operation can give its root the `share` reference in the same write.
     var savedAt: [String: Int] = [:]
-    /// Records this batch creates (or creates again after a delete): records left beneath a
-    /// deleted parent of the same name become their descendants, and must follow their share.
-    private var created: Set<String> = []
+    /// Names of records the batch creates that live records already name as parent (left
+    /// beneath a deleted parent of that name): the new record adopts them into its share.
+    private let adoptive: Set<String>
     /// The plan so far.
     var plan = Plan(results: [], writes: [], newFields: [:])
     /// Share removals a delete caused (its root was deleted), written after its tombstones.
     private var cascadedShareWrites: [Write] = []
 
-    init(context: Context, existing: [String: Record], shares: [String: Share], edges: [ReferenceEdge]) {
+    init(
+        context: Context,
+        existing: [String: Record],
+        shares: [String: Share],
+        edges: [ReferenceEdge],
+        adoptive: Set<String> = []
+    ) {
         self.context = context
+        self.adoptive = adoptive
         self.schemas = context.schemas
         self.state = existing.mapValues { Optional($0) }
         self.shares = shares.mapValues { Optional($0) }
@@ -140,7 +147,7 @@ struct RecordBatchPlanner {
         savedAt[name] = plan.writes.count
         plan.writes.append(.save(record, resultIndex: answers ? plan.results.count : nil))
         if answers { plan.results.append(.saved(record)) }
-        if previousShare != record.containingShare || created.contains(name) {
+        if previousShare != record.containingShare || adoptive.contains(name) {
             plan.writes.append(.moveDescendants(of: name, from: previousShare, to: record.containingShare))
         }
         if let pending = pendingFields, !pending.fields.isEmpty {
@@ -161,9 +168,6 @@ struct RecordBatchPlanner {
             if current != nil { throw NimbusError(.alreadyExists, "record already exists") }
         default:
             break
-        }
-        if current == nil {
-            created.insert(name)
         }
         if let current, context.onlyCreatorMayChange, current.created.userRecordName != context.user {
             throw .permissionFailure("only the record's creator may change it")

@@ -49,6 +49,20 @@ final class SQLZoneTransaction: ZoneTransaction {
         return found
     }
 
+    func parentsOfLiveRecords(among names: [String]) async throws -> Set<String> {
+        guard !names.isEmpty else { return [] }
+        // Answered by the partial `records_by_parent` index.
+        let rows = try await connection.query(
+            """
+            SELECT DISTINCT parent_name FROM records
+            WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND parent_name IS NOT NULL
+              AND \(dialect.isMember("parent_name")) AND is_deleted = 0
+            """,
+            zoneBinds + [SQLStore.jsonArray(names)]
+        )
+        return Set(rows.map { $0.string(0) })
+    }
+
     func referrers(to targetNames: [String]) async throws -> [ReferenceEdge] {
         guard !targetNames.isEmpty else { return [] }
         let rows = try await connection.query(
