@@ -52,7 +52,8 @@ struct HTTPFixture: Sendable {
         let database = TestDatabase(directory: directory, server: postgresServer)
         try await seed(database)
         let clock = TestClock()
-        let logger = Logger(label: "test")
+        var logger = Logger(label: "test")
+        if let level = ProcessInfo.processInfo.environment["NIMBUS_TEST_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) { logger.logLevel = level }
         let configuration = ServerConfiguration(
             dataDirectory: directory.path,
             databaseURL: database.postgresURL,

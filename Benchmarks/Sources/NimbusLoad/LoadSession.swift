@@ -134,24 +134,55 @@ final class LoadSession: @unchecked Sendable {
 }
 
 /// Runs commands to completion.
+///
+/// With `posix_spawn` rather than `Process`, to give the command a clean signal mask: a command
+/// started from a thread of Swift's concurrency pool otherwise inherits that thread's mask, in
+/// which SIGALRM and SIGTERM are blocked, and pgbench, which ends its `-T` run on SIGALRM,
+/// never stops.
 enum Shell {
     @discardableResult
     static func run(_ executable: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        let errors = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
+        let output = Pipe()
+        // Standard error goes to a file, not a second pipe: a pipe read only after standard output
+        // reaches EOF fills up when the command writes much to it, and the command then blocks.
+        let errorPath = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-load-\(UUID().uuidString).err").path
+        defer { try? FileManager.default.removeItem(atPath: errorPath) }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        let writeEnd = output.fileHandleForWriting.fileDescriptor
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, writeEnd, 1)
+        posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addclose(&actions, writeEnd)
+        posix_spawn_file_actions_addclose(&actions, output.fileHandleForReading.fileDescriptor)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        var everySignal = sigset_t()
+        sigfillset(&everySignal)
+        posix_spawnattr_setsigdefault(&attributes, &everySignal)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
+        try output.fileHandleForWriting.close()
+        guard spawned == 0 else { throw LoadError("cannot run \(executable): error \(spawned)") }
+        let printed = output.fileHandleForReading.readDataToEndOfFile()
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        guard status == 0 else {
+            let errors = FileManager.default.contents(atPath: errorPath) ?? Data()
             throw LoadError("\(executable) \(arguments.prefix(3).joined(separator: " ")) failed: \(String(decoding: errors, as: UTF8.self))")
         }
-        return String(decoding: output, as: UTF8.self)
+        return String(decoding: printed, as: UTF8.self)
     }
 }
 

@@ -164,35 +164,34 @@ package final class PostgreSQLDatabase: SQLDatabase {
     /// ``connectionWait``.
     ///
     /// The pool queues a request while it cannot connect, for up to a minute; a client is better
-    /// served by `TRY_AGAIN_LATER` after a few seconds. The lease and a deadline race in a task
-    /// group; whichever settles ``LeaseRace`` first decides. A body that started always runs to
-    /// its end and answers; a lease that lost is cancelled (and should the pool hand it a
-    /// connection anyway, it gives it straight back).
+    /// served by `TRY_AGAIN_LATER` after a few seconds. The lease runs in a task of its own and
+    /// races a timer; whichever settles ``LeaseRace`` first answers. The caller never waits for a
+    /// lease that lost: the pool is asked to cancel it, but while it is connecting it may not look
+    /// until its connect attempt ends, and that must not hold the request. A body that started
+    /// always runs to its end and answers; should the pool hand a lost lease a connection, it
+    /// gives it straight back.
     private func withConnection<Result: Sendable>(
         _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
     ) async throws -> Result {
-        let race = LeaseRace()
         let client = client
         let wait = connectionWait
-        return try await withThrowingTaskGroup(of: Result?.self) { group in
-            group.addTask {
-                try await client.withConnection { connection in
-                    guard race.settle(.leased) else { throw CancellationError() }
-                    return try await body(connection)
+        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Result, any Error>) in
+            let race = LeaseRace(continuation)
+            let lease = Task {
+                do {
+                    let result = try await client.withConnection { connection in
+                        guard race.claimLease() else { throw CancellationError() }
+                        return try await body(connection)
+                    }
+                    race.finish(.success(result))
+                } catch {
+                    race.finish(.failure(error))
                 }
             }
-            group.addTask {
+            Task {
                 try? await Task.sleep(for: wait)
-                guard race.settle(.expired) else { return nil }
-                throw StoreError(.database, detail: "no PostgreSQL connection within \(wait)")
+                if race.expire(StoreError(.database, detail: "no PostgreSQL connection within \(wait)")) { lease.cancel() }
             }
-            while let next = try await group.next() {
-                if let result = next {
-                    group.cancelAll()
-                    return result
-                }
-            }
-            throw StoreError(.database, detail: "PostgreSQL lease ended without a result")
         }
     }
 
@@ -226,17 +225,37 @@ package final class PostgreSQLDatabase: SQLDatabase {
     }
 }
 
-/// Which came first: a leased connection or the deadline for one.
-private final class LeaseRace: Sendable {
-    enum Outcome { case leased, expired }
-    private let outcome = Mutex<Outcome?>(nil)
+/// Which came first: a leased connection or the deadline for one. It holds the caller's
+/// continuation and resumes it exactly once.
+private final class LeaseRace<Value: Sendable>: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<Value, any Error>?
+        var leased = false
+    }
+    private let state: Mutex<State>
 
-    /// Settles the race as `outcome` if it is still open; `false` if the other side won.
-    func settle(_ outcome: Outcome) -> Bool {
-        self.outcome.withLock { current in
-            guard current == nil else { return false }
-            current = outcome
+    init(_ continuation: CheckedContinuation<Value, any Error>) {
+        state = Mutex(State(continuation: continuation))
+    }
+
+    /// Marks the lease as won; `false` if the deadline already answered the caller.
+    func claimLease() -> Bool {
+        state.withLock { state in
+            guard state.continuation != nil else { return false }
+            state.leased = true
             return true
         }
+    }
+
+    /// Answers the caller with the lease's outcome, unless the deadline already did.
+    func finish(_ result: Result<Value, any Error>) {
+        state.withLock { $0.continuation.take() }?.resume(with: result)
+    }
+
+    /// Answers the caller with `error` if no connection was leased yet; `true` if it did.
+    func expire(_ error: any Error) -> Bool {
+        guard let continuation = state.withLock({ $0.leased ? nil : $0.continuation.take() }) else { return false }
+        continuation.resume(throwing: error)
+        return true
     }
 }

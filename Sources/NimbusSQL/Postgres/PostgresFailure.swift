@@ -30,6 +30,7 @@ struct PostgresFailure {
     /// store's own code threw passes through. The server's message and the statement (never its
     /// bound values, which may hold user data) go into the detail, for the log.
     var storeError: any Error {
+        if let lost = error as? PostgresConnectionLost { return StoreError(.database, detail: lost.description) }
         guard let error = error as? PSQLError else { return self.error }
         // character_not_in_repertoire, untranslatable_character: a NUL in text, say.
         if sqlState == "22021" || sqlState == "22P05" {

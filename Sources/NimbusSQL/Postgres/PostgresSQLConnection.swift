@@ -19,10 +19,9 @@ import PostgresNIO
 /// Numbers the store's `?` placeholders as `$1, $2, …`, binds ``SQLValue``s as the PostgreSQL
 /// types of the same name, and reads every result column back as an ``SQLValue``.
 ///
-/// A statement that has not answered by `deadline` closes the connection, failing the
-/// statement: the server cancels statements at its `statement_timeout`, so silence past it (and
-/// a grace period) means the server or the network is gone, and TCP alone may take hours to say
-/// so.
+/// A statement that has not answered by `deadline` fails and closes the connection: the server
+/// cancels statements at its `statement_timeout`, so silence past it (and a grace period) means
+/// the server or the network is gone, and TCP alone may take hours to say so.
 struct PostgresSQLConnection: SQLConnection {
     let connection: PostgresConnection
     let logger: Logger
@@ -40,32 +39,36 @@ struct PostgresSQLConnection: SQLConnection {
             }
         }
         let statement = PostgresQuery(unsafeSQL: Self.numberingPlaceholders(sql), binds: bindings)
-        return try await guarded {
-            var rows: [SQLRow] = []
-            for try await row in try await connection.query(statement, logger: logger) {
-                rows.append(SQLRow(values: try row.map(Self.value(of:))))
-            }
-            return rows
-        }
+        return try await execute(statement).rows.map { row in SQLRow(values: try row.map(Self.value(of:))) }
     }
 
     /// Runs statements that take no parameters, such as `BEGIN` and `COMMIT`.
     func run(_ sql: String) async throws {
-        try await guarded {
-            for try await _ in try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger) {}
-        }
+        _ = try await execute(PostgresQuery(unsafeSQL: sql))
     }
 
-    /// Runs one statement under the ``deadline`` watchdog.
-    private func guarded<Result>(_ statement: () async throws -> Result) async throws -> Result {
-        guard let deadline else { return try await statement() }
+    /// Sends one statement and waits for its rows, at most until ``deadline``.
+    ///
+    /// The wait is on a promise of our own, which the watchdog fails, rather than on the
+    /// driver's: a statement written to a connection that has just closed is dropped by the
+    /// channel and its promise is never completed, so waiting on it alone would wait forever.
+    private func execute(_ statement: PostgresQuery) async throws -> PostgresQueryResult {
+        guard !connection.isClosed else { throw PostgresConnectionLost() }
+        let answered: EventLoopFuture<PostgresQueryResult> = connection.query(statement, logger: logger)
+        guard let deadline else { return try await answered.get() }
         let connection = connection
+        let promise = connection.eventLoop.makePromise(of: PostgresQueryResult.self)
+        // Both callbacks run on the connection's event loop; the promise keeps the first outcome.
         let watchdog = connection.eventLoop.scheduleTask(in: deadline) {
+            promise.fail(PostgresConnectionLost())
             let closing: EventLoopFuture<Void> = connection.close()
             closing.whenComplete { _ in }
         }
-        defer { watchdog.cancel() }
-        return try await statement()
+        answered.whenComplete { result in
+            watchdog.cancel()
+            promise.completeWith(result)
+        }
+        return try await promise.futureResult.get()
     }
 
     /// `sql` with each `?` outside quotes replaced by `$1`, `$2`, ….
@@ -113,4 +116,9 @@ struct PostgresSQLConnection: SQLConnection {
             return .text(try cell.decode(String.self))
         }
     }
+}
+
+/// The connection closed before the statement's answer arrived, or the answer is overdue.
+struct PostgresConnectionLost: Error, CustomStringConvertible {
+    var description: String { "the PostgreSQL connection closed or stopped answering" }
 }
