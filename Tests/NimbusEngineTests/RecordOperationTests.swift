@@ -106,6 +106,31 @@ struct RecordOperationTests {
         }
     }
 
+    @Test("a batch of 180 saves (more than one INSERT statement holds) stores every record with its own tag")
+    func largeBatch() async throws {
+        try await EngineFixture.with { f in
+            try await f.makeZone("Notes", for: f.alice)
+            _ = try await f.save(.note("n5", ["index": .int64(-1)]))
+            let operations: [RecordOperation] = (0..<180).map {
+                .note("n\($0)", ["index": .int64(Int64($0))], kind: $0 == 5 ? .forceUpdate : .create)
+            }
+            let results = try await f.modify(operations, atomic: false)
+            #expect(results.count == 180)
+            #expect(results.allSatisfy { $0.error == nil }, "\(results.filter { $0.error != nil })")
+            #expect(try await f.lookup("n5")?.fields["index"] == .int64(5))
+            #expect(try await f.lookup("n179")?.fields["index"] == .int64(179))
+            var tags: Set<String> = []
+            for index in 0..<180 {
+                let record = try #require(try await f.lookup("n\(index)"))
+                tags.insert(record.recordChangeTag)
+            }
+            #expect(tags.count == 180)
+            // The change feed holds each record once, in its latest version.
+            let page = try await f.changes(after: nil, limit: 400)
+            #expect(page.changes.count == 180)
+        }
+    }
+
     @Test("delete, delete without a tag, and forceDelete remove records; missing ones are NOT_FOUND")
     func deletes() async throws {
         try await EngineFixture.with { f in

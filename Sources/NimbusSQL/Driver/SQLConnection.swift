@@ -30,6 +30,13 @@ package protocol SQLDatabase: Sendable {
     /// waiting for a connection at a deadline).
     func read<Result: Sendable>(_ body: @escaping @Sendable (any SQLConnection) async throws -> Result) async throws -> Result
 
+    /// Runs one read statement by itself and returns its rows.
+    ///
+    /// A single statement sees one snapshot of committed data on its own, so it needs none of
+    /// the transaction ``read(_:)`` opens around a body: on PostgreSQL that saves the `BEGIN`
+    /// and `COMMIT` round trips, two of the three a one-statement read would otherwise take.
+    func readStatement(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow]
+
     /// Runs `body` in a write transaction that commits when it returns and rolls back when it throws.
     ///
     /// Writes with the same `key` take turns (a tenant's writes all bump its database counter, so

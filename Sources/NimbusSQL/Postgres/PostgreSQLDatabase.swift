@@ -96,6 +96,19 @@ package final class PostgreSQLDatabase: SQLDatabase {
         }
     }
 
+    /// Runs the statement outside an explicit transaction: it then sees one snapshot of its own.
+    package func readStatement(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
+        let logger = logger
+        let deadline = statementDeadline
+        do {
+            return try await withConnection { connection in
+                try await PostgresSQLConnection(connection: connection, logger: logger, deadline: deadline).query(sql, binds)
+            }
+        } catch {
+            throw PostgresFailure(error).storeError
+        }
+    }
+
     package func write<Result: Sendable>(
         serializing key: String?,
         _ body: @escaping @Sendable (any SQLConnection) async throws -> Result

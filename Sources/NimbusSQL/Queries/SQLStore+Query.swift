@@ -19,7 +19,7 @@ extension SQLStore {
         let (sql, binds) = try builder.build()
         let codec = RecordRowCodec(cipher: cipher, tenant: request.tenant, zoneName: request.zoneName)
         let zoneID = ZoneID(zoneName: request.zoneName, ownerRecordName: request.tenant.owner)
-        let rows = try await database.read { connection in try await connection.query(sql, binds) }
+        let rows = try await database.readStatement(sql, binds)
         return try rows.map { try codec.record(from: $0, zoneID: zoneID) }
     }
 }

@@ -24,6 +24,11 @@ struct RecordRowCodec {
         record_name, record_type, change_tag, parent_name, fields, encrypted_fields, \
         created_at, created_by, created_device, modified_at, modified_by, modified_device, share_name, is_share_root
         """
+    /// ``columns``, each qualified with a table alias, for statements that join records.
+    static func qualifiedColumns(_ alias: String) -> String {
+        columns.split(separator: ",").map { "\(alias).\($0.filter { !$0.isWhitespace })" }.joined(separator: ", ")
+    }
+
     /// How many columns ``columns`` names: a query may select more after them.
     static let columnCount = 14
 

@@ -11,21 +11,35 @@ extension SQLStore: RecordStore {
     public func records(named names: [String], inZone zoneName: String, of tenant: Tenant) async throws -> [String: Record] {
         let dialect = database.dialect
         let codec = RecordRowCodec(cipher: cipher, tenant: tenant, zoneName: zoneName)
-        return try await database.read { connection in
-            // One snapshot answers both "does the zone exist" and "which records does it hold".
-            if zoneName != ZoneID.defaultZoneName, try await Self.liveZone(zoneName, of: tenant, on: connection) == nil {
-                throw StoreError(.zoneNotFound, detail: "zone \(zoneName)")
-            }
-            guard !names.isEmpty else { return [:] }
-            return try await Self.liveRecords(
-                named: names,
-                zone: zoneName,
-                tenant: tenant,
-                on: connection,
-                dialect: dialect,
-                codec: codec
-            )
+        let zoneID = ZoneID(zoneName: zoneName, ownerRecordName: tenant.owner)
+        // One statement answers both "does the zone exist" and "which records does it hold", in
+        // one snapshot: its first column says whether the zone is live, and the records come
+        // joined to a single anchor row, so a live zone without the records still answers a row.
+        // The default zone always exists, even before its row does.
+        let membership = names.count <= 1 ? "r.record_name = ?" : dialect.isMember("r.record_name")
+        let rows = try await database.readStatement(
+            """
+            SELECT (SELECT 1 FROM zones
+                    WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND is_deleted = 0) AS zone_live,
+                   \(RecordRowCodec.qualifiedColumns("r"))
+            FROM (SELECT 1 AS anchor) AS one
+            LEFT JOIN records AS r
+              ON r.container = ? AND r.environment = ? AND r.owner = ? AND r.zone_name = ? AND r.is_deleted = 0
+             AND \(membership)
+            """,
+            Self.binds(tenant, zone: zoneName) + Self.binds(tenant, zone: zoneName)
+                + [names.count == 1 ? .text(names[0]) : names.isEmpty ? .null : Self.jsonArray(names)]
+        )
+        if !zoneID.isDefaultZone, case .null? = rows.first?[0] {
+            throw StoreError(.zoneNotFound, detail: "zone \(zoneName)")
         }
+        var records: [String: Record] = [:]
+        for row in rows {
+            if case .null = row[1] { continue }
+            let record = try codec.record(from: SQLRow(values: Array(row.values.dropFirst())), zoneID: zoneID)
+            records[record.recordID.recordName] = record
+        }
+        return records
     }
 
     public func write<Result: Sendable>(

@@ -82,42 +82,79 @@ final class SQLZoneTransaction: ZoneTransaction {
     func save(_ records: [Record]) async throws -> [Record] {
         guard !records.isEmpty else { return [] }
         var counter = try await allocateCounters(records.count)
-        var saved: [Record] = []
+        var saved: [(record: Record, counter: Int64)] = []
         saved.reserveCapacity(records.count)
         for var record in records {
             counter += 1
             record.recordChangeTag = String(counter, radix: 36)
-            try await connection.execute(
-                """
-                INSERT INTO records (container, environment, owner, zone_name, record_name, record_type, change_counter,
-                    change_tag, parent_name, fields, encrypted_fields, created_at, created_by, created_device,
-                    modified_at, modified_by, modified_device, is_deleted, share_name, is_share_root)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)
-                ON CONFLICT (container, environment, owner, zone_name, record_name) DO UPDATE SET
-                    record_type = excluded.record_type, change_counter = excluded.change_counter,
-                    change_tag = excluded.change_tag, parent_name = excluded.parent_name, fields = excluded.fields,
-                    encrypted_fields = excluded.encrypted_fields, created_at = excluded.created_at,
-                    created_by = excluded.created_by, created_device = excluded.created_device,
-                    modified_at = excluded.modified_at, modified_by = excluded.modified_by,
-                    modified_device = excluded.modified_device, is_deleted = 0,
-                    share_name = excluded.share_name, is_share_root = excluded.is_share_root
-                """,
-                zoneBinds + [
-                    .text(record.recordID.recordName), .text(record.recordType), .integer(counter),
-                    .text(record.recordChangeTag), record.parentRecordName.map(SQLValue.text) ?? .null,
-                    try codec.fieldsColumn(record), try codec.encryptedColumn(record),
-                    .integer(record.created.timestamp), .text(record.created.userRecordName),
-                    .text(record.created.deviceID), .integer(record.modified.timestamp),
-                    .text(record.modified.userRecordName), .text(record.modified.deviceID),
-                    record.containingShare.map(SQLValue.text) ?? .null, .integer(record.shareRecordName == nil ? 0 : 1),
-                ]
-            )
+            saved.append((record, counter))
+        }
+        for rows in Self.insertBatches(saved) {
+            try await upsert(rows)
+        }
+        for (record, _) in saved {
             let name = record.recordID.recordName
             try await replaceReferences(of: name, with: record.references, hadNone: knownAbsent.contains(name))
             knownAbsent.remove(name)
-            saved.append(record)
         }
-        return saved
+        return saved.map(\.record)
+    }
+
+    /// Rows per multi-row INSERT: 19 parameters each, far below either engine's limit, and few
+    /// statements for a 200-record batch, which on PostgreSQL is a round trip each.
+    private static let rowsPerInsert = 100
+
+    /// `saved` cut into INSERTs of at most ``rowsPerInsert`` rows, in order, none naming a record
+    /// twice: `ON CONFLICT DO UPDATE` may not touch a row twice in one statement.
+    private static func insertBatches(_ saved: [(record: Record, counter: Int64)]) -> [[(record: Record, counter: Int64)]] {
+        var batches: [[(record: Record, counter: Int64)]] = [[]]
+        var names: Set<String> = []
+        for row in saved {
+            let name = row.record.recordID.recordName
+            if batches[batches.count - 1].count == rowsPerInsert || names.contains(name) {
+                batches.append([])
+                names = []
+            }
+            batches[batches.count - 1].append(row)
+            names.insert(name)
+        }
+        return batches
+    }
+
+    /// Writes records in one statement, replacing the rows (live or tombstones) of the same names.
+    private func upsert(_ rows: [(record: Record, counter: Int64)]) async throws {
+        var binds: [SQLValue] = []
+        binds.reserveCapacity(rows.count * 19)
+        for (record, counter) in rows {
+            binds += zoneBinds
+            binds += [
+                .text(record.recordID.recordName), .text(record.recordType), .integer(counter),
+                .text(record.recordChangeTag), record.parentRecordName.map(SQLValue.text) ?? .null,
+                try codec.fieldsColumn(record), try codec.encryptedColumn(record),
+                .integer(record.created.timestamp), .text(record.created.userRecordName),
+                .text(record.created.deviceID), .integer(record.modified.timestamp),
+                .text(record.modified.userRecordName), .text(record.modified.deviceID),
+                record.containingShare.map(SQLValue.text) ?? .null, .integer(record.shareRecordName == nil ? 0 : 1),
+            ]
+        }
+        let values = Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)", count: rows.count)
+        try await connection.execute(
+            """
+            INSERT INTO records (container, environment, owner, zone_name, record_name, record_type, change_counter,
+                change_tag, parent_name, fields, encrypted_fields, created_at, created_by, created_device,
+                modified_at, modified_by, modified_device, is_deleted, share_name, is_share_root)
+            VALUES \(values.joined(separator: ",\n    "))
+            ON CONFLICT (container, environment, owner, zone_name, record_name) DO UPDATE SET
+                record_type = excluded.record_type, change_counter = excluded.change_counter,
+                change_tag = excluded.change_tag, parent_name = excluded.parent_name, fields = excluded.fields,
+                encrypted_fields = excluded.encrypted_fields, created_at = excluded.created_at,
+                created_by = excluded.created_by, created_device = excluded.created_device,
+                modified_at = excluded.modified_at, modified_by = excluded.modified_by,
+                modified_device = excluded.modified_device, is_deleted = 0,
+                share_name = excluded.share_name, is_share_root = excluded.is_share_root
+            """,
+            binds
+        )
     }
 
     func delete(_ records: [Tombstone]) async throws {

@@ -69,6 +69,10 @@ package final class SQLiteDatabase: SQLDatabase {
         }
     }
 
+    package func readStatement(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
+        try await readers.withResource { connection in try await connection.query(sql, binds) }
+    }
+
     /// SQLite has one writer at a time already; the key changes nothing.
     package func write<Result: Sendable>(
         serializing key: String?,

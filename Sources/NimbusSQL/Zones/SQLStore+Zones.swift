@@ -32,10 +32,8 @@ extension SQLStore {
     }
 
     public func zone(named name: String, of tenant: Tenant) async throws -> Zone? {
-        let zone = try await database.read { connection in
-            try await Self.liveZone(name, of: tenant, on: connection)
-        }
-        if let zone { return zone }
+        let rows = try await database.readStatement(Self.liveZoneSQL, Self.binds(tenant, zone: name))
+        if let row = rows.first { return Self.zone(name, of: tenant, from: row) }
         let zoneID = ZoneID(zoneName: name, ownerRecordName: tenant.owner)
         return zoneID.isDefaultZone ? Zone(zoneID: zoneID, changeCounter: 0) : nil
     }
@@ -43,15 +41,17 @@ extension SQLStore {
     /// A live zone's row, or `nil` if there is none (the default zone has no row until its first
     /// record is written).
     static func liveZone(_ name: String, of tenant: Tenant, on connection: any SQLConnection) async throws -> Zone? {
-        try await connection.query(
-            """
-            SELECT change_counter, incarnation FROM zones
-            WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND is_deleted = 0
-            """,
-            binds(tenant, zone: name)
-        ).first.map {
-            Zone(zoneID: ZoneID(zoneName: name, ownerRecordName: tenant.owner), changeCounter: $0.int(0), incarnation: $0.int(1))
-        }
+        try await connection.query(liveZoneSQL, binds(tenant, zone: name)).first.map { zone(name, of: tenant, from: $0) }
+    }
+
+    /// Selects a live zone's counters by its key (``binds(_:zone:)``).
+    private static let liveZoneSQL = """
+        SELECT change_counter, incarnation FROM zones
+        WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND is_deleted = 0
+        """
+
+    private static func zone(_ name: String, of tenant: Tenant, from row: SQLRow) -> Zone {
+        Zone(zoneID: ZoneID(zoneName: name, ownerRecordName: tenant.owner), changeCounter: row.int(0), incarnation: row.int(1))
     }
 
     public func createZone(named name: String, of tenant: Tenant) async throws -> Zone {
