@@ -16,16 +16,19 @@ let testSwiftSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "nimbus",
-    platforms: [.macOS(.v15)],
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .executable(name: "nimbus", targets: ["NimbusCLI"]),
         .library(name: "NimbusModel", targets: ["NimbusModel"]),
         .library(name: "NimbusWire", targets: ["NimbusWire"]),
         .library(name: "NimbusServer", targets: ["NimbusServer"]),
+        .library(name: "NimbusClient", targets: ["NimbusClient"]),
+        .library(name: "NimbusTesting", targets: ["NimbusTesting"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
@@ -110,6 +113,25 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The SDK: speaks the wire protocol to any Nimbus (or CloudKit) server; never imports a
+        // server module.
+        .target(
+            name: "NimbusClient",
+            dependencies: [
+                "NimbusModel",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // Shipped test support for apps that use the SDK.
+        .target(
+            name: "NimbusTesting",
+            dependencies: ["NimbusClient"],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "NimbusCLI",
             dependencies: [
@@ -165,6 +187,21 @@ let package = Package(
                 "NimbusTestSupport",
             ],
             exclude: ["Fixtures"],
+            swiftSettings: testSwiftSettings
+        ),
+        .testTarget(
+            name: "NimbusClientTests",
+            dependencies: [
+                "NimbusClient",
+                "NimbusEngine",
+                "NimbusModel",
+                "NimbusServer",
+                "NimbusTesting",
+                "NimbusTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: testSwiftSettings
         ),
         .testTarget(

@@ -55,6 +55,26 @@ public struct Record: Sendable, Hashable {
         self.modified = modified
     }
 
+    /// Creates a record to save: no change tag yet (so it must not exist on the server), and
+    /// creation and modification stamps the server fills in. CloudKit's `CKRecord(recordType:recordID:)`.
+    public init(
+        recordType: String,
+        recordID: RecordID,
+        fields: [String: FieldValue] = [:],
+        encryptedFields: [String: FieldValue] = [:],
+        parentRecordName: String? = nil
+    ) {
+        self.init(
+            recordID: recordID,
+            recordType: recordType,
+            fields: fields,
+            encryptedFields: encryptedFields,
+            parentRecordName: parentRecordName,
+            created: ChangeStamp(timestamp: 0, userRecordName: ""),
+            modified: ChangeStamp(timestamp: 0, userRecordName: "")
+        )
+    }
+
     /// Every reference in the record's fields (plain and encrypted).
     public var references: [Reference] {
         fields.values.flatMap(\.references) + encryptedFields.values.flatMap(\.references)

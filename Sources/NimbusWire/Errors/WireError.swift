@@ -30,6 +30,10 @@ public struct WireError: WireResponse {
     public var shortGUID: String?
     /// The server's current record, with a `CONFLICT`.
     public var serverRecord: Record?
+    /// Nimbus's finer code where CloudKit's is shared by several (`BAD_REQUEST` covers an expired
+    /// sync token and an exceeded limit): `CHANGE_TOKEN_EXPIRED` or `LIMIT_EXCEEDED`. An extra
+    /// key, which CloudKit clients ignore and the Nimbus SDK reads.
+    public var nimbusErrorCode: String?
 
     /// Creates the dictionary of an error.
     public init(_ error: NimbusError, uuid: String, redirectURL: String? = nil) {
@@ -39,6 +43,12 @@ public struct WireError: WireResponse {
         retryAfter = error.retryAfter.map { Int($0.components.seconds) + ($0.components.attoseconds > 0 ? 1 : 0) }
         self.redirectURL = redirectURL
         serverRecord = error.serverRecord
+        nimbusErrorCode =
+            switch error.code {
+            case .changeTokenExpired: "CHANGE_TOKEN_EXPIRED"
+            case .limitExceeded: "LIMIT_EXCEEDED"
+            default: nil
+            }
     }
 
     package func write(to writer: inout JSONWriter, options: WireOptions) {
@@ -54,6 +64,7 @@ public struct WireError: WireResponse {
         writer.field("reason", reason)
         if let retryAfter { writer.field("retryAfter", Int64(retryAfter)) }
         if let redirectURL { writer.field("redirectURL", redirectURL) }
+        if let nimbusErrorCode { writer.field("nimbusErrorCode", nimbusErrorCode) }
         if let serverRecord {
             writer.key("serverRecord")
             WireRecord(serverRecord, desiredKeys: nil).write(to: &writer, options: options)

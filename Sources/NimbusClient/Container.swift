@@ -1,0 +1,166 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+public import NimbusModel
+import Synchronization
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// A container on a Nimbus server, and the entry point of the SDK: its three databases.
+///
+/// CloudKit's `CKContainer`, pointed at any server. A container holds the credentials every
+/// request carries; with a web auth token it follows the token rotation of CloudKit Web
+/// Services (each response names the token for the next request).
+///
+/// ```swift
+/// let container = Container(
+///     serverURL: "http://127.0.0.1:8080",
+///     identifier: "iCloud.com.example.notes",
+///     environment: .development,
+///     authentication: .apiToken(apiToken, webAuthToken: webAuthToken)
+/// )
+/// let notes = try await container.privateCloudDatabase.records(named: ["n1"], in: zoneID)
+/// ```
+public final class Container: Sendable {
+    /// The server's base URL, such as `https://nimbus.example.com`.
+    public let serverURL: String
+    /// The container identifier, such as `iCloud.com.example.notes`.
+    public let identifier: String
+    /// Development or production: separate data on the server.
+    public let environment: Environment
+    /// When requests are sent again by themselves.
+    public let retryPolicy: RetryPolicy
+    let transport: any ClientTransport
+    private let authentication: Mutex<Authentication>
+
+    /// Creates a container.
+    /// - Parameters:
+    ///   - serverURL: the server's base URL.
+    ///   - identifier: the container identifier.
+    ///   - environment: development (the default) or production.
+    ///   - authentication: the API token (and user token) or the server-to-server key.
+    ///   - transport: how requests travel; AsyncHTTPClient by default.
+    ///   - retryPolicy: when failed requests are sent again.
+    public init(
+        serverURL: String,
+        identifier: String,
+        environment: Environment = .development,
+        authentication: Authentication,
+        transport: any ClientTransport = HTTPClientTransport(),
+        retryPolicy: RetryPolicy = RetryPolicy()
+    ) {
+        self.serverURL = serverURL.hasSuffix("/") ? String(serverURL.dropLast()) : serverURL
+        self.identifier = identifier
+        self.environment = environment
+        self.authentication = Mutex(authentication)
+        self.transport = transport
+        self.retryPolicy = retryPolicy
+    }
+
+    // MARK: - Databases
+
+    /// The database every user of the container shares.
+    public var publicCloudDatabase: Database { Database(container: self, scope: .public) }
+    /// The signed-in user's own database.
+    public var privateCloudDatabase: Database { Database(container: self, scope: .private) }
+    /// The records others shared with the signed-in user.
+    public var sharedCloudDatabase: Database { Database(container: self, scope: .shared) }
+
+    /// The database of a scope.
+    public func database(_ scope: DatabaseScope) -> Database { Database(container: self, scope: scope) }
+
+    /// The current web auth token: the one the last response named, or the one given at creation.
+    public var webAuthToken: String? {
+        authentication.withLock { authentication in
+            if case .apiToken(_, let token) = authentication { return token }
+            return nil
+        }
+    }
+
+    // MARK: - Requests
+
+    /// Sends an operation to a database and returns the parsed response body.
+    ///
+    /// Retries what ``retryPolicy`` allows, switches to the web auth token each response names,
+    /// and turns an error response into a ``NimbusError``.
+    func perform(_ operation: String, in scope: DatabaseScope, body: [UInt8]?) async throws -> JSONValue {
+        let path = "/database/1/\(Self.escaped(identifier))/\(environment.rawValue)/\(scope.rawValue)/\(operation)"
+        var attempt = 0
+        while true {
+            attempt += 1
+            let request = try makeRequest(path: path, body: body)
+            let response: ClientResponse
+            do {
+                response = try await transport.send(request)
+            } catch {
+                guard attempt < retryPolicy.maximumAttempts else {
+                    throw NimbusError(.serviceUnavailable, "no response from the server: \(error)")
+                }
+                try await Task.sleep(for: retryPolicy.delay(afterAttempt: attempt, retryAfter: nil))
+                continue
+            }
+            adoptRotatedToken(from: response)
+            let json = try? JSONParser.parse(response.body)
+            if (200..<300).contains(response.status), let json { return json }
+            let error =
+                json.map { RecordJSON.error($0) }
+                ?? NimbusError(.internalError, "HTTP \(response.status) without a readable body")
+            let retryable = error.code == .serviceUnavailable || error.code == .requestRateLimited
+            guard retryable, attempt < retryPolicy.maximumAttempts else { throw error }
+            try await Task.sleep(for: retryPolicy.delay(afterAttempt: attempt, retryAfter: error.retryAfter))
+        }
+    }
+
+    private func makeRequest(path: String, body: [UInt8]?) throws -> ClientRequest {
+        let authentication = authentication.withLock { $0 }
+        var url = serverURL + path
+        var headers: [String: String] = [:]
+        if body != nil { headers["Content-Type"] = "application/json" }
+        switch authentication {
+        case .apiToken(let token, let webAuthToken):
+            url += "?ckAPIToken=\(Self.escaped(token))"
+            if let webAuthToken { url += "&ckWebAuthToken=\(Self.escaped(webAuthToken))" }
+        case .serverToServer(let keyID, let privateKey):
+            let signer = RequestSigner(keyID: keyID, privateKey: privateKey)
+            headers.merge(try signer.headers(path: path, body: body ?? [], date: Date())) { _, signed in signed }
+        }
+        return ClientRequest(method: body == nil ? "GET" : "POST", url: url, headers: headers, body: body ?? [])
+    }
+
+    /// Switches to the replacement web auth token a response names (CloudKit's rotation).
+    private func adoptRotatedToken(from response: ClientResponse) {
+        guard let rotated = response.headers["x-apple-cloudkit-web-auth-token"], !rotated.isEmpty else { return }
+        authentication.withLock { authentication in
+            if case .apiToken(let token, _?) = authentication { authentication = .apiToken(token, webAuthToken: rotated) }
+        }
+    }
+
+    /// Percent-encodes everything but unreserved characters, as CloudKit expects of tokens
+    /// (`+` `/` `=` included).
+    static func escaped(_ text: String) -> String {
+        var output = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                output.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                output += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+            }
+        }
+        return output
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}

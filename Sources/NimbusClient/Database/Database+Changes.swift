@@ -1,0 +1,138 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+public import NimbusModel
+
+/// One page of a zone's change feed.
+public struct ZoneChangesPage: Sendable {
+    /// Records created or changed since the previous token, each once, in its latest state.
+    public var changed: [Record]
+    /// Records deleted since the previous token: their IDs and types.
+    public var deleted: [(recordID: RecordID, recordType: String)]
+    /// The token that resumes right after this page.
+    public var syncToken: String
+    /// Whether more changes follow this page.
+    public var moreComing: Bool
+}
+
+/// One page of a database's change feed: which zones changed.
+public struct DatabaseChangesPage: Sendable {
+    /// Zones with changes since the previous token (new zones included).
+    public var changedZones: [ZoneID]
+    /// Zones deleted since the previous token (or, in the shared database, no longer shared with the user).
+    public var deletedZones: [ZoneID]
+    /// The token that resumes right after this page.
+    public var syncToken: String
+    /// Whether more changes follow this page.
+    public var moreComing: Bool
+}
+
+extension Database {
+    // MARK: - Syncing changes
+
+    /// Fetches every change in a zone since a token, page after page (`records/changes`), until
+    /// the server has no more.
+    ///
+    /// `handle` sees each page before the next is requested: store its ``ZoneChangesPage/syncToken``
+    /// only after applying the page, and a sync interrupted at any point resumes without losing or
+    /// repeating a change.
+    /// - Parameters:
+    ///   - zoneID: the zone.
+    ///   - token: the token of the last page applied; `nil` syncs from scratch.
+    ///   - resultsLimit: records per page (the server caps it at 200).
+    ///   - handle: called with each page, in order.
+    /// - Returns: the token after the last page.
+    /// - Throws: `.changeTokenExpired` when the token is too old or the zone was re-created: sync
+    ///   from scratch; `.zoneNotFound` for a zone that does not exist.
+    @discardableResult
+    public func fetchZoneChanges(
+        in zoneID: ZoneID,
+        since token: String?,
+        resultsLimit: Int? = nil,
+        _ handle: (ZoneChangesPage) async throws -> Void = { _ in }
+    ) async throws -> String {
+        var token = token
+        while true {
+            let page = try await zoneChangesPage(in: zoneID, since: token, resultsLimit: resultsLimit)
+            try await handle(page)
+            token = page.syncToken
+            if !page.moreComing { return page.syncToken }
+        }
+    }
+
+    /// Fetches one page of a zone's changes after a token.
+    public func zoneChangesPage(in zoneID: ZoneID, since token: String?, resultsLimit: Int? = nil) async throws -> ZoneChangesPage {
+        let response = try await post("records/changes") { writer in
+            writer.beginObject()
+            writer.key("zoneID")
+            RecordJSON.write(zoneID, to: &writer)
+            if let token { writer.field("syncToken", token) }
+            if let resultsLimit { writer.field("resultsLimit", Int64(resultsLimit)) }
+            writer.endObject()
+        }
+        var page = ZoneChangesPage(changed: [], deleted: [], syncToken: "", moreComing: false)
+        for (index, item) in try recordItems(response).enumerated() {
+            if RecordJSON.isError(item) { throw RecordJSON.error(item, in: zoneID) }
+            guard case .object(let members) = item else { continue }
+            if case .bool(true)? = members["deleted"] {
+                guard case .string(let name)? = members["recordName"] else { continue }
+                var type = ""
+                if case .string(let recordType)? = members["recordType"] { type = recordType }
+                page.deleted.append((RecordID(recordName: name, zoneID: zoneID), type))
+            } else {
+                page.changed.append(try RecordJSON.record(item, in: zoneID, at: "records[\(index)]"))
+            }
+        }
+        guard case .string(let syncToken)? = response["syncToken"] else {
+            throw NimbusError(.internalError, "the server's change page has no syncToken")
+        }
+        page.syncToken = syncToken
+        if case .bool(let more)? = response["moreComing"] { page.moreComing = more }
+        return page
+    }
+
+    /// Fetches which zones changed since a token, page after page (`changes/database`).
+    /// - Parameters:
+    ///   - token: the token of the last page applied; `nil` for every zone.
+    ///   - handle: called with each page, in order.
+    /// - Returns: the token after the last page.
+    /// - Throws: `.changeTokenExpired` for a token the server no longer accepts.
+    @discardableResult
+    public func fetchDatabaseChanges(
+        since token: String?,
+        _ handle: (DatabaseChangesPage) async throws -> Void = { _ in }
+    ) async throws -> String {
+        var token = token
+        while true {
+            let response = try await post("changes/database") { writer in
+                writer.beginObject()
+                if let token { writer.field("syncToken", token) }
+                writer.endObject()
+            }
+            var page = DatabaseChangesPage(changedZones: [], deletedZones: [], syncToken: "", moreComing: false)
+            if case .array(let zones)? = response["zones"] {
+                for (index, item) in zones.enumerated() {
+                    if RecordJSON.isError(item) { throw RecordJSON.error(item) }
+                    guard case .object(let members) = item, let zone = members["zoneID"] else { continue }
+                    let zoneID = try RecordJSON.zoneID(zone, at: "zones[\(index)].zoneID")
+                    if case .bool(true)? = members["deleted"] {
+                        page.deletedZones.append(zoneID)
+                    } else {
+                        page.changedZones.append(zoneID)
+                    }
+                }
+            }
+            guard case .string(let syncToken)? = response["syncToken"] else {
+                throw NimbusError(.internalError, "the server's change page has no syncToken")
+            }
+            page.syncToken = syncToken
+            if case .bool(let more)? = response["moreComing"] { page.moreComing = more }
+            try await handle(page)
+            token = syncToken
+            if !page.moreComing { return syncToken }
+        }
+    }
+}

@@ -1,0 +1,245 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+public import NimbusModel
+
+/// How a save treats the server's copy of a record, as CloudKit's `CKModifyRecordsOperation.RecordSavePolicy`.
+public enum RecordSavePolicy: Sendable, Hashable {
+    /// Saves only if the server's record still has the change tag the record carries; a record
+    /// without a tag must not exist yet. Otherwise the save fails with `.serverRecordChanged`,
+    /// carrying the server's record.
+    case ifServerRecordUnchanged
+    /// Overwrites the fields the record carries and keeps the others, whatever the server has.
+    case changedKeys
+    /// Replaces the server's record with this one, whatever the server has.
+    case allKeys
+}
+
+/// What ``Database/modifyRecords(saving:deleting:savePolicy:atomically:)`` did with each record.
+public struct ModifyRecordsResult: Sendable {
+    /// The saved record as the server stored it (with its new change tag), or why it was not saved.
+    public var saveResults: [RecordID: Result<Record, NimbusError>] = [:]
+    /// Each deletion's outcome.
+    public var deleteResults: [RecordID: Result<Void, NimbusError>] = [:]
+}
+
+extension Database {
+    /// The most operations one `records/modify` or `records/lookup` request may carry.
+    public static let maximumRecordsPerRequest = 200
+
+    // MARK: - Fetching
+
+    /// Fetches records by name (`records/lookup`), 200 names per request.
+    /// - Parameters:
+    ///   - names: the record names.
+    ///   - zoneID: the zone holding them.
+    ///   - desiredKeys: the fields to return; all of them when `nil`.
+    /// - Returns: each name's record, or `.unknownItem` when there is none (or the caller may not see it).
+    /// - Throws: `.zoneNotFound` for a zone that does not exist.
+    public func records(
+        named names: [String],
+        in zoneID: ZoneID,
+        desiredKeys: [String]? = nil
+    ) async throws -> [String: Result<Record, NimbusError>] {
+        var results: [String: Result<Record, NimbusError>] = [:]
+        for chunk in names.chunked(by: Self.maximumRecordsPerRequest) {
+            let response = try await post("records/lookup") { writer in
+                writer.beginObject()
+                writer.key("zoneID")
+                RecordJSON.write(zoneID, to: &writer)
+                writer.key("records")
+                writer.beginArray()
+                for name in chunk {
+                    writer.beginObject()
+                    writer.field("recordName", name)
+                    writer.endObject()
+                }
+                writer.endArray()
+                if let desiredKeys { writer.stringArray("desiredKeys", desiredKeys) }
+                writer.endObject()
+            }
+            for (index, item) in try recordItems(response).enumerated() where index < chunk.count {
+                if RecordJSON.isError(item) {
+                    results[chunk[index]] = .failure(RecordJSON.error(item, in: zoneID))
+                } else {
+                    results[chunk[index]] = .success(try RecordJSON.record(item, in: zoneID, at: "records[\(index)]"))
+                }
+            }
+        }
+        return results
+    }
+
+    /// Fetches one record.
+    /// - Throws: `.unknownItem` when there is none, `.zoneNotFound` for a missing zone.
+    public func record(named name: String, in zoneID: ZoneID) async throws -> Record {
+        guard let result = try await records(named: [name], in: zoneID)[name] else {
+            throw NimbusError(.internalError, "the server did not answer for record \(name)")
+        }
+        return try result.get()
+    }
+
+    // MARK: - Modifying
+
+    /// Saves and deletes records (`records/modify`), one request per zone and per 200 records.
+    ///
+    /// - Parameters:
+    ///   - saving: the records to save, in any zones of the database.
+    ///   - deleting: the records to delete.
+    ///   - savePolicy: how saves treat the server's copy.
+    ///   - atomically: all or nothing within each zone (CloudKit's atomic zone batches; custom
+    ///     zones only). An atomic batch of more than 200 records in one zone cannot be split and
+    ///     fails with `.limitExceeded` before anything is sent.
+    /// - Returns: each record's outcome. Failures of single records (`.serverRecordChanged`,
+    ///   `.unknownItem`, `.atomicFailure`, ...) are results, not thrown errors.
+    /// - Throws: errors about the whole request: `.zoneNotFound`, `.permissionFailure`,
+    ///   `.authenticationRequired`, `.serviceUnavailable` once retries are exhausted.
+    public func modifyRecords(
+        saving: [Record] = [],
+        deleting: [RecordID] = [],
+        savePolicy: RecordSavePolicy = .ifServerRecordUnchanged,
+        atomically: Bool = true
+    ) async throws -> ModifyRecordsResult {
+        var zones: [ZoneID] = []
+        var operations: [ZoneID: [RecordWrite]] = [:]
+        func add(_ write: RecordWrite, in zoneID: ZoneID) {
+            if operations[zoneID] == nil { zones.append(zoneID) }
+            operations[zoneID, default: []].append(write)
+        }
+        for record in saving { add(.save(record), in: record.recordID.zoneID) }
+        for recordID in deleting { add(.delete(recordID), in: recordID.zoneID) }
+        if atomically, let crowded = zones.first(where: { operations[$0]!.count > Self.maximumRecordsPerRequest }) {
+            throw NimbusError(
+                .limitExceeded,
+                "an atomic batch may hold \(Self.maximumRecordsPerRequest) records per zone; zone \(crowded.zoneName) has \(operations[crowded]!.count)"
+            )
+        }
+        var result = ModifyRecordsResult()
+        for zoneID in zones {
+            for chunk in operations[zoneID]!.chunked(by: Self.maximumRecordsPerRequest) {
+                try await send(chunk, in: zoneID, savePolicy: savePolicy, atomically: atomically, into: &result)
+            }
+        }
+        return result
+    }
+
+    /// Saves one record and returns it as the server stored it.
+    /// - Throws: `.serverRecordChanged` (with ``NimbusModel/NimbusError/serverRecord``) when the
+    ///   record's change tag is stale, and the errors of ``modifyRecords(saving:deleting:savePolicy:atomically:)``.
+    public func save(_ record: Record, savePolicy: RecordSavePolicy = .ifServerRecordUnchanged) async throws -> Record {
+        let result = try await modifyRecords(saving: [record], savePolicy: savePolicy, atomically: false)
+        guard let outcome = result.saveResults[record.recordID] else {
+            throw NimbusError(.internalError, "the server did not answer for record \(record.recordID.recordName)")
+        }
+        return try outcome.get()
+    }
+
+    /// Deletes one record.
+    /// - Throws: `.unknownItem` when there is none.
+    public func deleteRecord(_ recordID: RecordID) async throws {
+        let result = try await modifyRecords(deleting: [recordID], atomically: false)
+        try result.deleteResults[recordID]?.get()
+    }
+
+    // MARK: - Private
+
+    private enum RecordWrite {
+        case save(Record)
+        case delete(RecordID)
+    }
+
+    private func send(
+        _ writes: [RecordWrite],
+        in zoneID: ZoneID,
+        savePolicy: RecordSavePolicy,
+        atomically: Bool,
+        into result: inout ModifyRecordsResult
+    ) async throws {
+        let response = try await post("records/modify") { writer in
+            writer.beginObject()
+            writer.key("zoneID")
+            RecordJSON.write(zoneID, to: &writer)
+            writer.key("atomic")
+            writer.bool(atomically)
+            writer.key("operations")
+            writer.beginArray()
+            for write in writes {
+                writer.beginObject()
+                switch write {
+                case .save(let record):
+                    writer.field("operationType", Self.operationType(for: record, savePolicy))
+                    writer.key("record")
+                    RecordJSON.write(record, to: &writer)
+                case .delete(let recordID):
+                    writer.field("operationType", "forceDelete")
+                    writer.key("record")
+                    writer.beginObject()
+                    writer.field("recordName", recordID.recordName)
+                    writer.endObject()
+                }
+                writer.endObject()
+            }
+            writer.endArray()
+            writer.endObject()
+        }
+        let items = try recordItems(response)
+        for (index, write) in writes.enumerated() {
+            let item = index < items.count ? items[index] : nil
+            switch write {
+            case .save(let record):
+                guard let item else {
+                    result.saveResults[record.recordID] = .failure(NimbusError(.internalError, "no result for this record"))
+                    continue
+                }
+                if RecordJSON.isError(item) {
+                    result.saveResults[record.recordID] = .failure(RecordJSON.error(item, in: zoneID))
+                } else {
+                    result.saveResults[record.recordID] = .success(try RecordJSON.record(item, in: zoneID, at: "records[\(index)]"))
+                }
+            case .delete(let recordID):
+                if let item, RecordJSON.isError(item) {
+                    result.deleteResults[recordID] = .failure(RecordJSON.error(item, in: zoneID))
+                } else if item == nil {
+                    result.deleteResults[recordID] = .failure(NimbusError(.internalError, "no result for this record"))
+                } else {
+                    result.deleteResults[recordID] = .success(())
+                }
+            }
+        }
+    }
+
+    private static func operationType(for record: Record, _ policy: RecordSavePolicy) -> String {
+        switch policy {
+        case .ifServerRecordUnchanged: record.recordChangeTag.isEmpty ? "create" : "update"
+        case .changedKeys: "forceUpdate"
+        case .allKeys: "forceReplace"
+        }
+    }
+
+    /// The `records` array of a response.
+    func recordItems(_ response: [String: JSONValue]) throws -> [JSONValue] {
+        guard case .array(let items)? = response["records"] else {
+            throw NimbusError(.internalError, "the server's response has no records array")
+        }
+        return items
+    }
+}
+
+extension Array {
+    /// The array cut into consecutive pieces of at most `size` elements.
+    func chunked(by size: Int) -> [[Element]] {
+        stride(from: 0, to: count, by: size).map { Array(self[$0..<Swift.min($0 + size, count)]) }
+    }
+}
+
+extension JSONWriter {
+    /// Writes `"name": ["a", "b"]`.
+    mutating func stringArray(_ name: String, _ values: [String]) {
+        key(name)
+        beginArray()
+        for value in values { string(value) }
+        endArray()
+    }
+}

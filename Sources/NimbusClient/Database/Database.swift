@@ -1,0 +1,42 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+public import NimbusModel
+
+/// One of a container's databases: public, private (the signed-in user's) or shared.
+///
+/// CloudKit's `CKDatabase`. Every method is one or more CloudKit Web Services requests; results
+/// are values (``NimbusModel/Record`` is `Sendable`), safe to keep and to pass between tasks.
+public struct Database: Sendable {
+    /// The container the database belongs to.
+    public let container: Container
+    /// Which of the container's databases this is.
+    public let scope: DatabaseScope
+
+    init(container: Container, scope: DatabaseScope) {
+        self.container = container
+        self.scope = scope
+    }
+
+    /// Sends an operation with a JSON body written by `body`.
+    func post(_ operation: String, _ body: (inout JSONWriter) -> Void) async throws -> [String: JSONValue] {
+        var writer = JSONWriter()
+        body(&writer)
+        return try Self.object(try await container.perform(operation, in: scope, body: writer.bytes))
+    }
+
+    /// Sends an operation that takes no body (`GET`).
+    func get(_ operation: String) async throws -> [String: JSONValue] {
+        try Self.object(try await container.perform(operation, in: scope, body: nil))
+    }
+
+    private static func object(_ json: JSONValue) throws -> [String: JSONValue] {
+        guard case .object(let members) = json else {
+            throw NimbusError(.internalError, "the server's response is not a JSON object")
+        }
+        return members
+    }
+}

@@ -1,0 +1,136 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+import NimbusModel
+
+/// The record dictionary of the wire protocol, in the client's direction: records written into
+/// requests, and records and errors read from responses.
+enum RecordJSON {
+    /// Writes a record as a `records/modify` request carries it: name, type, change tag (when it
+    /// has one), fields (encrypted ones marked `isEncrypted`) and parent.
+    static func write(_ record: Record, to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.field("recordName", record.recordID.recordName)
+        writer.field("recordType", record.recordType)
+        if !record.recordChangeTag.isEmpty { writer.field("recordChangeTag", record.recordChangeTag) }
+        writer.key("fields")
+        writer.beginObject()
+        for (name, value) in record.fields {
+            writer.key(name)
+            value.write(to: &writer)
+        }
+        for (name, value) in record.encryptedFields {
+            writer.key(name)
+            value.write(to: &writer, isEncrypted: true)
+        }
+        writer.endObject()
+        if let parent = record.parentRecordName {
+            writer.key("parent")
+            writer.beginObject()
+            writer.field("recordName", parent)
+            writer.endObject()
+        }
+        writer.endObject()
+    }
+
+    /// Writes a zone ID dictionary.
+    static func write(_ zoneID: ZoneID, to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.field("zoneName", zoneID.zoneName)
+        if !zoneID.ownerRecordName.isEmpty { writer.field("ownerRecordName", zoneID.ownerRecordName) }
+        writer.endObject()
+    }
+
+    /// Reads a record dictionary of a response.
+    /// - Parameter zoneID: the zone to assume when the dictionary names none.
+    static func record(_ json: JSONValue, in zoneID: ZoneID, at path: String) throws(NimbusError) -> Record {
+        let members = try json.object(at: path)
+        func text(_ key: String) throws(NimbusError) -> String? {
+            try members.optional(key)?.string(at: jsonPath(path, key))
+        }
+        var fields: [String: FieldValue] = [:]
+        var encryptedFields: [String: FieldValue] = [:]
+        if let all = members.optional("fields") {
+            for (name, value) in try all.object(at: jsonPath(path, "fields")) {
+                let fieldPath = jsonPath(jsonPath(path, "fields"), name)
+                let field = try FieldValue.read(dictionary: value, at: fieldPath).value
+                if case .bool(true)? = try value.object(at: fieldPath).optional("isEncrypted") {
+                    encryptedFields[name] = field
+                } else {
+                    fields[name] = field
+                }
+            }
+        }
+        var record = Record(
+            recordID: RecordID(
+                recordName: try members.required("recordName", at: path).string(at: jsonPath(path, "recordName")),
+                zoneID: try members.optional("zoneID").map { (zone) throws(NimbusError) in try Self.zoneID(zone, at: jsonPath(path, "zoneID")) }
+                    ?? zoneID
+            ),
+            recordType: try text("recordType") ?? "",
+            recordChangeTag: try text("recordChangeTag") ?? "",
+            fields: fields,
+            encryptedFields: encryptedFields,
+            parentRecordName: try members.optional("parent").map { (parent) throws(NimbusError) in
+                try parent.object(at: jsonPath(path, "parent")).required("recordName", at: jsonPath(path, "parent"))
+                    .string(at: jsonPath(path, "parent.recordName"))
+            },
+            created: try stamp(members.optional("created"), at: jsonPath(path, "created")),
+            modified: try stamp(members.optional("modified"), at: jsonPath(path, "modified"))
+        )
+        if let share = members.optional("share") {
+            record.shareRecordName = try share.object(at: jsonPath(path, "share")).required("recordName", at: jsonPath(path, "share"))
+                .string(at: jsonPath(path, "share.recordName"))
+        }
+        return record
+    }
+
+    /// Reads a zone ID dictionary.
+    static func zoneID(_ json: JSONValue, at path: String) throws(NimbusError) -> ZoneID {
+        let members = try json.object(at: path)
+        return ZoneID(
+            zoneName: try members.required("zoneName", at: path).string(at: jsonPath(path, "zoneName")),
+            ownerRecordName: try members.optional("ownerRecordName")?.string(at: jsonPath(path, "ownerRecordName")) ?? ""
+        )
+    }
+
+    /// Whether a dictionary of a result array is an error rather than a result.
+    static func isError(_ json: JSONValue) -> Bool {
+        if case .object(let members) = json { return members["serverErrorCode"] != nil }
+        return false
+    }
+
+    /// Reads an error dictionary: a whole failed response's body, or one item of a result array.
+    static func error(_ json: JSONValue, in zoneID: ZoneID? = nil) -> NimbusError {
+        guard case .object(let members) = json, case .string(let serverCode)? = members["serverErrorCode"] else {
+            return NimbusError(.internalError, "the server answered with an error the SDK cannot read")
+        }
+        var reason = ""
+        if case .string(let text)? = members["reason"] { reason = text }
+        var code = ErrorCodes.code(serverErrorCode: serverCode)
+        if case .string(let finer)? = members["nimbusErrorCode"], let refined = ErrorCodes.code(nimbusErrorCode: finer) {
+            code = refined
+        }
+        var error = NimbusError(code, reason)
+        if let seconds = members["retryAfter"].flatMap(\.doubleValue) { error.retryAfter = .milliseconds(Int64(seconds * 1000)) }
+        if let serverRecord = members["serverRecord"] {
+            let fallback = zoneID ?? ZoneID(zoneName: ZoneID.defaultZoneName, ownerRecordName: "")
+            error.serverRecord = try? record(serverRecord, in: fallback, at: "serverRecord")
+        }
+        return error
+    }
+
+    private static func stamp(_ json: JSONValue?, at path: String) throws(NimbusError) -> ChangeStamp {
+        guard let json else { return ChangeStamp(timestamp: 0, userRecordName: "") }
+        let members = try json.object(at: path)
+        return ChangeStamp(
+            timestamp: try members.optional("timestamp").map { (value) throws(NimbusError) in try value.integer(at: jsonPath(path, "timestamp")) }
+                ?? 0,
+            userRecordName: try members.optional("userRecordName")?.string(at: jsonPath(path, "userRecordName")) ?? "",
+            deviceID: try members.optional("deviceID")?.string(at: jsonPath(path, "deviceID")) ?? ""
+        )
+    }
+}

@@ -1,0 +1,149 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+import NimbusClient
+import NimbusModel
+import Testing
+
+@Suite("NimbusClient: zones and records against a live server", .timeLimit(.minutes(2)))
+struct DatabaseRecordsTests {
+    let notes = ZoneID(zoneName: "Notes", ownerRecordName: "")
+
+    @Test("zones are created, listed and deleted")
+    func zones() async throws {
+        try await ClientFixture.with { f in
+            let database = f.container(as: f.alice).privateCloudDatabase
+            let created = try await database.save(zones: [notes])
+            #expect(created.map(\.zoneName) == ["Notes"])
+            let names = try await database.allZones().map(\.zoneName)
+            #expect(Set(names) == ["_defaultZone", "Notes"])
+            try await database.delete(zones: [notes])
+            #expect(try await database.allZones().map(\.zoneName) == ["_defaultZone"])
+        }
+    }
+
+    @Test("a saved record comes back with a change tag; a stale tag is serverRecordChanged carrying the server's record")
+    func saveFetchAndConflict() async throws {
+        try await ClientFixture.with { f in
+            let database = f.container(as: f.alice).privateCloudDatabase
+            try await database.save(zones: [notes])
+            let saved = try await database.save(.note("n1", in: notes, ["title": .string("first")]))
+            #expect(!saved.recordChangeTag.isEmpty)
+            #expect(saved.created.userRecordName == f.alice.user.userRecordName)
+
+            var edited = saved
+            edited.fields["title"] = .string("second")
+            let updated = try await database.save(edited)
+            #expect(updated.recordChangeTag != saved.recordChangeTag)
+
+            // The first copy's tag is stale now.
+            var stale = saved
+            stale.fields["title"] = .string("lost update")
+            let error = try await #require(throws: NimbusError.self) { try await database.save(stale) }
+            #expect(error.code == .serverRecordChanged)
+            #expect(error.serverRecord?.fields["title"] == .string("second"))
+            #expect(error.serverRecord?.recordChangeTag == updated.recordChangeTag)
+
+            // changedKeys overwrites whatever the server has.
+            _ = try await database.save(stale, savePolicy: .changedKeys)
+            #expect(try await database.record(named: "n1", in: notes).fields["title"] == .string("lost update"))
+        }
+    }
+
+    @Test("fetching reports each missing record as unknownItem and a missing zone as zoneNotFound")
+    func fetchErrors() async throws {
+        try await ClientFixture.with { f in
+            let database = f.container(as: f.alice).privateCloudDatabase
+            try await database.save(zones: [notes])
+            _ = try await database.save(.note("here", in: notes))
+            let results = try await database.records(named: ["here", "missing"], in: notes)
+            #expect(try results["here"]?.get().recordID.recordName == "here")
+            let missing = try #require(throws: NimbusError.self) { try results["missing"]?.get() }
+            #expect(missing.code == .unknownItem)
+            let missingZone = ZoneID(zoneName: "Nope", ownerRecordName: "")
+            let error = try await #require(throws: NimbusError.self) { try await database.records(named: ["x"], in: missingZone) }
+            #expect(error.code == .zoneNotFound)
+        }
+    }
+
+    @Test("a non-atomic batch of 450 records is split into requests of 200 and its results merged")
+    func splitsLargeBatches() async throws {
+        try await ClientFixture.with { f in
+            let database = f.container(as: f.alice).privateCloudDatabase
+            try await database.save(zones: [notes])
+            let records = (0..<450).map { Record.note("n\($0)", in: notes, ["index": .int64(Int64($0))]) }
+            let result = try await database.modifyRecords(saving: records, atomically: false)
+            #expect(result.saveResults.count == 450)
+            #expect(result.saveResults.values.allSatisfy { (try? $0.get()) != nil })
+            let fetched = try await database.records(named: records.map(\.recordID.recordName), in: notes)
+            #expect(fetched.count == 450)
+            #expect(try fetched["n449"]?.get().fields["index"] == .int64(449))
+        }
+    }
+
+    @Test("an atomic batch over the per-request limit fails with limitExceeded and writes nothing")
+    func atomicBatchOverTheLimit() async throws {
+        try await ClientFixture.with { f in
+            let database = f.container(as: f.alice).privateCloudDatabase
+            try await database.save(zones: [notes])
+            let records = (0..<201).map { Record.note("n\($0)", in: notes) }
+            let error = try await #require(throws: NimbusError.self) { try await database.modifyRecords(saving: records) }
+            #expect(error.code == .limitExceeded)
+            let fetched = try await database.records(named: ["n0", "n200"], in: notes)
+            #expect(fetched.values.allSatisfy { (try? $0.get()) == nil })
+        }
+    }
+
+    @Test("per-record failures of an atomic batch are results: the culprit's error, atomicFailure for the others")
+    func atomicFailureResults() async throws {
+        try await ClientFixture.with { f in
+            let database = f.container(as: f.alice).privateCloudDatabase
+            try await database.save(zones: [notes])
+            _ = try await database.save(.note("taken", in: notes))
+            let result = try await database.modifyRecords(saving: [.note("fresh", in: notes), .note("taken", in: notes)])
+            let taken = RecordID(recordName: "taken", zoneID: notes)
+            let fresh = RecordID(recordName: "fresh", zoneID: notes)
+            #expect(throws: NimbusError.self) { try result.saveResults[taken]?.get() }
+            let innocent = try #require(throws: NimbusError.self) { try result.saveResults[fresh]?.get() }
+            #expect(innocent.code == .atomicFailure)
+            #expect(try await database.records(named: ["fresh"], in: notes)["fresh"].map { (try? $0.get()) == nil } == true)
+        }
+    }
+
+    @Test("deleting a record removes it; deleting it again is unknownItem")
+    func deletes() async throws {
+        try await ClientFixture.with { f in
+            let database = f.container(as: f.alice).privateCloudDatabase
+            try await database.save(zones: [notes])
+            let saved = try await database.save(.note("n1", in: notes))
+            try await database.deleteRecord(saved.recordID)
+            let error = try await #require(throws: NimbusError.self) { try await database.record(named: "n1", in: notes) }
+            #expect(error.code == .unknownItem)
+            let again = try await #require(throws: NimbusError.self) { try await database.deleteRecord(saved.recordID) }
+            #expect(again.code == .unknownItem)
+        }
+    }
+
+    @Test("a bad API token is authenticationFailed; another user's private records stay invisible")
+    func authentication() async throws {
+        try await ClientFixture.with { f in
+            let wrong = Container(
+                serverURL: f.url,
+                identifier: ClientFixture.containerID,
+                authentication: .apiToken(String(repeating: "0", count: 64), webAuthToken: f.alice.webAuthToken)
+            )
+            let error = try await #require(throws: NimbusError.self) { try await wrong.privateCloudDatabase.allZones() }
+            #expect(error.code == .authenticationFailed)
+
+            let alice = f.container(as: f.alice).privateCloudDatabase
+            try await alice.save(zones: [notes])
+            _ = try await alice.save(.note("secret", in: notes))
+            let bob = f.container(as: f.bob).privateCloudDatabase
+            let bobs = try await #require(throws: NimbusError.self) { try await bob.record(named: "secret", in: notes) }
+            #expect(bobs.code == .zoneNotFound)
+        }
+    }
+}

@@ -1,0 +1,94 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import NimbusClient
+import NimbusModel
+import NimbusTesting
+import Testing
+
+@Suite("NimbusClient: retries, against a scripted transport")
+struct RetryTests {
+    private func container(_ transport: ScriptedTransport, _ policy: RetryPolicy = RetryPolicy(initialDelay: .milliseconds(10))) -> Container {
+        Container(
+            serverURL: "http://nimbus.test",
+            identifier: "iCloud.com.example.app",
+            authentication: .apiToken(String(repeating: "a", count: 64), webAuthToken: "token/with+plus="),
+            transport: transport,
+            retryPolicy: policy
+        )
+    }
+
+    private static let zones = #"{"zones":[{"zoneID":{"zoneName":"_defaultZone","ownerRecordName":"_u"}}]}"#
+
+    @Test("TRY_AGAIN_LATER with retryAfter is retried after the server's delay, and the caller sees only the success")
+    func honoursRetryAfter() async throws {
+        let transport = ScriptedTransport([
+            .response(status: 503, body: #"{"uuid":"1","serverErrorCode":"TRY_AGAIN_LATER","reason":"busy","retryAfter":1}"#),
+            .response(status: 200, body: Self.zones),
+        ])
+        let started = ContinuousClock.now
+        let zones = try await container(transport).privateCloudDatabase.allZones()
+        #expect(zones.map(\.zoneName) == ["_defaultZone"])
+        #expect(transport.requests.count == 2)
+        #expect(ContinuousClock.now - started >= .seconds(1), "the retry came before the server's retryAfter")
+    }
+
+    @Test("THROTTLED and dropped connections are retried with back-off until the policy's last attempt")
+    func givesUpAfterTheLastAttempt() async throws {
+        let transport = ScriptedTransport([
+            .dropConnection,
+            .response(status: 429, body: #"{"uuid":"1","serverErrorCode":"THROTTLED","reason":"slow down"}"#),
+            .response(status: 503, body: #"{"uuid":"2","serverErrorCode":"TRY_AGAIN_LATER","reason":"still busy"}"#),
+            .response(status: 200, body: Self.zones),
+        ])
+        let error = try await #require(throws: NimbusError.self) {
+            try await container(transport, RetryPolicy(maximumAttempts: 3, initialDelay: .milliseconds(1))).privateCloudDatabase.allZones()
+        }
+        #expect(error.code == .serviceUnavailable)
+        #expect(error.reason == "still busy")
+        #expect(transport.requests.count == 3)
+        #expect(transport.remainingSteps.count == 1)
+    }
+
+    @Test("errors that cannot succeed on a retry reach the caller at once")
+    func noRetryOfClientErrors() async throws {
+        let transport = ScriptedTransport([
+            .response(
+                status: 400,
+                body: #"{"uuid":"1","serverErrorCode":"BAD_REQUEST","reason":"token too old","nimbusErrorCode":"CHANGE_TOKEN_EXPIRED"}"#
+            )
+        ])
+        let error = try await #require(throws: NimbusError.self) {
+            try await container(transport).privateCloudDatabase.fetchDatabaseChanges(since: "old")
+        }
+        #expect(error.code == .changeTokenExpired)
+        #expect(transport.requests.count == 1)
+    }
+
+    @Test("the web auth token is sent percent-encoded, and the replacement each response names is used next")
+    func followsTokenRotation() async throws {
+        let transport = ScriptedTransport([
+            .response(status: 200, headers: ["X-Apple-CloudKit-Web-Auth-Token": "second+token"], body: Self.zones),
+            .response(status: 200, body: Self.zones),
+        ])
+        let container = container(transport)
+        _ = try await container.privateCloudDatabase.allZones()
+        _ = try await container.privateCloudDatabase.allZones()
+        let urls = transport.requests.map(\.url)
+        #expect(urls[0].hasSuffix("ckWebAuthToken=token%2Fwith%2Bplus%3D"))
+        #expect(urls[1].hasSuffix("ckWebAuthToken=second%2Btoken"))
+        #expect(container.webAuthToken == "second+token")
+        #expect(urls[0].hasPrefix("http://nimbus.test/database/1/iCloud.com.example.app/development/private/zones/list?ckAPIToken="))
+    }
+
+    @Test("a script survives a round trip through JSON")
+    func scriptIsCodable() throws {
+        let steps: [ScriptedTransport.Step] = [.dropConnection, .response(status: 200, headers: ["A": "b"], body: "{}")]
+        let decoded = try JSONDecoder().decode([ScriptedTransport.Step].self, from: JSONEncoder().encode(steps))
+        #expect(decoded == steps)
+    }
+}
