@@ -129,7 +129,18 @@ let package = Package(
         // Shipped test support for apps that use the SDK.
         .target(
             name: "NimbusTesting",
-            dependencies: ["NimbusClient"],
+            dependencies: [
+                "NimbusClient",
+                "NimbusEngine",
+                "NimbusModel",
+                "NimbusServer",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ],
             swiftSettings: swiftSettings
         ),
         .executableTarget(

@@ -55,6 +55,24 @@ public enum NimbusServer {
         )
     }
 
+    /// The request handler of a server on `instance`, without a listener: what
+    /// ``makeApplication(_:logger:onServerRunning:)`` serves, and what in-process test servers
+    /// call directly.
+    public static func makeResponder(_ instance: NimbusInstance, logger: Logger) -> some HTTPResponder<BasicRequestContext> {
+        let configuration = instance.configuration
+        let registry = PrometheusCollectorRegistry()
+        let factory = PrometheusMetricsFactory(registry: registry)
+        let baseURL = configuration.publicBaseURL ?? "http://\(configuration.hostname):\(configuration.port)"
+        return CloudKitResponder<BasicRequestContext>(
+            database: instance.database,
+            accounts: instance.accounts,
+            configuration: .init(maximumBodySize: configuration.maximumBodySize, publicBaseURL: baseURL),
+            metrics: HTTPMetrics(factory: factory),
+            renderMetrics: { registry.emitToString() },
+            logger: logger
+        )
+    }
+
     /// Builds the HTTP application.
     /// - Parameters:
     ///   - instance: The opened data directory.
@@ -66,17 +84,7 @@ public enum NimbusServer {
         onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         let configuration = instance.configuration
-        let registry = PrometheusCollectorRegistry()
-        let factory = PrometheusMetricsFactory(registry: registry)
-        let baseURL = configuration.publicBaseURL ?? "http://\(configuration.hostname):\(configuration.port)"
-        let responder = CloudKitResponder<BasicRequestContext>(
-            database: instance.database,
-            accounts: instance.accounts,
-            configuration: .init(maximumBodySize: configuration.maximumBodySize, publicBaseURL: baseURL),
-            metrics: HTTPMetrics(factory: factory),
-            renderMetrics: { registry.emitToString() },
-            logger: logger
-        )
+        let responder = makeResponder(instance, logger: logger)
         // Hummingbird announces itself at info level; at the default level Nimbus's own
         // "Nimbus ready" is the one line an operator sees on start.
         var frameworkLogger = logger

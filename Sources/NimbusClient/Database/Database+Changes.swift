@@ -136,3 +136,41 @@ extension Database {
         }
     }
 }
+
+extension Database {
+    /// Brings a local copy of a zone up to date, resuming from the token in `tokens`.
+    ///
+    /// Fetches the zone's changes page by page, calls `apply` with each, and stores the page's
+    /// token only after `apply` returned. When the server no longer accepts the stored token
+    /// (`.changeTokenExpired`: the zone was re-created, or the token is older than the server's
+    /// tombstone retention), calls `reset` so the app empties its copy, and syncs from scratch.
+    /// - Parameters:
+    ///   - zoneID: the zone.
+    ///   - tokens: where the feed's token is kept (the key is the database scope and zone).
+    ///   - resultsLimit: records per page (the server caps it at 200).
+    ///   - reset: empties the local copy before a sync from scratch.
+    ///   - apply: applies one page to the local copy.
+    public func sync(
+        zone zoneID: ZoneID,
+        tokens: any ChangeTokenStore,
+        resultsLimit: Int? = nil,
+        reset: () async throws -> Void = {},
+        apply: (ZoneChangesPage) async throws -> Void
+    ) async throws {
+        let feed = "\(scope.rawValue)/\(zoneID.ownerRecordName)/\(zoneID.zoneName)"
+        let stored = try await tokens.token(for: feed)
+        do {
+            try await fetchZoneChanges(in: zoneID, since: stored, resultsLimit: resultsLimit) { page in
+                try await apply(page)
+                try await tokens.setToken(page.syncToken, for: feed)
+            }
+        } catch let error as NimbusError where error.code == .changeTokenExpired && stored != nil {
+            try await tokens.setToken(nil, for: feed)
+            try await reset()
+            try await fetchZoneChanges(in: zoneID, since: nil, resultsLimit: resultsLimit) { page in
+                try await apply(page)
+                try await tokens.setToken(page.syncToken, for: feed)
+            }
+        }
+    }
+}

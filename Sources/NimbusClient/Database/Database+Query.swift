@@ -1,0 +1,110 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+public import NimbusModel
+
+/// One page of query results.
+public struct QueryResultsPage: Sendable {
+    /// The matching records of this page, in the query's order.
+    public var records: [Record]
+    /// Where the next page starts; `nil` on the last page. CloudKit's `CKQueryOperation.Cursor`.
+    public var cursor: String?
+}
+
+extension Database {
+    // MARK: - Queries
+
+    /// Fetches one page of a query's results (`records/query`).
+    /// - Parameters:
+    ///   - query: the record type, filters and sort order.
+    ///   - zoneID: the zone to search.
+    ///   - cursor: where to continue; `nil` for the first page.
+    ///   - resultsLimit: records per page (the server caps it at 200).
+    ///   - desiredKeys: the fields to return; all of them when `nil`.
+    /// - Throws: `.badRequest` naming the problem for a bad filter (unknown field type, unsortable
+    ///   field, a field not marked queryable in production); `.zoneNotFound`.
+    public func queryPage(
+        _ query: Query,
+        in zoneID: ZoneID,
+        continuingFrom cursor: String? = nil,
+        resultsLimit: Int? = nil,
+        desiredKeys: [String]? = nil
+    ) async throws -> QueryResultsPage {
+        let response = try await post("records/query") { writer in
+            writer.beginObject()
+            writer.key("zoneID")
+            RecordJSON.write(zoneID, to: &writer)
+            writer.key("query")
+            Self.write(query, to: &writer)
+            if let cursor { writer.field("continuationMarker", cursor) }
+            if let resultsLimit { writer.field("resultsLimit", Int64(resultsLimit)) }
+            if let desiredKeys { writer.stringArray("desiredKeys", desiredKeys) }
+            writer.endObject()
+        }
+        var page = QueryResultsPage(records: [], cursor: nil)
+        for (index, item) in try recordItems(response).enumerated() {
+            if RecordJSON.isError(item) { throw RecordJSON.error(item, in: zoneID) }
+            page.records.append(try RecordJSON.record(item, in: zoneID, at: "records[\(index)]"))
+        }
+        if case .string(let marker)? = response["continuationMarker"] { page.cursor = marker }
+        return page
+    }
+
+    /// Fetches every result of a query, following cursors page after page.
+    /// - Parameters:
+    ///   - query: the record type, filters and sort order.
+    ///   - zoneID: the zone to search.
+    ///   - resultsLimit: records per request.
+    ///   - progress: called with the number of records fetched so far after each page.
+    /// - Returns: all matching records, in the query's order.
+    public func records(
+        matching query: Query,
+        in zoneID: ZoneID,
+        resultsLimit: Int? = nil,
+        progress: (Int) -> Void = { _ in }
+    ) async throws -> [Record] {
+        var records: [Record] = []
+        var cursor: String?
+        repeat {
+            let page = try await queryPage(query, in: zoneID, continuingFrom: cursor, resultsLimit: resultsLimit)
+            records += page.records
+            progress(records.count)
+            cursor = page.cursor
+        } while cursor != nil
+        return records
+    }
+
+    private static func write(_ query: Query, to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.field("recordType", query.recordType)
+        if !query.filters.isEmpty {
+            writer.key("filterBy")
+            writer.beginArray()
+            for filter in query.filters {
+                writer.beginObject()
+                writer.field("comparator", filter.comparator.rawValue)
+                writer.field("fieldName", filter.fieldName)
+                writer.key("fieldValue")
+                filter.value.write(to: &writer)
+                writer.endObject()
+            }
+            writer.endArray()
+        }
+        if !query.sortDescriptors.isEmpty {
+            writer.key("sortBy")
+            writer.beginArray()
+            for sort in query.sortDescriptors {
+                writer.beginObject()
+                writer.field("fieldName", sort.fieldName)
+                writer.key("ascending")
+                writer.bool(sort.ascending)
+                writer.endObject()
+            }
+            writer.endArray()
+        }
+        writer.endObject()
+    }
+}

@@ -1,0 +1,121 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+public import Logging
+public import NimbusClient
+import NimbusEngine
+import NimbusModel
+import NimbusServer
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// A whole Nimbus server inside a test: the real engine on a temporary SQLite database, reached
+/// through the SDK without a socket.
+///
+/// Start one per test, add users, and get SDK containers signed in as them; everything is thrown
+/// away at the end:
+///
+/// ```swift
+/// try await InProcessNimbus.with { nimbus in
+///     let alice = try await nimbus.addUser(name: "Alice")
+///     let database = nimbus.container(as: alice).privateCloudDatabase
+///     try await database.save(zones: [ZoneID(zoneName: "Notes", ownerRecordName: "")])
+/// }
+/// ```
+public final class InProcessNimbus: Sendable {
+    /// A user of the test server, signed in.
+    public struct User: Sendable {
+        /// The user's record name, as records' `created.userRecordName` shows it.
+        public var userRecordName: String
+        /// A web auth token for the user.
+        public var webAuthToken: String
+    }
+
+    /// The container the server holds, in its development environment.
+    public let containerIdentifier: String
+    /// The container's API token.
+    public let apiToken: String
+    private let instance: NimbusInstance
+    private let transport: any ClientTransport
+    private let directory: URL
+
+    private init(containerIdentifier: String, apiToken: String, instance: NimbusInstance, transport: any ClientTransport, directory: URL) {
+        self.containerIdentifier = containerIdentifier
+        self.apiToken = apiToken
+        self.instance = instance
+        self.transport = transport
+        self.directory = directory
+    }
+
+    /// Starts a server with one container; call ``stop()`` when done (or use
+    /// ``with(containerIdentifier:logger:_:)``).
+    public static func start(
+        containerIdentifier: String = "iCloud.com.example.tests",
+        logger: Logger = Logger(label: "nimbus.in-process", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) async throws -> InProcessNimbus {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-in-process-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        do {
+            let instance = try await NimbusInstance.open(ServerConfiguration(dataDirectory: directory.path), logger: logger)
+            let created = try await instance.accounts.createContainer(containerIdentifier, environment: .development)
+            let transport = InProcessTransport(responder: NimbusServer.makeResponder(instance, logger: logger), logger: logger)
+            return InProcessNimbus(
+                containerIdentifier: containerIdentifier,
+                apiToken: created.apiToken,
+                instance: instance,
+                transport: transport,
+                directory: directory
+            )
+        } catch {
+            try? FileManager.default.removeItem(at: directory)
+            throw error
+        }
+    }
+
+    /// Runs `body` with a fresh server and throws it away afterwards, whether `body` succeeded or not.
+    public static func with<Result: Sendable>(
+        containerIdentifier: String = "iCloud.com.example.tests",
+        logger: Logger = Logger(label: "nimbus.in-process", factory: { _ in SwiftLogNoOpLogHandler() }),
+        _ body: (InProcessNimbus) async throws -> Result
+    ) async throws -> Result {
+        let nimbus = try await start(containerIdentifier: containerIdentifier, logger: logger)
+        do {
+            let result = try await body(nimbus)
+            await nimbus.stop()
+            return result
+        } catch {
+            await nimbus.stop()
+            throw error
+        }
+    }
+
+    /// Adds a user to the container and signs them in.
+    public func addUser(name: String, email: String? = nil, phone: String? = nil) async throws -> User {
+        let added = try await instance.accounts.addUser(name: name, email: email, phone: phone, container: containerIdentifier)
+        return User(userRecordName: added.user.userRecordName, webAuthToken: added.webAuthToken)
+    }
+
+    /// An SDK container signed in as `user` (or anonymous, with the API token only).
+    public func container(as user: User?, retryPolicy: RetryPolicy = RetryPolicy()) -> Container {
+        Container(
+            serverURL: "http://nimbus.in-process",
+            identifier: containerIdentifier,
+            authentication: .apiToken(apiToken, webAuthToken: user?.webAuthToken),
+            transport: transport,
+            retryPolicy: retryPolicy
+        )
+    }
+
+    /// Closes the database and deletes its files.
+    public func stop() async {
+        await instance.close()
+        try? FileManager.default.removeItem(at: directory)
+    }
+}

@@ -1,0 +1,52 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+import NimbusClient
+import NimbusModel
+import Testing
+
+@Suite("NimbusClient: queries against a live server", .timeLimit(.minutes(2)))
+struct DatabaseQueryTests {
+    let notes = ZoneID(zoneName: "Notes", ownerRecordName: "")
+
+    @Test("records(matching:) follows cursors to the last page and keeps the query's order")
+    func followsCursors() async throws {
+        try await ClientFixture.with { f in
+            let database = f.container(as: f.alice).privateCloudDatabase
+            try await database.save(zones: [notes])
+            let records = (0..<30).map {
+                Record.note("n\($0)", in: notes, ["group": .string($0 % 2 == 0 ? "even" : "odd"), "index": .int64(Int64($0))])
+            }
+            _ = try await database.modifyRecords(saving: records, atomically: false)
+            let query = Query(
+                recordType: "Note",
+                filters: [Filter("group", .equals, .string("even"))],
+                sortDescriptors: [SortDescriptor("index", ascending: false)]
+            )
+            var progress: [Int] = []
+            let found = try await database.records(matching: query, in: notes, resultsLimit: 4) { progress.append($0) }
+            #expect(found.map(\.recordID.recordName) == stride(from: 28, through: 0, by: -2).map { "n\($0)" })
+            #expect(progress == [4, 8, 12, 15])
+
+            let first = try await database.queryPage(query, in: notes, resultsLimit: 4)
+            #expect(first.records.count == 4)
+            #expect(first.cursor != nil)
+        }
+    }
+
+    @Test("a filter the server cannot apply is badRequest with a reason naming the field")
+    func badFilter() async throws {
+        try await ClientFixture.with { f in
+            let database = f.container(as: f.alice).privateCloudDatabase
+            try await database.save(zones: [notes])
+            _ = try await database.save(.note("n1", in: notes, ["index": .int64(1)]))
+            let query = Query(recordType: "Note", filters: [Filter("index", .beginsWith, .string("1"))])
+            let error = try await #require(throws: NimbusError.self) { try await database.records(matching: query, in: notes) }
+            #expect(error.code == .badRequest)
+            #expect(error.reason.contains("index"))
+        }
+    }
+}
