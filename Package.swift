@@ -146,11 +146,13 @@ let package = Package(
         .executableTarget(
             name: "NimbusCLI",
             dependencies: [
+                "NimbusClient",
                 "NimbusEngine",
                 "NimbusModel",
                 "NimbusServer",
                 "NimbusStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings

@@ -12,6 +12,9 @@ struct Nimbus: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "nimbus",
         abstract: "A self-hosted server for the CloudKit model, speaking CloudKit Web Services.",
-        subcommands: [Serve.self, ContainerCommand.self, UserCommand.self, KeyCommand.self, ShareCommand.self, Migrate.self]
+        subcommands: [
+            Serve.self, ContainerCommand.self, UserCommand.self, KeyCommand.self, ShareCommand.self, Migrate.self,
+            ZoneCommand.self, RecordCommand.self, ChangesCommand.self,
+        ]
     )
 }

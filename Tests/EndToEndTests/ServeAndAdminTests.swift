@@ -42,6 +42,85 @@ struct ServeAndAdminTests {
         }
     }
 
+    @Test("the README's client subcommands work when pasted: zone, record save and query, changes fetch")
+    func readmeClientQuickStart() async throws {
+        try await withDataDirectory { data in
+            let server = try await ServerProcess(data)
+            let readme = try String(contentsOf: NimbusBinary.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+            let begin = try #require(readme.range(of: "<!-- quickstart-cli:begin -->"))
+            let end = try #require(readme.range(of: "<!-- quickstart-cli:end -->"))
+            let script = readme[begin.upperBound..<end.lowerBound]
+                .split(separator: "\n").filter { !$0.hasPrefix("```") }.joined(separator: "\n")
+            // `swift run -q nimbus ARGS` as the README says it, without building again: a `swift`
+            // on PATH that runs the built executable with the same arguments.
+            let shims = URL(fileURLWithPath: data.directory).appendingPathComponent("bin")
+            try FileManager.default.createDirectory(at: shims, withIntermediateDirectories: true)
+            let shim = shims.appendingPathComponent("swift")
+            try "#!/bin/bash\n[ \"$1 $2 $3\" = \"run -q nimbus\" ] || exit 97\nshift 3\nexec '\(NimbusBinary.path)' \"$@\"\n"
+                .write(to: shim, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: shim.path)
+            var environment = ProcessInfo.processInfo.environment
+            for name in ["NIMBUS_CONTAINER", "NIMBUS_API_TOKEN", "NIMBUS_WEB_AUTH_TOKEN"] {
+                let value: String = try #require(server.exported(name), "first start did not print \(name)")
+                environment[name] = value
+            }
+            environment["NIMBUS_URL"] = server.url
+            environment["PATH"] = shims.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+            let result = try runProcess("/bin/bash", ["-euo", "pipefail", "-c", script], environment: environment)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.contains("created Notes"), "\(result.stdout)")
+            // Saved, found by the query, and in the change feed: three times.
+            #expect(result.stdout.components(separatedBy: "hello  Note  tag").count == 4, "\(result.stdout)")
+            #expect(result.stdout.contains("syncToken: "), "\(result.stdout)")
+            #expect(try await server.stop() == 0)
+        }
+    }
+
+    @Test("client subcommands: JSON output, a token that resumes the feed, errors on stderr with a failing status")
+    func clientSubcommands() async throws {
+        try await withDataDirectory { data in
+            let server = try await ServerProcess(data)
+            let client = try [
+                "--url", server.url,
+                "--container", #require(server.exported("NIMBUS_CONTAINER")),
+                "--api-token", #require(server.exported("NIMBUS_API_TOKEN")),
+                "--web-auth-token", #require(server.exported("NIMBUS_WEB_AUTH_TOKEN")),
+            ]
+            func nimbus(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+                try NimbusBinary.run(arguments + client)
+            }
+            #expect(try nimbus(["zone", "create", "Notes"]).status == 0)
+            let zones = try nimbus(["zone", "list", "--json"])
+            #expect(zones.stdout.contains(#""zoneName":"Notes""#), "\(zones)")
+            let first = try nimbus(["changes", "fetch", "--zone", "Notes", "--json"])
+            let token = try #require(
+                (try JSONSerialization.jsonObject(with: Data(first.stdout.split(separator: "\n").last!.utf8)) as? [String: Any])?["syncToken"]
+                    as? String
+            )
+            let saved = try nimbus([
+                "record", "save", "--zone", "Notes", "--json", #"{"recordName":"n1","recordType":"Note","fields":{"count":{"value":3}}}"#,
+            ])
+            #expect(saved.status == 0, "\(saved.stderr)")
+            #expect(saved.stdout.contains(#""recordChangeTag""#))
+            let later = try nimbus(["changes", "fetch", "--zone", "Notes", "--token", token])
+            #expect(later.stdout.contains("n1  Note"), "\(later)")
+            let query = try nimbus(["record", "query", "--zone", "Notes", "--type", "Note", "--filter", "count GREATER_THAN 2"])
+            #expect(query.stdout.contains("count: "), "\(query)")
+            #expect(try nimbus(["record", "delete", "--zone", "Notes", "n1"]).stdout.contains("deleted n1"))
+
+            let missing = try nimbus(["record", "get", "--zone", "Notes", "n1"])
+            #expect(missing.status != 0)
+            #expect(missing.stderr.contains("NOT_FOUND"), "\(missing)")
+            let badFilter = try nimbus(["record", "query", "--zone", "Notes", "--type", "Note", "--filter", "count"])
+            #expect(badFilter.status != 0)
+            #expect(badFilter.stderr.contains("field COMPARATOR value"), "\(badFilter)")
+            let anonymous = try NimbusBinary.run(["zone", "list", "--url", server.url, "--container", "iCloud.x"])
+            #expect(anonymous.status != 0)
+            #expect(anonymous.stderr.contains("no credentials"), "\(anonymous)")
+            #expect(try await server.stop() == 0)
+        }
+    }
+
     @Test("admin subcommands work on the data directory of a running server; SIGTERM shuts down cleanly")
     func adminWhileServing() async throws {
         try await withDataDirectory { data in

@@ -10,8 +10,9 @@ import NimbusModel
 /// requests, and records and errors read from responses.
 enum RecordJSON {
     /// Writes a record as a `records/modify` request carries it: name, type, change tag (when it
-    /// has one), fields (encrypted ones marked `isEncrypted`) and parent.
-    static func write(_ record: Record, to writer: inout JSONWriter) {
+    /// has one), fields (encrypted ones marked `isEncrypted`) and parent; with
+    /// `includingSystemFields`, also its zone and created and modified stamps, as responses do.
+    static func write(_ record: Record, to writer: inout JSONWriter, includingSystemFields: Bool = false) {
         writer.beginObject()
         writer.field("recordName", record.recordID.recordName)
         writer.field("recordType", record.recordType)
@@ -32,6 +33,18 @@ enum RecordJSON {
             writer.beginObject()
             writer.field("recordName", parent)
             writer.endObject()
+        }
+        if includingSystemFields {
+            writer.key("zoneID")
+            write(record.recordID.zoneID, to: &writer)
+            for (name, stamp) in [("created", record.created), ("modified", record.modified)] {
+                writer.key(name)
+                writer.beginObject()
+                writer.field("timestamp", stamp.timestamp)
+                writer.field("userRecordName", stamp.userRecordName)
+                writer.field("deviceID", stamp.deviceID)
+                writer.endObject()
+            }
         }
         writer.endObject()
     }

@@ -1,0 +1,87 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+import ArgumentParser
+import Crypto
+import Foundation
+import NimbusClient
+import NimbusModel
+
+/// Where and as whom the client subcommands connect: flags, then environment variables, then a
+/// profile file, in that order of precedence.
+///
+/// The profile is a JSON object with any of the keys `url`, `container`, `environment`,
+/// `scope`, `apiToken`, `webAuthToken`, `keyID`, `keyFile`; it is read from `--profile`,
+/// `NIMBUS_PROFILE`, or `~/.nimbus/profile.json` when that exists.
+struct ClientOptions: ParsableArguments {
+    @Option(help: "The server URL (NIMBUS_URL).") var url: String?
+    @Option(help: "The container identifier (NIMBUS_CONTAINER).") var container: String?
+    @Option(help: "development or production (NIMBUS_ENVIRONMENT; default development).") var environment: String?
+    @Option(help: "public, private or shared (NIMBUS_SCOPE; default private).") var scope: String?
+    @Option(help: "The container's API token (NIMBUS_API_TOKEN).") var apiToken: String?
+    @Option(help: "A signed-in user's web auth token (NIMBUS_WEB_AUTH_TOKEN).") var webAuthToken: String?
+    @Option(help: "A server-to-server key ID (NIMBUS_KEY_ID); signs requests with --key-file.") var keyID: String?
+    @Option(help: "The PEM file of the server-to-server private key (NIMBUS_KEY_FILE).") var keyFile: String?
+    @Option(help: "A JSON profile with defaults for these options (NIMBUS_PROFILE).") var profile: String?
+    @Flag(help: "Print JSON instead of text.") var json = false
+
+    /// The value of a setting: its flag, its environment variable, or its profile key.
+    private func setting(_ flag: String?, _ variable: String, _ key: String, profile: [String: String]) -> String? {
+        if let flag, !flag.isEmpty { return flag }
+        if let value = ProcessInfo.processInfo.environment[variable], !value.isEmpty { return value }
+        return profile[key]
+    }
+
+    private func loadProfile() throws -> [String: String] {
+        let explicit = profile ?? ProcessInfo.processInfo.environment["NIMBUS_PROFILE"]
+        let path = explicit ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".nimbus/profile.json").path
+        guard let data = FileManager.default.contents(atPath: path) else {
+            if explicit != nil { throw CommandFailure(description: "cannot read the profile \(path)") }
+            return [:]
+        }
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: String] else {
+            throw CommandFailure(description: "the profile \(path) must be a JSON object of strings")
+        }
+        return object
+    }
+
+    /// The database the options name, with its container.
+    func database() throws -> Database {
+        let profile = try loadProfile()
+        guard let url = setting(url, "NIMBUS_URL", "url", profile: profile) else {
+            throw CommandFailure(description: "no server URL: pass --url or set NIMBUS_URL")
+        }
+        guard let identifier = setting(container, "NIMBUS_CONTAINER", "container", profile: profile) else {
+            throw CommandFailure(description: "no container: pass --container or set NIMBUS_CONTAINER")
+        }
+        let environmentName = setting(environment, "NIMBUS_ENVIRONMENT", "environment", profile: profile) ?? "development"
+        guard let environment = Environment(parsing: environmentName) else {
+            throw CommandFailure(description: "environment must be development or production, not \(environmentName)")
+        }
+        let scopeName = setting(scope, "NIMBUS_SCOPE", "scope", profile: profile) ?? "private"
+        guard let scope = DatabaseScope(parsing: scopeName) else {
+            throw CommandFailure(description: "scope must be public, private or shared, not \(scopeName)")
+        }
+        let authentication: Authentication
+        if let keyID = setting(keyID, "NIMBUS_KEY_ID", "keyID", profile: profile) {
+            guard let keyFile = setting(keyFile, "NIMBUS_KEY_FILE", "keyFile", profile: profile),
+                let pem = try? String(contentsOfFile: keyFile, encoding: .utf8)
+            else {
+                throw CommandFailure(description: "--key-id needs --key-file (or NIMBUS_KEY_FILE) naming a readable PEM file")
+            }
+            do {
+                authentication = .serverToServer(keyID: keyID, privateKey: try P256.Signing.PrivateKey(pemRepresentation: pem))
+            } catch {
+                throw CommandFailure(description: "the key file is not a P-256 private key in PEM: \(error)")
+            }
+        } else if let apiToken = setting(apiToken, "NIMBUS_API_TOKEN", "apiToken", profile: profile) {
+            authentication = .apiToken(apiToken, webAuthToken: setting(webAuthToken, "NIMBUS_WEB_AUTH_TOKEN", "webAuthToken", profile: profile))
+        } else {
+            throw CommandFailure(description: "no credentials: pass --api-token (and --web-auth-token) or --key-id and --key-file")
+        }
+        return Container(serverURL: url, identifier: identifier, environment: environment, authentication: authentication).database(scope)
+    }
+}

@@ -1,0 +1,158 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+import ArgumentParser
+import Foundation
+import NimbusClient
+import NimbusModel
+
+/// `nimbus record get|save|delete|query`: records, through the SDK and any server.
+struct RecordCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "record",
+        abstract: "Fetch, save, delete and query records (a client of any Nimbus server).",
+        subcommands: [Get.self, Save.self, Delete.self, Query.self]
+    )
+
+    struct Get: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Fetch records by name.")
+        @OptionGroup var client: ClientOptions
+        @Option(help: "The zone (default: the default zone).") var zone = ZoneID.defaultZoneName
+        @Argument(help: "Record names.") var names: [String]
+
+        func run() async throws {
+            let zoneID = ZoneID(zoneName: zone, ownerRecordName: "")
+            let results = try await client.database().records(named: names, in: zoneID)
+            var failed = false
+            for name in names {
+                switch results[name] {
+                case .success(let record)?: RecordOutput.print(record, json: client.json)
+                case .failure(let error)?:
+                    failed = true
+                    FileHandle.standardError.write(Data("\(name): \(error)\n".utf8))
+                case nil:
+                    failed = true
+                }
+            }
+            if failed { throw ExitCode(1) }
+        }
+    }
+
+    struct Save: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Save a record given as a wire-shape JSON dictionary.",
+            discussion: """
+                Example: nimbus record save --zone Notes '{"recordName":"n1","recordType":"Note","fields":{"title":{"value":"hi"}}}'
+                A record with a recordChangeTag updates only that version; without one, it must not exist yet.
+                --force overwrites whatever the server has.
+                """
+        )
+        @OptionGroup var client: ClientOptions
+        @Option(help: "The zone (default: the default zone).") var zone = ZoneID.defaultZoneName
+        @Flag(help: "Overwrite the server's record whatever its version (forceReplace).") var force = false
+        @Argument(help: "The record as JSON, or - to read it from standard input.") var record: String
+
+        func run() async throws {
+            let bytes: [UInt8] = record == "-" ? Array(FileHandle.standardInput.readDataToEndOfFile()) : Array(record.utf8)
+            var parsed = try Record(wireJSON: bytes, in: ZoneID(zoneName: zone, ownerRecordName: ""))
+            if parsed.recordID.recordName.isEmpty { parsed.recordID.recordName = UUID().uuidString }
+            let saved = try await client.database().save(parsed, savePolicy: force ? .allKeys : .ifServerRecordUnchanged)
+            RecordOutput.print(saved, json: client.json)
+        }
+    }
+
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Delete records by name.")
+        @OptionGroup var client: ClientOptions
+        @Option(help: "The zone (default: the default zone).") var zone = ZoneID.defaultZoneName
+        @Argument(help: "Record names.") var names: [String]
+
+        func run() async throws {
+            let zoneID = ZoneID(zoneName: zone, ownerRecordName: "")
+            let result = try await client.database().modifyRecords(
+                deleting: names.map { RecordID(recordName: $0, zoneID: zoneID) },
+                atomically: false
+            )
+            var failed = false
+            for name in names {
+                switch result.deleteResults[RecordID(recordName: name, zoneID: zoneID)] {
+                case .success?:
+                    if client.json { Output.printJSON(["recordName": name, "deleted": true]) } else { print("deleted \(name)") }
+                case .failure(let error)?:
+                    failed = true
+                    FileHandle.standardError.write(Data("\(name): \(error)\n".utf8))
+                case nil:
+                    failed = true
+                }
+            }
+            if failed { throw ExitCode(1) }
+        }
+    }
+
+    struct Query: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Query records of a type, following pages to the end.",
+            discussion: """
+                Example: nimbus record query --zone Notes --type Note --filter "count GREATER_THAN 3" --sort count:desc
+                A filter is "field COMPARATOR value" with CloudKit's comparator names; a value that reads
+                as an integer or a number is one, anything else is a string.
+                """
+        )
+        @OptionGroup var client: ClientOptions
+        @Option(help: "The zone (default: the default zone).") var zone = ZoneID.defaultZoneName
+        @Option(help: "The record type.") var type: String
+        @Option(help: "A filter \"field COMPARATOR value\" (repeatable).") var filter: [String] = []
+        @Option(help: "A sort field, with :desc for descending (repeatable).") var sort: [String] = []
+        @Option(help: "Stop after this many records.") var limit: Int?
+
+        func run() async throws {
+            let filters = try filter.map(Self.parseFilter)
+            let sorts = sort.map { spec -> NimbusModel.SortDescriptor in
+                let parts = spec.split(separator: ":", maxSplits: 1)
+                return NimbusModel.SortDescriptor(String(parts[0]), ascending: parts.count < 2 || parts[1].lowercased() != "desc")
+            }
+            let query = NimbusModel.Query(recordType: type, filters: filters, sortDescriptors: sorts)
+            let database = try client.database()
+            let zoneID = ZoneID(zoneName: zone, ownerRecordName: "")
+            var printed = 0
+            var cursor: String?
+            repeat {
+                let page = try await database.queryPage(query, in: zoneID, continuingFrom: cursor)
+                for record in page.records {
+                    if let limit, printed >= limit { return }
+                    RecordOutput.print(record, json: client.json)
+                    printed += 1
+                }
+                cursor = page.cursor
+            } while cursor != nil
+        }
+
+        static func parseFilter(_ text: String) throws -> Filter {
+            let parts = text.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
+            guard parts.count == 3, let comparator = Filter.Comparator(rawValue: parts[1].uppercased()) else {
+                throw CommandFailure(description: "a filter is \"field COMPARATOR value\", such as \"title EQUALS hello\"; got \"\(text)\"")
+            }
+            let literal = String(parts[2])
+            let value: FieldValue =
+                if let integer = Int64(literal) { .int64(integer) } else if let number = Double(literal) { .double(number) } else { .string(literal) }
+            return Filter(String(parts[0]), comparator, value)
+        }
+    }
+}
+
+/// How the record subcommands print records.
+enum RecordOutput {
+    static func print(_ record: Record, json: Bool) {
+        if json {
+            Swift.print(String(decoding: record.wireJSON(), as: UTF8.self))
+            return
+        }
+        Swift.print("\(record.recordID.recordName)  \(record.recordType)  tag \(record.recordChangeTag)")
+        for name in record.fields.keys.sorted() {
+            Swift.print("  \(name): \(record.fields[name]!)")
+        }
+    }
+}
