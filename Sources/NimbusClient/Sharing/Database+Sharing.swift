@@ -1,0 +1,179 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+public import NimbusModel
+
+/// Someone to invite to a share: who, and what they may do.
+public struct ShareInvitation: Sendable, Hashable {
+    /// How the server finds them: an email address, a phone number or a user record name. An
+    /// address with no account yet becomes a placeholder participant the server verifies later.
+    public var lookupInfo: LookupInfo
+    /// `.readOnly` or `.readWrite`.
+    public var permission: SharePermission
+
+    /// Creates an invitation.
+    public init(_ lookupInfo: LookupInfo, permission: SharePermission = .readOnly) {
+        self.lookupInfo = lookupInfo
+        self.permission = permission
+    }
+}
+
+/// A share as its owner or a participant sees it.
+public struct ShareInfo: Sendable, Hashable {
+    /// The share record's name (`cloudkit.zoneshare` for a zone share).
+    public var recordName: String
+    /// The zone holding the share and its records, in the owner's private database.
+    public var zoneID: ZoneID
+    /// The share's short GUID: what invitation URLs carry and ``Container/acceptShare(shortGUID:)`` takes.
+    public var shortGUID: String
+    /// What anyone with the URL may do (`.none` for a private share).
+    public var publicPermission: SharePermission
+    /// The participants the caller may see, the owner included.
+    public var participants: [ShareParticipant]
+    /// The share record's change tag, for updating the share.
+    public var recordChangeTag: String
+}
+
+extension Database {
+    // MARK: - Sharing
+
+    /// Shares a whole custom zone of the private database (a `cloudkit.zoneshare`): participants
+    /// who accept see every record of the zone in their shared database.
+    /// - Parameters:
+    ///   - zoneID: the custom zone.
+    ///   - title: the title invitations show.
+    ///   - publicPermission: what anyone with the URL may do; `.none` keeps the share private.
+    ///   - invitations: the participants to add.
+    /// - Throws: `.permissionFailure` outside the private database or for the default zone;
+    ///   `.badRequest` when adding participants to a public share.
+    public func shareZone(
+        _ zoneID: ZoneID,
+        title: String? = nil,
+        publicPermission: SharePermission = .none,
+        inviting invitations: [ShareInvitation] = []
+    ) async throws -> ShareInfo {
+        try await saveShare(named: Share.zoneShareName, root: nil, in: zoneID, title: title, publicPermission, invitations)
+    }
+
+    /// Shares a record and the records below it (those whose `parent` chain leads to it).
+    /// - Parameters:
+    ///   - root: the record, as last fetched or saved (its change tag must be current).
+    ///   - title: the title invitations show.
+    ///   - publicPermission: what anyone with the URL may do; `.none` keeps the share private.
+    ///   - invitations: the participants to add.
+    /// - Throws: `.badRequest` when the record is already in a share; the errors of ``shareZone(_:title:publicPermission:inviting:)``.
+    public func shareRecord(
+        _ root: Record,
+        title: String? = nil,
+        publicPermission: SharePermission = .none,
+        inviting invitations: [ShareInvitation] = []
+    ) async throws -> ShareInfo {
+        try await saveShare(
+            named: "share-\(root.recordID.recordName)",
+            root: root,
+            in: root.recordID.zoneID,
+            title: title,
+            publicPermission,
+            invitations
+        )
+    }
+
+    private func saveShare(
+        named name: String,
+        root: Record?,
+        in zoneID: ZoneID,
+        title: String?,
+        _ publicPermission: SharePermission,
+        _ invitations: [ShareInvitation]
+    ) async throws -> ShareInfo {
+        let response = try await post("records/modify") { writer in
+            writer.beginObject()
+            writer.key("zoneID")
+            RecordJSON.write(zoneID, to: &writer)
+            writer.key("operations")
+            writer.beginArray()
+            writer.beginObject()
+            writer.field("operationType", "create")
+            writer.key("record")
+            writer.beginObject()
+            writer.field("recordName", name)
+            writer.field("recordType", "cloudkit.share")
+            writer.key("fields")
+            writer.beginObject()
+            if let title {
+                writer.key("cloudkit.title")
+                FieldValue.string(title).write(to: &writer)
+            }
+            writer.endObject()
+            if let root {
+                writer.key("forRecord")
+                writer.beginObject()
+                writer.field("recordName", root.recordID.recordName)
+                if !root.recordChangeTag.isEmpty { writer.field("recordChangeTag", root.recordChangeTag) }
+                writer.endObject()
+            }
+            writer.field("publicPermission", publicPermission.rawValue)
+            writer.key("participants")
+            writer.beginArray()
+            for invitation in invitations {
+                writer.beginObject()
+                writer.field("type", "USER")
+                writer.field("permission", invitation.permission.rawValue)
+                writer.field("acceptanceStatus", "INVITED")
+                writer.key("userIdentity")
+                writer.beginObject()
+                writer.key("lookupInfo")
+                writer.beginObject()
+                switch invitation.lookupInfo {
+                case .emailAddress(let address): writer.field("emailAddress", address)
+                case .phoneNumber(let number): writer.field("phoneNumber", number)
+                case .userRecordName(let user): writer.field("userRecordName", user)
+                }
+                writer.endObject()
+                writer.endObject()
+                writer.endObject()
+            }
+            writer.endArray()
+            writer.endObject()
+            writer.endObject()
+            writer.endArray()
+            writer.endObject()
+        }
+        let items = try recordItems(response)
+        guard let item = items.first else { throw NimbusError(.internalError, "the server did not answer for the share") }
+        if RecordJSON.isError(item) { throw RecordJSON.error(item, in: zoneID) }
+        return try ShareJSON.share(item, in: zoneID, at: "records[0]")
+    }
+}
+
+extension Container {
+    /// Accepts a share by its short GUID (`records/accept`): its zone then appears in the caller's
+    /// shared database.
+    /// - Returns: the accepted share and the zone to read it through ``sharedCloudDatabase``.
+    /// - Throws: `.permissionFailure` when the caller is not invited to a private share;
+    ///   `.unknownItem` for an unknown (or revoked) short GUID.
+    public func acceptShare(shortGUID: String) async throws -> (share: ShareInfo, zoneID: ZoneID) {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.key("shortGUIDs")
+        writer.beginArray()
+        writer.beginObject()
+        writer.field("value", shortGUID)
+        writer.endObject()
+        writer.endArray()
+        writer.endObject()
+        let response = try await perform("records/accept", in: .shared, body: writer.bytes)
+        guard case .object(let members) = response, case .array(let results)? = members["results"], let first = results.first else {
+            throw NimbusError(.internalError, "the server's records/accept response has no results")
+        }
+        if RecordJSON.isError(first) { throw RecordJSON.error(first) }
+        guard case .object(let result) = first, let zone = result["zoneID"], let share = result["share"] else {
+            throw NimbusError(.internalError, "the server's records/accept result has no zoneID or share")
+        }
+        let zoneID = try RecordJSON.zoneID(zone, at: "results[0].zoneID")
+        return (try ShareJSON.share(share, in: zoneID, at: "results[0].share"), zoneID)
+    }
+}
