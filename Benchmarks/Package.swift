@@ -12,6 +12,9 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        // The SDK, for its overhead against the same requests sent raw.
+        .package(name: "nimbus", path: ".."),
     ],
     targets: [
         .systemLibrary(
@@ -24,7 +27,10 @@ let package = Package(
             dependencies: [
                 "CSQLiteBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NimbusClient", package: "nimbus"),
+                .product(name: "NimbusModel", package: "nimbus"),
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),

@@ -17,4 +17,20 @@ struct Nimbus: AsyncParsableCommand {
             ZoneCommand.self, RecordCommand.self, ChangesCommand.self,
         ]
     )
+
+    /// Runs the command, then reports a web auth token the server rotated meanwhile.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+            TokenRotationNotice.report()
+        } catch {
+            TokenRotationNotice.report()
+            exit(withError: error)
+        }
+    }
 }

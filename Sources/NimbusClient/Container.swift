@@ -89,56 +89,67 @@ public final class Container: Sendable {
     /// Sends an operation to a database and returns the parsed response body.
     ///
     /// Retries what ``retryPolicy`` allows, switches to the web auth token each response names,
-    /// and turns an error response into a ``NimbusError``.
-    func perform(_ operation: String, in scope: DatabaseScope, body: [UInt8]?) async throws -> JSONValue {
+    /// and turns an error response into a ``NimbusError``. A request that got no response at all
+    /// is sent again only when `idempotent`: a write whose response was lost may have committed,
+    /// and sending it again would report its own success as a conflict.
+    func perform(_ operation: String, in scope: DatabaseScope, body: [UInt8]?, idempotent: Bool) async throws -> JSONValue {
         let path = "/database/1/\(Self.escaped(identifier))/\(environment.rawValue)/\(scope.rawValue)/\(operation)"
         var attempt = 0
         while true {
             attempt += 1
-            let request = try makeRequest(path: path, body: body)
+            let (request, sentToken) = try makeRequest(path: path, body: body)
             let response: ClientResponse
             do {
                 response = try await transport.send(request)
+            } catch let error as CancellationError {
+                throw error
             } catch {
-                guard attempt < retryPolicy.maximumAttempts else {
+                guard idempotent, attempt < retryPolicy.maximumAttempts else {
                     throw NimbusError(.serviceUnavailable, "no response from the server: \(error)")
                 }
                 try await Task.sleep(for: retryPolicy.delay(afterAttempt: attempt, retryAfter: nil))
                 continue
             }
-            adoptRotatedToken(from: response)
+            adoptRotatedToken(from: response, replacing: sentToken)
             let json = try? JSONParser.parse(response.body)
             if (200..<300).contains(response.status), let json { return json }
             let error =
                 json.map { RecordJSON.error($0) }
                 ?? NimbusError(.internalError, "HTTP \(response.status) without a readable body")
+            // TRY_AGAIN_LATER and THROTTLED mean the server did not do the work: safe to send again.
             let retryable = error.code == .serviceUnavailable || error.code == .requestRateLimited
             guard retryable, attempt < retryPolicy.maximumAttempts else { throw error }
             try await Task.sleep(for: retryPolicy.delay(afterAttempt: attempt, retryAfter: error.retryAfter))
         }
     }
 
-    private func makeRequest(path: String, body: [UInt8]?) throws -> ClientRequest {
+    /// The request, and the web auth token it carries (to tell a rotation from a stale echo).
+    private func makeRequest(path: String, body: [UInt8]?) throws -> (ClientRequest, String?) {
         let authentication = authentication.withLock { $0 }
         var url = serverURL + path
         var headers: [String: String] = [:]
+        var sentToken: String?
         if body != nil { headers["Content-Type"] = "application/json" }
         switch authentication {
         case .apiToken(let token, let webAuthToken):
             url += "?ckAPIToken=\(Self.escaped(token))"
             if let webAuthToken { url += "&ckWebAuthToken=\(Self.escaped(webAuthToken))" }
+            sentToken = webAuthToken
         case .serverToServer(let keyID, let privateKey):
             let signer = RequestSigner(keyID: keyID, privateKey: privateKey)
             headers.merge(try signer.headers(path: path, body: body ?? [], date: Date())) { _, signed in signed }
         }
-        return ClientRequest(method: body == nil ? "GET" : "POST", url: url, headers: headers, body: body ?? [])
+        return (ClientRequest(method: body == nil ? "GET" : "POST", url: url, headers: headers, body: body ?? []), sentToken)
     }
 
-    /// Switches to the replacement web auth token a response names (CloudKit's rotation).
-    private func adoptRotatedToken(from response: ClientResponse) {
-        guard let rotated = response.headers["x-apple-cloudkit-web-auth-token"], !rotated.isEmpty else { return }
+    /// Switches to the replacement web auth token a response names (CloudKit's rotation), but only
+    /// if the container still uses the token that request carried: a slow response to an older
+    /// request must not bring back a token that was already replaced.
+    private func adoptRotatedToken(from response: ClientResponse, replacing sentToken: String?) {
+        guard let sentToken, let rotated = response.headers["x-apple-cloudkit-web-auth-token"], !rotated.isEmpty, rotated != sentToken
+        else { return }
         authentication.withLock { authentication in
-            if case .apiToken(let token, _?) = authentication { authentication = .apiToken(token, webAuthToken: rotated) }
+            if case .apiToken(let token, sentToken?) = authentication { authentication = .apiToken(token, webAuthToken: rotated) }
         }
     }
 

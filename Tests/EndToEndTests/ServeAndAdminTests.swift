@@ -121,6 +121,35 @@ struct ServeAndAdminTests {
         }
     }
 
+    @Test("share subcommands: the owner shares a zone by email, the invitee accepts, sees it, and leaves")
+    func shareSubcommands() async throws {
+        try await withDataDirectory { data in
+            let server = try await ServerProcess(data)
+            let container = try #require(server.exported("NIMBUS_CONTAINER"))
+            let common = try ["--url", server.url, "--container", container, "--api-token", #require(server.exported("NIMBUS_API_TOKEN"))]
+            let alice = try common + ["--web-auth-token", #require(server.exported("NIMBUS_WEB_AUTH_TOKEN"))]
+            let added = try NimbusBinary.run(["user", "add", "Bob", "--container", container, "--email", "bob@example.com", "--json"] + data.options)
+            let bobToken = try #require((try JSONSerialization.jsonObject(with: Data(added.stdout.utf8)) as? [String: String])?["webAuthToken"])
+            let bob = common + ["--web-auth-token", bobToken]
+            func json(_ result: (status: Int32, stdout: String, stderr: String)) throws -> [String: Any] {
+                #expect(result.status == 0, "\(result.stderr)")
+                return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+            }
+
+            #expect(try NimbusBinary.run(["zone", "create", "Trip"] + alice).status == 0)
+            let share = try json(NimbusBinary.run(["share", "create", "--zone", "Trip", "--invite", "bob@example.com:read-write", "--json"] + alice))
+            let shortGUID = try #require(share["shortGUID"] as? String)
+            let accepted = try json(NimbusBinary.run(["share", "accept", shortGUID, "--json"] + bob))
+            let owner = try #require(accepted["ownerRecordName"] as? String)
+            let shared = try NimbusBinary.run(["zone", "list", "--scope", "shared"] + bob)
+            #expect(shared.stdout.contains("Trip"), "\(shared)")
+            let left = try NimbusBinary.run(["share", "leave", "--zone", "Trip", "--owner", owner] + bob)
+            #expect(left.status == 0, "\(left.stderr)")
+            #expect(!(try NimbusBinary.run(["zone", "list", "--scope", "shared"] + bob).stdout.contains("Trip")))
+            #expect(try await server.stop() == 0)
+        }
+    }
+
     @Test("admin subcommands work on the data directory of a running server; SIGTERM shuts down cleanly")
     func adminWhileServing() async throws {
         try await withDataDirectory { data in

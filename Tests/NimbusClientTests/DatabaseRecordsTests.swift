@@ -20,6 +20,8 @@ struct DatabaseRecordsTests {
             #expect(created.map(\.zoneName) == ["Notes"])
             let names = try await database.allZones().map(\.zoneName)
             #expect(Set(names) == ["_defaultZone", "Notes"])
+            // Saving a zone that exists is not an error, as in CloudKit.
+            #expect(try await database.save(zones: [notes]).map(\.zoneName) == ["Notes"])
             try await database.delete(zones: [notes])
             #expect(try await database.allZones().map(\.zoneName) == ["_defaultZone"])
         }
@@ -46,6 +48,17 @@ struct DatabaseRecordsTests {
             #expect(error.code == .serverRecordChanged)
             #expect(error.serverRecord?.fields["title"] == .string("second"))
             #expect(error.serverRecord?.recordChangeTag == updated.recordChangeTag)
+
+            // A fetched record saved again is the whole record: a field removed locally goes.
+            var current = try await database.record(named: "n1", in: notes)
+            current.fields["extra"] = .string("x")
+            current = try await database.save(current)
+            current.fields["extra"] = nil
+            current = try await database.save(current)
+            #expect(try await database.record(named: "n1", in: notes).fields["extra"] == nil)
+            stale = current
+            stale.recordChangeTag = saved.recordChangeTag
+            stale.fields["title"] = .string("lost update")
 
             // changedKeys overwrites whatever the server has.
             _ = try await database.save(stale, savePolicy: .changedKeys)

@@ -8,6 +8,7 @@ import Foundation
 import NimbusClient
 import NimbusModel
 import NimbusTesting
+import Synchronization
 import Testing
 
 @Suite("NimbusClient: retries, against a scripted transport")
@@ -90,5 +91,79 @@ struct RetryTests {
         let steps: [ScriptedTransport.Step] = [.dropConnection, .response(status: 200, headers: ["A": "b"], body: "{}")]
         let decoded = try JSONDecoder().decode([ScriptedTransport.Step].self, from: JSONEncoder().encode(steps))
         #expect(decoded == steps)
+    }
+
+    @Test("a write whose response never came is not sent again: it may have committed")
+    func writesAreNotResentAfterADroppedConnection() async throws {
+        let transport = ScriptedTransport([.dropConnection, .response(status: 200, body: #"{"records":[]}"#)])
+        let zone = ZoneID(zoneName: "Notes", ownerRecordName: "")
+        let error = try await #require(throws: NimbusError.self) {
+            try await container(transport).privateCloudDatabase.save(Record(recordType: "Note", recordID: RecordID(recordName: "n", zoneID: zone)))
+        }
+        #expect(error.code == .serviceUnavailable)
+        #expect(transport.requests.count == 1)
+    }
+
+    @Test("a slow response echoing the old token does not undo a rotation another response brought")
+    func staleEchoDoesNotUndoRotation() async throws {
+        let transport = GatedTransport()
+        let container = container(ScriptedTransport([]))
+        let gated = Container(
+            serverURL: container.serverURL,
+            identifier: container.identifier,
+            authentication: .apiToken(String(repeating: "a", count: 64), webAuthToken: "first"),
+            transport: transport
+        )
+        // The first request waits; the second answers with a new token; then the first answers
+        // echoing the token it was sent.
+        async let slow = gated.privateCloudDatabase.allZones()
+        await transport.waitForFirstRequest()
+        _ = try await gated.privateCloudDatabase.allZones()
+        #expect(gated.webAuthToken == "second")
+        transport.releaseFirst()
+        _ = try await slow
+        #expect(gated.webAuthToken == "second")
+    }
+}
+
+/// Holds its first request until released; answers the others at once with a rotated token.
+private final class GatedTransport: ClientTransport {
+    private let state = Mutex<(count: Int, arrived: CheckedContinuation<Void, Never>?, release: CheckedContinuation<Void, Never>?, hasArrived: Bool)>(
+        (0, nil, nil, false)
+    )
+    private static let zones = #"{"zones":[{"zoneID":{"zoneName":"_defaultZone","ownerRecordName":"_u"}}]}"#
+
+    func waitForFirstRequest() async {
+        await withCheckedContinuation { continuation in
+            let ready = state.withLock { state -> Bool in
+                if state.hasArrived { return true }
+                state.arrived = continuation
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
+
+    func releaseFirst() {
+        state.withLock { $0.release.take() }?.resume()
+    }
+
+    func send(_ request: ClientRequest) async throws -> ClientResponse {
+        let number = state.withLock { state -> Int in
+            state.count += 1
+            return state.count
+        }
+        guard number == 1 else {
+            return ClientResponse(status: 200, headers: ["X-Apple-CloudKit-Web-Auth-Token": "second"], body: Array(Self.zones.utf8))
+        }
+        await withCheckedContinuation { continuation in
+            let arrived = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                state.release = continuation
+                state.hasArrived = true
+                return state.arrived.take()
+            }
+            arrived?.resume()
+        }
+        return ClientResponse(status: 200, headers: ["X-Apple-CloudKit-Web-Auth-Token": "first"], body: Array(Self.zones.utf8))
     }
 }

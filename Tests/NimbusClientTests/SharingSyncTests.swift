@@ -59,6 +59,16 @@ struct SharingSyncTests {
             #expect(saved.created.userRecordName == f.bob.user.userRecordName)
             let seenByAlice = try await alice.privateCloudDatabase.record(named: "bread", in: groceries)
             #expect(seenByAlice.fields["title"] == .string("Bread"))
+
+            // Bob leaves: the zone drops out of his shared database, and his feed says so.
+            let beforeLeaving = try await bob.sharedCloudDatabase.fetchDatabaseChanges(since: nil)
+            try await bob.sharedCloudDatabase.leaveShare(accepted)
+            #expect(try await bob.sharedCloudDatabase.allZones().isEmpty)
+            var gone: [ZoneID] = []
+            try await bob.sharedCloudDatabase.fetchDatabaseChanges(since: beforeLeaving) { gone += $0.deletedZones }
+            #expect(gone.map(\.zoneName) == ["Groceries"])
+            let denied = try await #require(throws: NimbusError.self) { try await bob.sharedCloudDatabase.record(named: "milk", in: sharedZone) }
+            #expect(denied.code == .zoneNotFound || denied.code == .unknownItem)
         }
     }
 

@@ -48,11 +48,16 @@ struct NimbusLoad: AsyncParsableCommand {
         if database == nil, selected?.contains("sharing") ?? true {
             sharing = try SharingBenchmark.run(session: session)
         }
+        var sdk: SDKBenchmark.Result?
+        if selected?.contains("sdk") ?? true {
+            sdk = try await SDKBenchmark.run(session: session)
+        }
         let raw =
             try database.map { try RawPostgresInserts.measure(database: $0, clients: clients, seconds: duration) }
             ?? RawSQLiteInserts.measure(schemaFrom: session.databasePath)
         Report.print(results: results, raw: raw, clients: clients, users: users, seconds: duration)
         if let sync { Report.print(sync: sync) }
         if let sharing { Report.print(sharing: sharing) }
+        if let sdk { Report.print(sdk: sdk) }
     }
 }

@@ -80,6 +80,19 @@ enum Report {
         Swift.print(lines.joined(separator: "\n"))
     }
 
+    static func print(sdk: SDKBenchmark.Result) {
+        Swift.print(
+            String(
+                format: "\nSDK overhead, a %d-record save, %d rounds each, one at a time, p50: SDK %.2f ms; raw request %.2f ms; SDK/raw %.3f×",
+                SDKBenchmark.recordsPerBatch,
+                sdk.rounds,
+                sdk.sdkP50,
+                sdk.rawP50,
+                sdk.sdkP50 / sdk.rawP50
+            )
+        )
+    }
+
     private static func format(_ value: Double) -> String {
         let rounded = Int(value.rounded())
         var text = String(rounded)

@@ -26,7 +26,7 @@ struct ChangesCommand: AsyncParsableCommand {
         @Option(help: "The token of the previous fetch; omit to fetch everything.") var token: String?
 
         func run() async throws {
-            let zoneID = ZoneID(zoneName: zone, ownerRecordName: "")
+            let zoneID = client.zoneID(zone)
             let progress = ProgressLine()
             var count = 0
             let next = try await client.database().fetchZoneChanges(in: zoneID, since: token) { page in

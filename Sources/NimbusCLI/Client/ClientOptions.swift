@@ -20,12 +20,13 @@ struct ClientOptions: ParsableArguments {
     @Option(help: "The server URL (NIMBUS_URL).") var url: String?
     @Option(help: "The container identifier (NIMBUS_CONTAINER).") var container: String?
     @Option(help: "development or production (NIMBUS_ENVIRONMENT; default development).") var environment: String?
-    @Option(help: "public, private or shared (NIMBUS_SCOPE; default private).") var scope: String?
+    @Option(help: "public, private or shared (NIMBUS_SCOPE; default private, or public with a server key).") var scope: String?
     @Option(help: "The container's API token (NIMBUS_API_TOKEN).") var apiToken: String?
     @Option(help: "A signed-in user's web auth token (NIMBUS_WEB_AUTH_TOKEN).") var webAuthToken: String?
     @Option(help: "A server-to-server key ID (NIMBUS_KEY_ID); signs requests with --key-file.") var keyID: String?
     @Option(help: "The PEM file of the server-to-server private key (NIMBUS_KEY_FILE).") var keyFile: String?
     @Option(help: "A JSON profile with defaults for these options (NIMBUS_PROFILE).") var profile: String?
+    @Option(help: "The owner of the zones named (their user record name), for zones shared with you.") var owner: String?
     @Flag(help: "Print JSON instead of text.") var json = false
 
     /// The value of a setting: its flag, its environment variable, or its profile key.
@@ -61,12 +62,12 @@ struct ClientOptions: ParsableArguments {
         guard let environment = Environment(parsing: environmentName) else {
             throw CommandFailure(description: "environment must be development or production, not \(environmentName)")
         }
-        let scopeName = setting(scope, "NIMBUS_SCOPE", "scope", profile: profile) ?? "private"
-        guard let scope = DatabaseScope(parsing: scopeName) else {
-            throw CommandFailure(description: "scope must be public, private or shared, not \(scopeName)")
-        }
+        // An explicit flag wins over the environment and the profile, whichever mode it names.
+        let keyIDSetting = setting(keyID, "NIMBUS_KEY_ID", "keyID", profile: profile)
+        let apiTokenSetting = setting(apiToken, "NIMBUS_API_TOKEN", "apiToken", profile: profile)
+        let useKey = keyID != nil || (apiToken == nil && keyIDSetting != nil)
         let authentication: Authentication
-        if let keyID = setting(keyID, "NIMBUS_KEY_ID", "keyID", profile: profile) {
+        if useKey, let keyID = keyIDSetting {
             guard let keyFile = setting(keyFile, "NIMBUS_KEY_FILE", "keyFile", profile: profile),
                 let pem = try? String(contentsOfFile: keyFile, encoding: .utf8)
             else {
@@ -77,11 +78,23 @@ struct ClientOptions: ParsableArguments {
             } catch {
                 throw CommandFailure(description: "the key file is not a P-256 private key in PEM: \(error)")
             }
-        } else if let apiToken = setting(apiToken, "NIMBUS_API_TOKEN", "apiToken", profile: profile) {
+        } else if let apiToken = apiTokenSetting {
             authentication = .apiToken(apiToken, webAuthToken: setting(webAuthToken, "NIMBUS_WEB_AUTH_TOKEN", "webAuthToken", profile: profile))
         } else {
             throw CommandFailure(description: "no credentials: pass --api-token (and --web-auth-token) or --key-id and --key-file")
         }
-        return Container(serverURL: url, identifier: identifier, environment: environment, authentication: authentication).database(scope)
+        // A server-to-server key acts on the public database.
+        let scopeName = setting(scope, "NIMBUS_SCOPE", "scope", profile: profile) ?? (useKey ? "public" : "private")
+        guard let scope = DatabaseScope(parsing: scopeName) else {
+            throw CommandFailure(description: "scope must be public, private or shared, not \(scopeName)")
+        }
+        let container = Container(serverURL: url, identifier: identifier, environment: environment, authentication: authentication)
+        TokenRotationNotice.watch(container, original: container.webAuthToken)
+        return container.database(scope)
+    }
+
+    /// A zone of the database: with `--owner`, another user's zone (in the shared database).
+    func zoneID(_ name: String) -> ZoneID {
+        ZoneID(zoneName: name, ownerRecordName: owner ?? "")
     }
 }

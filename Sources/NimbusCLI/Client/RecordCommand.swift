@@ -24,7 +24,7 @@ struct RecordCommand: AsyncParsableCommand {
         @Argument(help: "Record names.") var names: [String]
 
         func run() async throws {
-            let zoneID = ZoneID(zoneName: zone, ownerRecordName: "")
+            let zoneID = client.zoneID(zone)
             let results = try await client.database().records(named: names, in: zoneID)
             var failed = false
             for name in names {
@@ -35,6 +35,7 @@ struct RecordCommand: AsyncParsableCommand {
                     FileHandle.standardError.write(Data("\(name): \(error)\n".utf8))
                 case nil:
                     failed = true
+                    FileHandle.standardError.write(Data("\(name): the server did not answer for this record\n".utf8))
                 }
             }
             if failed { throw ExitCode(1) }
@@ -53,12 +54,11 @@ struct RecordCommand: AsyncParsableCommand {
         @OptionGroup var client: ClientOptions
         @Option(help: "The zone (default: the default zone).") var zone = ZoneID.defaultZoneName
         @Flag(help: "Overwrite the server's record whatever its version (forceReplace).") var force = false
-        @Argument(help: "The record as JSON, or - to read it from standard input.") var record: String
+        @Argument(help: "The record as JSON (recordName and recordType required), or - to read it from standard input.") var record: String
 
         func run() async throws {
             let bytes: [UInt8] = record == "-" ? Array(FileHandle.standardInput.readDataToEndOfFile()) : Array(record.utf8)
-            var parsed = try Record(wireJSON: bytes, in: ZoneID(zoneName: zone, ownerRecordName: ""))
-            if parsed.recordID.recordName.isEmpty { parsed.recordID.recordName = UUID().uuidString }
+            let parsed = try Record(wireJSON: bytes, in: client.zoneID(zone))
             let saved = try await client.database().save(parsed, savePolicy: force ? .allKeys : .ifServerRecordUnchanged)
             RecordOutput.print(saved, json: client.json)
         }
@@ -71,7 +71,7 @@ struct RecordCommand: AsyncParsableCommand {
         @Argument(help: "Record names.") var names: [String]
 
         func run() async throws {
-            let zoneID = ZoneID(zoneName: zone, ownerRecordName: "")
+            let zoneID = client.zoneID(zone)
             let result = try await client.database().modifyRecords(
                 deleting: names.map { RecordID(recordName: $0, zoneID: zoneID) },
                 atomically: false
@@ -110,17 +110,20 @@ struct RecordCommand: AsyncParsableCommand {
 
         func run() async throws {
             let filters = try filter.map(Self.parseFilter)
-            let sorts = sort.map { spec -> NimbusModel.SortDescriptor in
-                let parts = spec.split(separator: ":", maxSplits: 1)
-                return NimbusModel.SortDescriptor(String(parts[0]), ascending: parts.count < 2 || parts[1].lowercased() != "desc")
+            let sorts = try sort.map { spec -> NimbusModel.SortDescriptor in
+                let parts = spec.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+                guard let field = parts.first, !field.isEmpty, parts.count == 1 || ["asc", "desc"].contains(parts[1].lowercased()) else {
+                    throw CommandFailure(description: "a sort is field or field:desc, such as count:desc; got \"\(spec)\"")
+                }
+                return NimbusModel.SortDescriptor(String(field), ascending: parts.count == 1 || parts[1].lowercased() == "asc")
             }
             let query = NimbusModel.Query(recordType: type, filters: filters, sortDescriptors: sorts)
             let database = try client.database()
-            let zoneID = ZoneID(zoneName: zone, ownerRecordName: "")
+            let zoneID = client.zoneID(zone)
             var printed = 0
             var cursor: String?
             repeat {
-                let page = try await database.queryPage(query, in: zoneID, continuingFrom: cursor)
+                let page = try await database.queryPage(query, in: zoneID, continuingFrom: cursor, resultsLimit: limit.map { min($0, 200) })
                 for record in page.records {
                     if let limit, printed >= limit { return }
                     RecordOutput.print(record, json: client.json)

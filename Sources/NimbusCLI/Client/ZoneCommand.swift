@@ -38,7 +38,7 @@ struct ZoneCommand: AsyncParsableCommand {
         @Argument(help: "Zone names.") var names: [String]
 
         func run() async throws {
-            let created = try await client.database().save(zones: names.map { ZoneID(zoneName: $0, ownerRecordName: "") })
+            let created = try await client.database().save(zones: names.map { client.zoneID($0) })
             for zone in created {
                 if client.json { Output.printJSON(["zoneName": zone.zoneName, "created": true]) } else { print("created \(zone.zoneName)") }
             }
@@ -51,7 +51,7 @@ struct ZoneCommand: AsyncParsableCommand {
         @Argument(help: "Zone names.") var names: [String]
 
         func run() async throws {
-            try await client.database().delete(zones: names.map { ZoneID(zoneName: $0, ownerRecordName: "") })
+            try await client.database().delete(zones: names.map { client.zoneID($0) })
             for name in names {
                 if client.json { Output.printJSON(["zoneName": name, "deleted": true]) } else { print("deleted \(name)") }
             }

@@ -65,7 +65,7 @@ extension Database {
 
     /// Fetches one page of a zone's changes after a token.
     public func zoneChangesPage(in zoneID: ZoneID, since token: String?, resultsLimit: Int? = nil) async throws -> ZoneChangesPage {
-        let response = try await post("records/changes") { writer in
+        let response = try await post("records/changes", idempotent: true) { writer in
             writer.beginObject()
             writer.key("zoneID")
             RecordJSON.write(zoneID, to: &writer)
@@ -107,7 +107,7 @@ extension Database {
     ) async throws -> String {
         var token = token
         while true {
-            let response = try await post("changes/database") { writer in
+            let response = try await post("changes/database", idempotent: true) { writer in
                 writer.beginObject()
                 if let token { writer.field("syncToken", token) }
                 writer.endObject()
@@ -157,7 +157,9 @@ extension Database {
         reset: () async throws -> Void = {},
         apply: (ZoneChangesPage) async throws -> Void
     ) async throws {
-        let feed = "\(scope.rawValue)/\(zoneID.ownerRecordName)/\(zoneID.zoneName)"
+        // Tokens are per container, environment, database and zone: one store may serve them all
+        // (but it belongs to one signed-in user; the server rejects another user's tokens).
+        let feed = "\(container.identifier)/\(container.environment.rawValue)/\(scope.rawValue)/\(zoneID.ownerRecordName)/\(zoneID.zoneName)"
         let stored = try await tokens.token(for: feed)
         do {
             try await fetchZoneChanges(in: zoneID, since: stored, resultsLimit: resultsLimit) { page in

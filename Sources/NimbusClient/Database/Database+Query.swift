@@ -33,7 +33,7 @@ extension Database {
         resultsLimit: Int? = nil,
         desiredKeys: [String]? = nil
     ) async throws -> QueryResultsPage {
-        let response = try await post("records/query") { writer in
+        let response = try await post("records/query", idempotent: true) { writer in
             writer.beginObject()
             writer.key("zoneID")
             RecordJSON.write(zoneID, to: &writer)

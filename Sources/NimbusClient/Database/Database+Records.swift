@@ -13,6 +13,7 @@ public enum RecordSavePolicy: Sendable, Hashable {
     /// carrying the server's record.
     case ifServerRecordUnchanged
     /// Overwrites the fields the record carries and keeps the others, whatever the server has.
+    /// (The SDK tracks no changes: every field the record carries counts as changed.)
     case changedKeys
     /// Replaces the server's record with this one, whatever the server has.
     case allKeys
@@ -46,7 +47,7 @@ extension Database {
     ) async throws -> [String: Result<Record, NimbusError>] {
         var results: [String: Result<Record, NimbusError>] = [:]
         for chunk in names.chunked(by: Self.maximumRecordsPerRequest) {
-            let response = try await post("records/lookup") { writer in
+            let response = try await post("records/lookup", idempotent: true) { writer in
                 writer.beginObject()
                 writer.key("zoneID")
                 RecordJSON.write(zoneID, to: &writer)
@@ -105,8 +106,11 @@ extension Database {
         var zones: [ZoneID] = []
         var operations: [ZoneID: [RecordWrite]] = [:]
         func add(_ write: RecordWrite, in zoneID: ZoneID) {
-            if operations[zoneID] == nil { zones.append(zoneID) }
-            operations[zoneID, default: []].append(write)
+            // In the private database every zone is the caller's: a zone ID the server filled in
+            // with the owner and one the app wrote without it are the same zone, and one request.
+            let key = scope == .private ? ZoneID(zoneName: zoneID.zoneName, ownerRecordName: "") : zoneID
+            if operations[key] == nil { zones.append(key) }
+            operations[key, default: []].append(write)
         }
         for record in saving { add(.save(record), in: record.recordID.zoneID) }
         for recordID in deleting { add(.delete(recordID), in: recordID.zoneID) }
@@ -117,9 +121,22 @@ extension Database {
             )
         }
         var result = ModifyRecordsResult()
+        var sentAny = false
         for zoneID in zones {
             for chunk in operations[zoneID]!.chunked(by: Self.maximumRecordsPerRequest) {
-                try await send(chunk, in: zoneID, savePolicy: savePolicy, atomically: atomically, into: &result)
+                do {
+                    try await send(chunk, in: zoneID, savePolicy: savePolicy, atomically: atomically, into: &result)
+                } catch let error as NimbusError where sentAny {
+                    // Earlier requests committed: their results stand, and this one's records
+                    // report the failure rather than the whole call throwing them away.
+                    for write in chunk {
+                        switch write {
+                        case .save(let record): result.saveResults[record.recordID] = .failure(error)
+                        case .delete(let recordID): result.deleteResults[recordID] = .failure(error)
+                        }
+                    }
+                }
+                sentAny = true
             }
         }
         return result
@@ -157,7 +174,7 @@ extension Database {
         atomically: Bool,
         into result: inout ModifyRecordsResult
     ) async throws {
-        let response = try await post("records/modify") { writer in
+        let response = try await post("records/modify", idempotent: false) { writer in
             writer.beginObject()
             writer.key("zoneID")
             RecordJSON.write(zoneID, to: &writer)
@@ -212,7 +229,9 @@ extension Database {
 
     private static func operationType(for record: Record, _ policy: RecordSavePolicy) -> String {
         switch policy {
-        case .ifServerRecordUnchanged: record.recordChangeTag.isEmpty ? "create" : "update"
+        // The record is the whole record: with a tag it replaces the server's version it was
+        // read from (a field removed locally is removed), as CloudKit's save of a fetched record.
+        case .ifServerRecordUnchanged: record.recordChangeTag.isEmpty ? "create" : "replace"
         case .changedKeys: "forceUpdate"
         case .allKeys: "forceReplace"
         }

@@ -21,17 +21,17 @@ extension Database {
     /// - Throws: `.permissionFailure` in a database without custom zones.
     @discardableResult
     public func save(zones: [ZoneID]) async throws -> [ZoneID] {
-        try await modifyZones(zones.map { ("create", $0) })
+        try await modifyZones(zones.map { ("create", $0) }, toleratingExisting: true)
     }
 
     /// Deletes zones and every record in them (`zones/modify`).
     /// - Throws: `.zoneNotFound` (as a per-zone error) for a zone that does not exist.
     public func delete(zones: [ZoneID]) async throws {
-        _ = try await modifyZones(zones.map { ("delete", $0) })
+        _ = try await modifyZones(zones.map { ("delete", $0) }, toleratingExisting: false)
     }
 
-    private func modifyZones(_ operations: [(type: String, zoneID: ZoneID)]) async throws -> [ZoneID] {
-        let response = try await post("zones/modify") { writer in
+    private func modifyZones(_ operations: [(type: String, zoneID: ZoneID)], toleratingExisting: Bool) async throws -> [ZoneID] {
+        let response = try await post("zones/modify", idempotent: false) { writer in
             writer.beginObject()
             writer.key("operations")
             writer.beginArray()
@@ -48,14 +48,19 @@ extension Database {
             writer.endArray()
             writer.endObject()
         }
-        return try zones(in: response)
+        return try zones(in: response, requested: operations.map(\.zoneID), toleratingExisting: toleratingExisting)
     }
 
-    /// The zone IDs of a `zones` array; the first per-zone error is thrown.
-    private func zones(in response: [String: JSONValue]) throws -> [ZoneID] {
+    /// The zone IDs of a `zones` array; the first per-zone error is thrown, except `EXISTS` for a
+    /// zone being created (CloudKit saves an existing zone without complaint).
+    private func zones(in response: [String: JSONValue], requested: [ZoneID] = [], toleratingExisting: Bool = false) throws -> [ZoneID] {
         guard case .array(let items)? = response["zones"] else { return [] }
         return try items.enumerated().map { index, item in
-            if RecordJSON.isError(item) { throw RecordJSON.error(item) }
+            if RecordJSON.isError(item) {
+                let error = RecordJSON.error(item)
+                guard toleratingExisting, error.code == .alreadyExists, index < requested.count else { throw error }
+                return requested[index]
+            }
             guard case .object(let members) = item, let zoneID = members["zoneID"] else {
                 throw NimbusError(.internalError, "zones[\(index)] has no zoneID")
             }

@@ -21,16 +21,17 @@ public struct Database: Sendable {
         self.scope = scope
     }
 
-    /// Sends an operation with a JSON body written by `body`.
-    func post(_ operation: String, _ body: (inout JSONWriter) -> Void) async throws -> [String: JSONValue] {
+    /// Sends an operation with a JSON body written by `body`. `idempotent` says whether it may be
+    /// sent again when no response arrived: reads may, writes may not.
+    func post(_ operation: String, idempotent: Bool, _ body: (inout JSONWriter) -> Void) async throws -> [String: JSONValue] {
         var writer = JSONWriter()
         body(&writer)
-        return try Self.object(try await container.perform(operation, in: scope, body: writer.bytes))
+        return try Self.object(try await container.perform(operation, in: scope, body: writer.bytes, idempotent: idempotent))
     }
 
-    /// Sends an operation that takes no body (`GET`).
+    /// Sends an operation that takes no body (`GET`): a read.
     func get(_ operation: String) async throws -> [String: JSONValue] {
-        try Self.object(try await container.perform(operation, in: scope, body: nil))
+        try Self.object(try await container.perform(operation, in: scope, body: nil, idempotent: true))
     }
 
     private static func object(_ json: JSONValue) throws -> [String: JSONValue] {

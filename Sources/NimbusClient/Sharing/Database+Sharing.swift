@@ -89,7 +89,7 @@ extension Database {
         _ publicPermission: SharePermission,
         _ invitations: [ShareInvitation]
     ) async throws -> ShareInfo {
-        let response = try await post("records/modify") { writer in
+        let response = try await post("records/modify", idempotent: false) { writer in
             writer.beginObject()
             writer.key("zoneID")
             RecordJSON.write(zoneID, to: &writer)
@@ -165,7 +165,7 @@ extension Container {
         writer.endObject()
         writer.endArray()
         writer.endObject()
-        let response = try await perform("records/accept", in: .shared, body: writer.bytes)
+        let response = try await perform("records/accept", in: .shared, body: writer.bytes, idempotent: true)
         guard case .object(let members) = response, case .array(let results)? = members["results"], let first = results.first else {
             throw NimbusError(.internalError, "the server's records/accept response has no results")
         }
@@ -175,5 +175,26 @@ extension Container {
         }
         let zoneID = try RecordJSON.zoneID(zone, at: "results[0].zoneID")
         return (try ShareJSON.share(share, in: zoneID, at: "results[0].share"), zoneID)
+    }
+}
+
+extension Database {
+    /// Leaves a share the caller accepted: deletes it through the shared database, which for a
+    /// participant removes only their own access. Its zone then drops out of the caller's shared
+    /// database.
+    /// - Parameter share: the share, as ``Container/acceptShare(shortGUID:)`` returned it.
+    /// - Throws: `.permissionFailure` outside the shared database.
+    public func leaveShare(_ share: ShareInfo) async throws {
+        try await leaveShare(named: share.recordName, in: share.zoneID)
+    }
+
+    /// Leaves a share the caller accepted, by its record name and its owner-qualified zone.
+    /// - Throws: `.permissionFailure` outside the shared database; `.unknownItem` for a share the
+    ///   caller is not in.
+    public func leaveShare(named recordName: String = Share.zoneShareName, in zoneID: ZoneID) async throws {
+        guard scope == .shared else {
+            throw NimbusError.permissionFailure("leave a share through the shared database; its owner deletes it instead")
+        }
+        try await deleteRecord(RecordID(recordName: recordName, zoneID: zoneID))
     }
 }

@@ -36,8 +36,8 @@ public struct HTTPClientTransport: ClientTransport {
         if !request.body.isEmpty {
             outgoing.body = .bytes(ByteBuffer(bytes: request.body))
         }
-        let seconds = timeout.components.seconds
-        let response = try await client.execute(outgoing, timeout: .seconds(seconds))
+        let milliseconds = timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000
+        let response = try await client.execute(outgoing, timeout: .milliseconds(milliseconds))
         let body = try await response.body.collect(upTo: maximumResponseBytes)
         var headers: [String: String] = [:]
         for header in response.headers {

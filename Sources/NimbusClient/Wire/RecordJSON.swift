@@ -58,8 +58,89 @@ enum RecordJSON {
     }
 
     /// Reads a record dictionary of a response.
+    ///
+    /// Well-formed dictionaries take a path that builds no strings (a 200-record response would
+    /// otherwise build thousands of JSON paths only error messages need); anything else is read
+    /// again by the checked path, which says what is wrong and where.
     /// - Parameter zoneID: the zone to assume when the dictionary names none.
-    static func record(_ json: JSONValue, in zoneID: ZoneID, at path: String) throws(NimbusError) -> Record {
+    static func record(_ json: JSONValue, in zoneID: ZoneID, at path: @autoclosure () -> String) throws(NimbusError) -> Record {
+        if let record = uncheckedRecord(json, in: zoneID) { return record }
+        return try checkedRecord(json, in: zoneID, at: path())
+    }
+
+    /// The record of a well-formed dictionary, or `nil`.
+    private static func uncheckedRecord(_ json: JSONValue, in defaultZone: ZoneID) -> Record? {
+        guard case .object(let members) = json, case .string(let name)? = members["recordName"] else { return nil }
+        func text(_ key: String) -> String?? {
+            switch members[key] {
+            case nil: .some(nil)
+            case .string(let value)?: .some(value)
+            default: nil
+            }
+        }
+        func stamp(_ key: String) -> ChangeStamp? {
+            guard let value = members[key] else { return ChangeStamp(timestamp: 0, userRecordName: "") }
+            guard case .object(let stamp) = value else { return nil }
+            var timestamp: Int64 = 0
+            switch stamp["timestamp"] {
+            case nil: break
+            case .integer(let integer)?: timestamp = integer
+            default: return nil
+            }
+            guard case .string(let user)? = stamp["userRecordName"] ?? .string(""), case .string(let device)? = stamp["deviceID"] ?? .string("")
+            else { return nil }
+            return ChangeStamp(timestamp: timestamp, userRecordName: user, deviceID: device)
+        }
+        guard let recordType = text("recordType"), let changeTag = text("recordChangeTag"),
+            let created = stamp("created"), let modified = stamp("modified")
+        else { return nil }
+        var zoneID = defaultZone
+        if let zone = members["zoneID"] {
+            guard case .object(let zoneMembers) = zone, case .string(let zoneName)? = zoneMembers["zoneName"] else { return nil }
+            var owner = ""
+            if case .string(let value)? = zoneMembers["ownerRecordName"] { owner = value }
+            zoneID = ZoneID(zoneName: zoneName, ownerRecordName: owner)
+        }
+        var fields: [String: FieldValue] = [:]
+        var encryptedFields: [String: FieldValue] = [:]
+        if let all = members["fields"] {
+            guard case .object(let entries) = all else { return nil }
+            fields.reserveCapacity(entries.count)
+            for (fieldName, value) in entries {
+                guard case .object(let dictionary) = value, let field = try? FieldValue.read(dictionary: value, at: "fields").value else {
+                    return nil
+                }
+                switch dictionary["isEncrypted"] {
+                case nil, .bool(false)?: fields[fieldName] = field
+                case .bool(true)?: encryptedFields[fieldName] = field
+                default: return nil
+                }
+            }
+        }
+        var parent: String?
+        if let parentValue = members["parent"] {
+            guard case .object(let parentMembers) = parentValue, case .string(let parentName)? = parentMembers["recordName"] else { return nil }
+            parent = parentName
+        }
+        var record = Record(
+            recordID: RecordID(recordName: name, zoneID: zoneID),
+            recordType: recordType ?? "",
+            recordChangeTag: changeTag ?? "",
+            fields: fields,
+            encryptedFields: encryptedFields,
+            parentRecordName: parent,
+            created: created,
+            modified: modified
+        )
+        if let share = members["share"] {
+            guard case .object(let shareMembers) = share, case .string(let shareName)? = shareMembers["recordName"] else { return nil }
+            record.shareRecordName = shareName
+        }
+        return record
+    }
+
+    /// Reads a record dictionary, naming the path of whatever is malformed.
+    private static func checkedRecord(_ json: JSONValue, in zoneID: ZoneID, at path: String) throws(NimbusError) -> Record {
         let members = try json.object(at: path)
         func text(_ key: String) throws(NimbusError) -> String? {
             try members.optional(key)?.string(at: jsonPath(path, key))
@@ -70,7 +151,7 @@ enum RecordJSON {
             for (name, value) in try all.object(at: jsonPath(path, "fields")) {
                 let fieldPath = jsonPath(jsonPath(path, "fields"), name)
                 let field = try FieldValue.read(dictionary: value, at: fieldPath).value
-                if case .bool(true)? = try value.object(at: fieldPath).optional("isEncrypted") {
+                if try value.object(at: fieldPath).optional("isEncrypted")?.bool(at: jsonPath(fieldPath, "isEncrypted")) == true {
                     encryptedFields[name] = field
                 } else {
                     fields[name] = field

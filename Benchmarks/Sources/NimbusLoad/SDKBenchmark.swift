@@ -1,0 +1,82 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NimbusClient
+import NimbusModel
+
+/// What the SDK adds to a request: a 200-record batch save through `Database.modifyRecords`
+/// against the same request sent raw (the body's bytes prepared beforehand, the response read
+/// but not parsed), both over AsyncHTTPClient's shared client, one at a time, alternating.
+enum SDKBenchmark {
+    struct Result {
+        var rounds: Int
+        var sdkP50: Double
+        var rawP50: Double
+    }
+
+    static let recordsPerBatch = 200
+
+    static func run(session: LoadSession, rounds: Int = 60) async throws -> Result {
+        let zone = ZoneID(zoneName: "SDKBench", ownerRecordName: "")
+        let container = Container(
+            serverURL: session.url,
+            identifier: LoadSession.container,
+            authentication: .apiToken(session.apiToken, webAuthToken: session.webAuthTokens[2 % session.webAuthTokens.count]),
+            retryPolicy: .never
+        )
+        let database = container.privateCloudDatabase
+        try await database.save(zones: [zone])
+        let rawURL = session.url + session.privatePath("records/modify", user: 2 % session.webAuthTokens.count)
+        var sdkTimes: [Double] = []
+        var rawTimes: [Double] = []
+        let clock = ContinuousClock()
+        for round in 0..<(rounds + 2) {
+            let records = (0..<recordsPerBatch).map { index in
+                Record(
+                    recordType: "Note",
+                    recordID: RecordID(recordName: "sdk-\(round)-\(index)", zoneID: zone),
+                    fields: ["title": .string("load \(round)-\(index)"), "count": .int64(Int64(index))]
+                )
+            }
+            let sdkStart = clock.now
+            let result = try await database.modifyRecords(saving: records, atomically: false)
+            let sdkElapsed = clock.now - sdkStart
+            guard result.saveResults.values.allSatisfy({ (try? $0.get()) != nil }) else { throw LoadError("an SDK save failed") }
+
+            let operations = (0..<recordsPerBatch).map { index in
+                #"{"operationType":"create","record":{"recordName":"raw-\#(round)-\#(index)","recordType":"Note","fields":{"title":{"value":"load \#(round)-\#(index)","type":"STRING"},"count":{"value":\#(index),"type":"INT64"}}}}"#
+            }
+            let body = Array(#"{"zoneID":{"zoneName":"SDKBench"},"atomic":false,"operations":[\#(operations.joined(separator: ","))]}"#.utf8)
+            var request = HTTPClientRequest(url: rawURL)
+            request.method = .POST
+            request.headers.add(name: "Content-Type", value: "application/json")
+            let rawStart = clock.now
+            request.body = .bytes(ByteBuffer(bytes: body))
+            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
+            let answer = try await response.body.collect(upTo: 64 << 20)
+            let rawElapsed = clock.now - rawStart
+            guard response.status.code == 200, answer.readableBytes > 0 else { throw LoadError("a raw save failed: \(response.status)") }
+            // The first two rounds warm up connections and caches.
+            if round >= 2 {
+                sdkTimes.append(milliseconds(sdkElapsed))
+                rawTimes.append(milliseconds(rawElapsed))
+            }
+        }
+        return Result(rounds: rounds, sdkP50: median(sdkTimes), rawP50: median(rawTimes))
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+    }
+
+    private static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+    }
+}
