@@ -4,8 +4,10 @@
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 
+import Foundation
 import NimbusClient
 import NimbusModel
+import NimbusTesting
 import Testing
 
 @Suite("NimbusClient: record dictionaries in the wire shape")
@@ -43,6 +45,33 @@ struct RecordWireJSONTests {
             let error = try #require(throws: NimbusError.self) { try Record(wireJSON: Array(text.utf8), in: notes) }
             #expect(error.code == .badRequest)
             #expect(error.reason.contains(path), "\(error.reason) should name \(path)")
+        }
+    }
+
+    @Test("records are Codable: a JSON archive of a saved record decodes to an equal record")
+    func codable() async throws {
+        try await InProcessNimbus.with { nimbus in
+            let alice = try await nimbus.addUser(name: "Alice")
+            let database = nimbus.container(as: alice).privateCloudDatabase
+            try await database.save(zones: [notes])
+            let fields: [String: FieldValue] = [
+                "title": .string("hi"), "count": .int64(-3), "ratio": .double(0.25), "when": .timestamp(1_700_000_000_000),
+                "blob": .bytes(Data([0, 1, 2, 255])), "link": .reference(Reference(recordName: "other", action: .none)),
+                "tags": .list(elementType: .string, [.string("a"), .string("b")]),
+            ]
+            let saved = try await database.save(
+                Record(
+                    recordType: "Note",
+                    recordID: RecordID(recordName: "n1", zoneID: notes),
+                    fields: fields,
+                    encryptedFields: ["pin": .string("1234")]
+                )
+            )
+            let archived = try JSONEncoder().encode([saved])
+            let restored = try JSONDecoder().decode([Record].self, from: archived)
+            #expect(restored == [saved])
+            #expect(restored.first?.fields["blob"] == .bytes(Data([0, 1, 2, 255])))
+            #expect(restored.first?.encryptedFields["pin"] == .string("1234"))
         }
     }
 }
