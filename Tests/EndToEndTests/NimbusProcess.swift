@@ -44,19 +44,7 @@ enum NimbusBinary {
 func runProcess(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> (
     status: Int32, stdout: String, stderr: String
 ) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    if let environment { process.environment = environment }
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    let stderr = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+    try ProcessLaunch.runToCompletion(executable, arguments, environment: environment)
 }
 
 /// A `nimbus serve` process on a free port; stopped with SIGTERM by ``stop()``.
@@ -86,7 +74,7 @@ final class ServerProcess: Sendable {
             let text = String(decoding: handle.availableData, as: UTF8.self)
             output.value.withLock { $0.stderr += text }
         }
-        try process.run()
+        try ProcessLaunch.run(process)
         self.process = process
         self.output = output
         var url: String?

@@ -6,6 +6,7 @@
 
 import Crypto
 import Foundation
+import NimbusTestSupport
 
 /// A P-256 key pair made by the `openssl` command line tool, as developers make them.
 struct OpenSSLKey {
@@ -31,7 +32,7 @@ struct OpenSSLKey {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["openssl"] + arguments
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try ProcessLaunch.run(process)
         process.waitUntilExit()
         guard process.terminationStatus == 0 else { throw FixtureFailure("openssl \(arguments.first ?? "") failed") }
     }

@@ -63,7 +63,17 @@ struct PostgresDriverTests {
         let database = TestDatabase(directory: directory)
         let cipher = FieldCipher(keyBytes: Array(repeating: 3, count: 32))!
         let stores = try await withThrowingTaskGroup(of: SQLStore.self) { group in
-            for _ in 0..<4 { group.addTask { try await database.open(cipher: cipher) } }
+            for _ in 0..<4 {
+                group.addTask {
+                    do {
+                        return try await database.open(cipher: cipher)
+                    } catch let error as StoreError {
+                        // The detail says which statement failed and how; the description does not.
+                        Issue.record("opening failed: \(error.detail)")
+                        throw error
+                    }
+                }
+            }
             return try await group.reduce(into: []) { $0.append($1) }
         }
         let latest = SQLMigrations.all.map(\.version).max()

@@ -48,19 +48,14 @@ public struct TestDatabase: Sendable {
     /// Runs `sql` with the database's own command-line tool (`sqlite3` or `psql`), as an operator
     /// would, and returns its output: one line per row, columns separated by `|`.
     public func inspect(_ sql: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        let arguments: [String]
         if let server = postgresServer, let postgresSchema {
-            process.arguments = ["psql", String(server.prefix { $0 != "?" }), "-qAt", "-c", "SET search_path TO \(postgresSchema)", "-c", sql]
+            arguments = ["psql", String(server.prefix { $0 != "?" }), "-qAt", "-c", "SET search_path TO \(postgresSchema)", "-c", sql]
         } else {
-            process.arguments = ["sqlite3", sqlitePath, sql]
+            arguments = ["sqlite3", sqlitePath, sql]
         }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let result = try ProcessLaunch.runToCompletion("/usr/bin/env", arguments)
+        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// Opens a store on this database (more than once for several "instances" on the same data).

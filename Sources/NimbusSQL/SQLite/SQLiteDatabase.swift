@@ -4,6 +4,15 @@
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 
+import CSQLite
+import NimbusStore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// An SQLite database file in WAL mode: one writer connection and a few reader connections.
 ///
 /// WAL lets readers run while a write is in progress and sees each reader's statements in one
@@ -29,17 +38,29 @@ package final class SQLiteDatabase: SQLDatabase {
 
     private init(path: String, readerCount: Int) throws {
         let writeConnection = try SQLiteConnection(path: path, readOnly: false)
-        try writeConnection.executeScript(
-            """
-            PRAGMA page_size = 2048;
-            PRAGMA journal_mode = WAL;
-            PRAGMA synchronous = NORMAL;
-            PRAGMA foreign_keys = OFF;
-            PRAGMA temp_store = MEMORY;
-            PRAGMA cache_size = -65536;
-            PRAGMA wal_autocheckpoint = 0;
-            """
-        )
+        // Switching a new file to WAL while another process (a second `nimbus`, the admin CLI)
+        // does the same answers SQLITE_BUSY at once, without waiting in the busy handler: retry
+        // for up to ten seconds, as the busy timeout would.
+        var attempts = 0
+        while true {
+            do {
+                try writeConnection.executeScript(
+                    """
+                    PRAGMA page_size = 2048;
+                    PRAGMA journal_mode = WAL;
+                    PRAGMA synchronous = NORMAL;
+                    PRAGMA foreign_keys = OFF;
+                    PRAGMA temp_store = MEMORY;
+                    PRAGMA cache_size = -65536;
+                    PRAGMA wal_autocheckpoint = 0;
+                    """
+                )
+                break
+            } catch let error as StoreError where error.detail.hasPrefix("SQLite error 5:") && attempts < 200 {
+                attempts += 1
+                usleep(50_000)
+            }
+        }
         let readConnections = try (0..<max(1, readerCount)).map { _ in
             let connection = try SQLiteConnection(path: path, readOnly: true)
             // A large page cache and memory-mapped reads keep hot pages out of read(2) calls.
