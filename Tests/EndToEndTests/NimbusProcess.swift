@@ -49,54 +49,34 @@ func runProcess(_ executable: String, _ arguments: [String], environment: [Strin
 
 /// A `nimbus serve` process on a free port; stopped with SIGTERM by ``stop()``.
 final class ServerProcess: Sendable {
-    private let process: Process
-    private let output: OutputBuffer
+    private let child: ProcessLaunch
     let url: String
 
     /// Starts the server on `directory` and waits until it logs that it is ready.
     init(_ data: DataLocation) async throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: NimbusBinary.path)
-        process.arguments = ["serve", "--port", "0"] + data.options
         var environment = ProcessInfo.processInfo.environment
         environment["NIMBUS_LOG_LEVEL"] = "info"
-        process.environment = environment
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        let output = OutputBuffer()
-        out.fileHandleForReading.readabilityHandler = { handle in
-            let text = String(decoding: handle.availableData, as: UTF8.self)
-            output.value.withLock { $0.stdout += text }
-        }
-        err.fileHandleForReading.readabilityHandler = { handle in
-            let text = String(decoding: handle.availableData, as: UTF8.self)
-            output.value.withLock { $0.stderr += text }
-        }
-        try ProcessLaunch.run(process)
-        self.process = process
-        self.output = output
+        let child = try ProcessLaunch.start(NimbusBinary.path, ["serve", "--port", "0"] + data.options, environment: environment)
+        self.child = child
         var url: String?
         for _ in 0..<300 where url == nil {
             try await Task.sleep(for: .milliseconds(50))
-            let stderr = output.value.withLock { $0.stderr }
-            if let line = stderr.split(separator: "\n").first(where: { $0.contains("Nimbus ready") }),
+            if let line = child.stderr.split(separator: "\n").first(where: { $0.contains("Nimbus ready") }),
                 let range = line.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression)
             {
                 url = String(line[range])
             }
-            if !process.isRunning { break }
+            if !child.isRunning { break }
         }
         guard let url else {
-            process.terminate()
-            throw EndToEndFailure("server did not start: \(output.value.withLock { $0.stderr })")
+            child.signal(SIGKILL)
+            throw EndToEndFailure("server did not start: \(child.stderr)")
         }
         self.url = url
     }
 
-    var stdout: String { output.value.withLock { $0.stdout } }
-    var stderr: String { output.value.withLock { $0.stderr } }
+    var stdout: String { child.stdout }
+    var stderr: String { child.stderr }
 
     /// The value of `export NAME=value` in what the server printed on first start.
     func exported(_ name: String) -> String? {
@@ -108,21 +88,17 @@ final class ServerProcess: Sendable {
 
     /// Sends SIGTERM and waits for the process to exit; returns its exit status.
     func stop() async throws -> Int32 {
-        process.terminate()
-        for _ in 0..<200 where process.isRunning {
+        child.signal(SIGTERM)
+        for _ in 0..<200 where child.isRunning {
             try await Task.sleep(for: .milliseconds(50))
         }
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
+        if child.isRunning {
+            child.signal(SIGKILL)
+            _ = child.waitForExit()
             throw EndToEndFailure("server did not stop within 10 s of SIGTERM")
         }
-        return process.terminationStatus
+        return child.waitForExit()
     }
-}
-
-/// What a child process has written so far.
-final class OutputBuffer: Sendable {
-    let value = Mutex((stdout: "", stderr: ""))
 }
 
 struct EndToEndFailure: Error, CustomStringConvertible {

@@ -51,22 +51,18 @@ struct ServeAndAdminTests {
             let end = try #require(readme.range(of: "<!-- quickstart-cli:end -->"))
             let script = readme[begin.upperBound..<end.lowerBound]
                 .split(separator: "\n").filter { !$0.hasPrefix("```") }.joined(separator: "\n")
-            // `swift run -q nimbus ARGS` as the README says it, without building again: a `swift`
-            // on PATH that runs the built executable with the same arguments.
-            let shims = URL(fileURLWithPath: data.directory).appendingPathComponent("bin")
-            try FileManager.default.createDirectory(at: shims, withIntermediateDirectories: true)
-            let shim = shims.appendingPathComponent("swift")
-            try "#!/bin/bash\n[ \"$1 $2 $3\" = \"run -q nimbus\" ] || exit 97\nshift 3\nexec '\(NimbusBinary.path)' \"$@\"\n"
-                .write(to: shim, atomically: true, encoding: .utf8)
-            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: shim.path)
+            // `swift run -q nimbus ARGS` as the README says it, without building again: a shell
+            // function that runs the built executable with the same arguments. (Not a script on
+            // PATH: a file just written may still be open in a child another test is starting,
+            // and executing it then fails with "text file busy".)
+            let shim = "swift() { [ \"$1 $2 $3\" = \"run -q nimbus\" ] || return 97; shift 3; '\(NimbusBinary.path)' \"$@\"; }\n"
             var environment = ProcessInfo.processInfo.environment
             for name in ["NIMBUS_CONTAINER", "NIMBUS_API_TOKEN", "NIMBUS_WEB_AUTH_TOKEN"] {
                 let value: String = try #require(server.exported(name), "first start did not print \(name)")
                 environment[name] = value
             }
             environment["NIMBUS_URL"] = server.url
-            environment["PATH"] = shims.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
-            let result = try runProcess("/bin/bash", ["-euo", "pipefail", "-c", script], environment: environment)
+            let result = try runProcess("/bin/bash", ["-euo", "pipefail", "-c", shim + script], environment: environment)
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout.contains("created Notes"), "\(result.stdout)")
             // Saved, found by the query, and in the change feed: three times.
@@ -138,8 +134,9 @@ struct ServeAndAdminTests {
 
             #expect(try NimbusBinary.run(["zone", "create", "Trip"] + alice).status == 0)
             let share = try json(NimbusBinary.run(["share", "create", "--zone", "Trip", "--invite", "bob@example.com:read-write", "--json"] + alice))
-            let shortGUID = try #require(share["shortGUID"] as? String)
-            let accepted = try json(NimbusBinary.run(["share", "accept", shortGUID, "--json"] + bob))
+            let shareURL = try #require(share["url"] as? String)
+            #expect(shareURL.hasPrefix(server.url + "/share/"))
+            let accepted = try json(NimbusBinary.run(["share", "accept", shareURL, "--json"] + bob))
             let owner = try #require(accepted["ownerRecordName"] as? String)
             let shared = try NimbusBinary.run(["zone", "list", "--scope", "shared"] + bob)
             #expect(shared.stdout.contains("Trip"), "\(shared)")

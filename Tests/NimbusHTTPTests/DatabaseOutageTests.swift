@@ -7,6 +7,7 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import NimbusTestSupport
 import Testing
 
 /// The PostgreSQL cluster of this test, which it stops and starts: `scripts/test` starts it
@@ -25,28 +26,11 @@ private enum OutageCluster {
         }
     }
 
-    /// posix_spawn and waitpid: this thread waits for exactly this child. The child (and the
-    /// postmaster it starts) gets a clean signal mask, not the one of the thread that started it,
-    /// in which SIGALRM and SIGTERM are blocked.
+    /// Runs pg_ctl to completion on the calling thread.
     private static func runBlocking(_ arguments: [String]) throws {
         guard let control else { throw FixtureFailure("no control script") }
-        let argv: [UnsafeMutablePointer<CChar>?] = ([control] + arguments).map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        var everySignal = sigset_t()
-        sigfillset(&everySignal)
-        posix_spawnattr_setsigdefault(&attributes, &everySignal)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        var pid: pid_t = 0
-        guard posix_spawn(&pid, control, nil, &attributes, argv, environ) == 0 else { throw FixtureFailure("cannot run \(control)") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        guard status == 0 else { throw FixtureFailure("pg_ctl \(arguments) exited with status \(status)") }
+        let result = try ProcessLaunch.runToCompletion(control, arguments)
+        guard result.status == 0 else { throw FixtureFailure("pg_ctl \(arguments) exited with status \(result.status): \(result.stderr)") }
     }
 }
 
@@ -61,8 +45,9 @@ struct DatabaseOutageTests {
     )
     func outageAndRecovery() async throws {
         // A short wait for a connection and a short statement timeout, so requests during the
-        // outage fail fast.
-        let server = try #require(OutageCluster.url).replacing(/wait_timeout=\d+/, with: "wait_timeout=1000") + "&statement_timeout=2000"
+        // outage fail fast; not so short that opening the store (connect, authenticate, migrate)
+        // misses it while the rest of the suite loads the machine.
+        let server = try #require(OutageCluster.url).replacing(/wait_timeout=\d+/, with: "wait_timeout=3000") + "&statement_timeout=2000"
         try await HTTPFixture.with(postgresServer: server) { f, client in
             let alice = f.alice.webAuthToken
             let zones = try await client.send(

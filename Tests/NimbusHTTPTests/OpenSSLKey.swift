@@ -28,12 +28,7 @@ struct OpenSSLKey {
     }
 
     private static func run(_ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["openssl"] + arguments
-        process.standardError = FileHandle.nullDevice
-        try ProcessLaunch.run(process)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw FixtureFailure("openssl \(arguments.first ?? "") failed") }
+        let result = try ProcessLaunch.runToCompletion("/usr/bin/env", ["openssl"] + arguments)
+        guard result.status == 0 else { throw FixtureFailure("openssl \(arguments.first ?? "") failed: \(result.stderr)") }
     }
 }

@@ -7,34 +7,38 @@
 import Foundation
 import Synchronization
 
-/// Runs child processes for tests.
+/// Runs child processes for tests, with `posix_spawn` rather than Foundation's `Process`.
 ///
-/// Foundation's `Process.run()` on Linux crashed a suite run now and then (a bad pointer inside
-/// its `memcpy`, in `sqlite3` runs of parallel tests), even with launches serialised. Commands
-/// that run to completion therefore use `posix_spawn` directly; their output goes to temporary
-/// files, so no pipe can fill and block the child. Long-running children that stream output
-/// (the server under test) still use `Process`, started one at a time.
-public enum ProcessLaunch {
-    private static let lock = Mutex(())
+/// `Process` on Linux crashed suite runs now and then when tests started processes in parallel:
+/// a bad pointer inside `Process.run()`'s `memcpy`, and once inside libdispatch's event loop,
+/// which `Process` uses to watch its children. Children here write their output to temporary
+/// files (no pipe can fill and block them), start with a clean signal mask (a thread of the
+/// concurrency pool blocks SIGTERM and SIGALRM, and a child inherits its starter's mask), and
+/// are waited for with `waitpid` on their own pid.
+public final class ProcessLaunch: Sendable {
+    /// The child's process ID.
+    public let pid: pid_t
+    private let outPath: String
+    private let errPath: String
+    /// The exit status once known: the code, or 128 + the signal that ended it.
+    private let exit = Mutex<Int32?>(nil)
 
-    /// Runs `process.run()` while no other test is starting a process.
-    public static func run(_ process: Process) throws {
-        try lock.withLock { _ in try process.run() }
+    private init(pid: pid_t, outPath: String, errPath: String) {
+        self.pid = pid
+        self.outPath = outPath
+        self.errPath = errPath
     }
 
-    /// Runs `executable` with `arguments` to completion; returns its exit status and output.
-    public static func runToCompletion(
-        _ executable: String,
-        _ arguments: [String],
-        environment: [String: String]? = nil
-    ) throws -> (status: Int32, stdout: String, stderr: String) {
+    deinit {
+        try? FileManager.default.removeItem(atPath: outPath)
+        try? FileManager.default.removeItem(atPath: errPath)
+    }
+
+    /// Starts `executable` (a path) with `arguments`.
+    public static func start(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> ProcessLaunch {
         let directory = FileManager.default.temporaryDirectory
         let outPath = directory.appendingPathComponent("nimbus-test-\(UUID().uuidString).out").path
         let errPath = directory.appendingPathComponent("nimbus-test-\(UUID().uuidString).err").path
-        defer {
-            try? FileManager.default.removeItem(atPath: outPath)
-            try? FileManager.default.removeItem(atPath: errPath)
-        }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -44,8 +48,6 @@ public enum ProcessLaunch {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        // A clean signal mask: a thread of the concurrency pool blocks SIGTERM and SIGALRM, and a
-        // child inherits the mask of the thread that starts it.
         var noSignals = sigset_t()
         sigemptyset(&noSignals)
         posix_spawnattr_setsigmask(&attributes, &noSignals)
@@ -60,11 +62,48 @@ public enum ProcessLaunch {
         guard spawned == 0 else {
             throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot run \(executable): error \(spawned)"])
         }
+        return ProcessLaunch(pid: pid, outPath: outPath, errPath: errPath)
+    }
+
+    /// Runs `executable` with `arguments` to completion; returns its exit status and output.
+    public static func runToCompletion(
+        _ executable: String,
+        _ arguments: [String],
+        environment: [String: String]? = nil
+    ) throws -> (status: Int32, stdout: String, stderr: String) {
+        let child = try start(executable, arguments, environment: environment)
+        let status = child.waitForExit()
+        return (status, child.stdout, child.stderr)
+    }
+
+    /// What the child wrote to standard output so far.
+    public var stdout: String { String(decoding: FileManager.default.contents(atPath: outPath) ?? Data(), as: UTF8.self) }
+    /// What the child wrote to standard error so far.
+    public var stderr: String { String(decoding: FileManager.default.contents(atPath: errPath) ?? Data(), as: UTF8.self) }
+
+    /// Whether the child is still running (reaps it if it ended).
+    public var isRunning: Bool { reap(blocking: false) == nil }
+
+    /// Blocks until the child exits; returns its exit status.
+    public func waitForExit() -> Int32 {
+        reap(blocking: true) ?? -1
+    }
+
+    /// Sends a signal (SIGTERM by default).
+    public func signal(_ number: Int32 = SIGTERM) {
+        if exit.withLock({ $0 }) == nil { kill(pid, number) }
+    }
+
+    private func reap(blocking: Bool) -> Int32? {
+        if let known = exit.withLock({ $0 }) { return known }
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        let exitStatus: Int32 = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-        let stdout = String(decoding: FileManager.default.contents(atPath: outPath) ?? Data(), as: UTF8.self)
-        let stderr = String(decoding: FileManager.default.contents(atPath: errPath) ?? Data(), as: UTF8.self)
-        return (exitStatus, stdout, stderr)
+        var result: pid_t
+        repeat {
+            result = waitpid(pid, &status, blocking ? 0 : WNOHANG)
+        } while result == -1 && errno == EINTR
+        guard result == pid else { return nil }
+        let code: Int32 = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        exit.withLock { $0 = code }
+        return code
     }
 }

@@ -15,7 +15,7 @@ struct ShareCreate: AsyncParsableCommand {
         abstract: "Share a zone, or a record and its children, and invite participants.",
         discussion: """
             --invite takes an email address, a phone number (+...) or a user record name (_...),
-            with :read-write to let them write (read-only by default). Prints the short GUID that
+            with :read-write to let them write (read-only by default). Prints the share's URL, which
             `nimbus share accept` takes.
             """
     )
@@ -40,10 +40,11 @@ struct ShareCreate: AsyncParsableCommand {
         } else {
             share = try await database.shareZone(zoneID, title: title, publicPermission: publicPermission, inviting: invitations)
         }
+        let url = "\(database.container.serverURL)/share/\(share.shortGUID)"
         if client.json {
-            Output.printJSON(["share": share.recordName, "shortGUID": share.shortGUID, "participants": share.participants.count])
+            Output.printJSON(["share": share.recordName, "shortGUID": share.shortGUID, "url": url, "participants": share.participants.count])
         } else {
-            print("shared \(record ?? "zone \(zone)") as \(share.recordName); short GUID \(share.shortGUID)")
+            print("shared \(record ?? "zone \(zone)") as \(share.recordName): \(url)")
         }
     }
 
@@ -77,11 +78,15 @@ struct ShareAccept: AsyncParsableCommand {
         abstract: "Accept a share by its short GUID; its zone then shows in the shared database."
     )
     @OptionGroup var client: ClientOptions
-    @Argument(help: "The share's short GUID (the last part of its URL).") var shortGUID: String
+    @Argument(help: "The share's URL, or its short GUID (the URL's last part; one that starts with - must follow --).")
+    var share: String
 
     func run() async throws {
         let container = try client.database().container
-        let (share, zone) = try await container.acceptShare(shortGUID: shortGUID)
+        // A short GUID may start with "-", which reads as an option: the URL form never does.
+        let shortGUID = share.split(separator: "/").last.map(String.init) ?? share
+        let (accepted, zone) = try await container.acceptShare(shortGUID: shortGUID)
+        let share = accepted
         if client.json {
             Output.printJSON(["share": share.recordName, "zoneName": zone.zoneName, "ownerRecordName": zone.ownerRecordName])
         } else {

@@ -201,10 +201,12 @@ package final class PostgreSQLDatabase: SQLDatabase {
                     race.finish(.failure(error))
                 }
             }
-            Task {
+            let timer = Task {
                 try? await Task.sleep(for: wait)
                 if race.expire(StoreError(.database, detail: "no PostgreSQL connection within \(wait)")) { lease.cancel() }
             }
+            // Once leased, the timer has nothing left to decide: stop its sleep.
+            race.onLease { timer.cancel() }
         }
     }
 
@@ -244,6 +246,7 @@ private final class LeaseRace<Value: Sendable>: Sendable {
     private struct State {
         var continuation: CheckedContinuation<Value, any Error>?
         var leased = false
+        var leaseAction: (@Sendable () -> Void)?
     }
     private let state: Mutex<State>
 
@@ -253,11 +256,23 @@ private final class LeaseRace<Value: Sendable>: Sendable {
 
     /// Marks the lease as won; `false` if the deadline already answered the caller.
     func claimLease() -> Bool {
-        state.withLock { state in
-            guard state.continuation != nil else { return false }
+        let (won, action) = state.withLock { state -> (Bool, (@Sendable () -> Void)?) in
+            guard state.continuation != nil else { return (false, nil) }
             state.leased = true
-            return true
+            return (true, state.leaseAction.take())
         }
+        action?()
+        return won
+    }
+
+    /// Runs `action` once a connection is leased (at once if it already is).
+    func onLease(_ action: @escaping @Sendable () -> Void) {
+        let runNow = state.withLock { state -> Bool in
+            if state.leased { return true }
+            state.leaseAction = action
+            return false
+        }
+        if runNow { action() }
     }
 
     /// Answers the caller with the lease's outcome, unless the deadline already did.
