@@ -34,15 +34,14 @@ struct ZoneSyncTests {
     @Test("a sync interrupted after a page resumes from the stored token and ends with the server's records")
     func resumesAfterInterruption() async throws {
         try await ClientFixture.with { f in
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-tokens-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: directory) }
+            let directory = try TokenDirectory()
+            defer { directory.remove() }
             let database = f.container(as: f.alice).privateCloudDatabase
             try await database.save(zones: [notes])
             _ = try await database.modifyRecords(saving: (0..<30).map { .note("n\($0)", in: notes) }, atomically: false)
 
             let replica = Replica()
-            let tokens = FileChangeTokenStore(fileURL: directory.appendingPathComponent("tokens.json"))
+            let tokens = FileChangeTokenStore(fileURL: directory.tokenFile)
             // The app dies while applying the third page: two pages' tokens were stored.
             await #expect(throws: Interrupted.self) {
                 try await database.sync(zone: notes, tokens: tokens, resultsLimit: 10) { page in
@@ -54,7 +53,7 @@ struct ZoneSyncTests {
             try await database.deleteRecord(RecordID(recordName: "n0", zoneID: notes))
 
             // A new launch: a new store reads the same file.
-            let relaunched = FileChangeTokenStore(fileURL: directory.appendingPathComponent("tokens.json"))
+            let relaunched = FileChangeTokenStore(fileURL: directory.tokenFile)
             try await database.sync(zone: notes, tokens: relaunched, reset: { await replica.reset() }, apply: { await replica.apply($0) })
             #expect(await replica.resets == 0)
             #expect(Set(await replica.records.keys) == Set((1..<30).map { "n\($0)" }))
@@ -64,14 +63,13 @@ struct ZoneSyncTests {
     @Test("a token of a deleted and re-created zone makes the sync reset the copy and start from scratch")
     func resetsOnExpiredToken() async throws {
         try await ClientFixture.with { f in
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-tokens-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: directory) }
+            let directory = try TokenDirectory()
+            defer { directory.remove() }
             let database = f.container(as: f.alice).privateCloudDatabase
             try await database.save(zones: [notes])
             _ = try await database.save(.note("old", in: notes))
             let replica = Replica()
-            let tokens = FileChangeTokenStore(fileURL: directory.appendingPathComponent("tokens.json"))
+            let tokens = FileChangeTokenStore(fileURL: directory.tokenFile)
             try await database.sync(zone: notes, tokens: tokens, reset: { await replica.reset() }, apply: { await replica.apply($0) })
             #expect(Set(await replica.records.keys) == ["old"])
 
@@ -82,5 +80,19 @@ struct ZoneSyncTests {
             #expect(await replica.resets == 1)
             #expect(Set(await replica.records.keys) == ["new"])
         }
+    }
+}
+
+/// A temporary directory for a test's token file.
+private struct TokenDirectory {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-tokens-\(UUID().uuidString)")
+    var tokenFile: URL { url.appendingPathComponent("tokens.json") }
+
+    init() throws {
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(at: url)
     }
 }

@@ -68,7 +68,7 @@ extension Database {
         let response = try await post("records/changes", idempotent: true) { writer in
             writer.beginObject()
             writer.key("zoneID")
-            RecordJSON.write(zoneID, to: &writer)
+            RecordWireCoding.write(zoneID, to: &writer)
             if let token { writer.field("syncToken", token) }
             if let resultsLimit { writer.field("resultsLimit", Int64(resultsLimit)) }
             writer.endObject()
@@ -83,7 +83,7 @@ extension Database {
                 if case .string(let recordType)? = members["recordType"] { type = recordType }
                 page.deleted.append((RecordID(recordName: name, zoneID: zoneID), type))
             } else {
-                page.changed.append(try RecordJSON.record(item, in: zoneID, at: "records[\(index)]"))
+                page.changed.append(try RecordWireCoding.record(item, in: zoneID, at: "records[\(index)]"))
             }
         }
         guard case .string(let syncToken)? = response["syncToken"] else {
@@ -117,7 +117,7 @@ extension Database {
                 for (index, item) in zones.enumerated() {
                     if RecordJSON.isError(item) { throw RecordJSON.error(item) }
                     guard case .object(let members) = item, let zone = members["zoneID"] else { continue }
-                    let zoneID = try RecordJSON.zoneID(zone, at: "zones[\(index)].zoneID")
+                    let zoneID = try RecordWireCoding.zoneID(zone, at: "zones[\(index)].zoneID")
                     if case .bool(true)? = members["deleted"] {
                         page.deletedZones.append(zoneID)
                     } else {
@@ -160,19 +160,17 @@ extension Database {
         // Tokens are per container, environment, database and zone: one store may serve them all
         // (but it belongs to one signed-in user; the server rejects another user's tokens).
         let feed = "\(container.identifier)/\(container.environment.rawValue)/\(scope.rawValue)/\(zoneID.ownerRecordName)/\(zoneID.zoneName)"
+        func applyAndRemember(_ page: ZoneChangesPage) async throws {
+            try await apply(page)
+            try await tokens.setToken(page.syncToken, for: feed)
+        }
         let stored = try await tokens.token(for: feed)
         do {
-            try await fetchZoneChanges(in: zoneID, since: stored, resultsLimit: resultsLimit) { page in
-                try await apply(page)
-                try await tokens.setToken(page.syncToken, for: feed)
-            }
+            try await fetchZoneChanges(in: zoneID, since: stored, resultsLimit: resultsLimit, applyAndRemember)
         } catch let error as NimbusError where error.code == .changeTokenExpired && stored != nil {
             try await tokens.setToken(nil, for: feed)
             try await reset()
-            try await fetchZoneChanges(in: zoneID, since: nil, resultsLimit: resultsLimit) { page in
-                try await apply(page)
-                try await tokens.setToken(page.syncToken, for: feed)
-            }
+            try await fetchZoneChanges(in: zoneID, since: nil, resultsLimit: resultsLimit, applyAndRemember)
         }
     }
 }

@@ -36,7 +36,7 @@ extension Database {
         let response = try await post("records/query", idempotent: true) { writer in
             writer.beginObject()
             writer.key("zoneID")
-            RecordJSON.write(zoneID, to: &writer)
+            RecordWireCoding.write(zoneID, to: &writer)
             writer.key("query")
             Self.write(query, to: &writer)
             if let cursor { writer.field("continuationMarker", cursor) }
@@ -47,7 +47,7 @@ extension Database {
         var page = QueryResultsPage(records: [], cursor: nil)
         for (index, item) in try recordItems(response).enumerated() {
             if RecordJSON.isError(item) { throw RecordJSON.error(item, in: zoneID) }
-            page.records.append(try RecordJSON.record(item, in: zoneID, at: "records[\(index)]"))
+            page.records.append(try RecordWireCoding.record(item, in: zoneID, at: "records[\(index)]"))
         }
         if case .string(let marker)? = response["continuationMarker"] { page.cursor = marker }
         return page

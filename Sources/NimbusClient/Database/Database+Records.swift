@@ -50,7 +50,7 @@ extension Database {
             let response = try await post("records/lookup", idempotent: true) { writer in
                 writer.beginObject()
                 writer.key("zoneID")
-                RecordJSON.write(zoneID, to: &writer)
+                RecordWireCoding.write(zoneID, to: &writer)
                 writer.key("records")
                 writer.beginArray()
                 for name in chunk {
@@ -66,7 +66,7 @@ extension Database {
                 if RecordJSON.isError(item) {
                     results[chunk[index]] = .failure(RecordJSON.error(item, in: zoneID))
                 } else {
-                    results[chunk[index]] = .success(try RecordJSON.record(item, in: zoneID, at: "records[\(index)]"))
+                    results[chunk[index]] = .success(try RecordWireCoding.record(item, in: zoneID, at: "records[\(index)]"))
                 }
             }
         }
@@ -177,7 +177,7 @@ extension Database {
         let response = try await post("records/modify", idempotent: false) { writer in
             writer.beginObject()
             writer.key("zoneID")
-            RecordJSON.write(zoneID, to: &writer)
+            RecordWireCoding.write(zoneID, to: &writer)
             writer.key("atomic")
             writer.bool(atomically)
             writer.key("operations")
@@ -188,7 +188,7 @@ extension Database {
                 case .save(let record):
                     writer.field("operationType", Self.operationType(for: record, savePolicy))
                     writer.key("record")
-                    RecordJSON.write(record, to: &writer)
+                    RecordWireCoding.write(record, to: &writer)
                 case .delete(let recordID):
                     writer.field("operationType", "forceDelete")
                     writer.key("record")
@@ -213,7 +213,7 @@ extension Database {
                 if RecordJSON.isError(item) {
                     result.saveResults[record.recordID] = .failure(RecordJSON.error(item, in: zoneID))
                 } else {
-                    result.saveResults[record.recordID] = .success(try RecordJSON.record(item, in: zoneID, at: "records[\(index)]"))
+                    result.saveResults[record.recordID] = .success(try RecordWireCoding.record(item, in: zoneID, at: "records[\(index)]"))
                 }
             case .delete(let recordID):
                 if let item, RecordJSON.isError(item) {

@@ -41,7 +41,7 @@ extension Database {
                 writer.key("zone")
                 writer.beginObject()
                 writer.key("zoneID")
-                RecordJSON.write(operation.zoneID, to: &writer)
+                RecordWireCoding.write(operation.zoneID, to: &writer)
                 writer.endObject()
                 writer.endObject()
             }
@@ -64,7 +64,7 @@ extension Database {
             guard case .object(let members) = item, let zoneID = members["zoneID"] else {
                 throw NimbusError(.internalError, "zones[\(index)] has no zoneID")
             }
-            return try RecordJSON.zoneID(zoneID, at: "zones[\(index)].zoneID")
+            return try RecordWireCoding.zoneID(zoneID, at: "zones[\(index)].zoneID")
         }
     }
 }

@@ -92,7 +92,7 @@ extension Database {
         let response = try await post("records/modify", idempotent: false) { writer in
             writer.beginObject()
             writer.key("zoneID")
-            RecordJSON.write(zoneID, to: &writer)
+            RecordWireCoding.write(zoneID, to: &writer)
             writer.key("operations")
             writer.beginArray()
             writer.beginObject()
@@ -173,7 +173,7 @@ extension Container {
         guard case .object(let result) = first, let zone = result["zoneID"], let share = result["share"] else {
             throw NimbusError(.internalError, "the server's records/accept result has no zoneID or share")
         }
-        let zoneID = try RecordJSON.zoneID(zone, at: "results[0].zoneID")
+        let zoneID = try RecordWireCoding.zoneID(zone, at: "results[0].zoneID")
         return (try ShareJSON.share(share, in: zoneID, at: "results[0].share"), zoneID)
     }
 }

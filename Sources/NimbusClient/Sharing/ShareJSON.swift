@@ -9,7 +9,7 @@ import NimbusModel
 /// The share record of the wire protocol (ckws §6.3), read from responses.
 enum ShareJSON {
     static func share(_ json: JSONValue, in zoneID: ZoneID, at path: String) throws(NimbusError) -> ShareInfo {
-        let record = try RecordJSON.record(json, in: zoneID, at: path)
+        let record = try RecordWireCoding.record(json, in: zoneID, at: path)
         let members = try json.object(at: path)
         var participants: [ShareParticipant] = []
         if case .array(let items)? = members["participants"] {

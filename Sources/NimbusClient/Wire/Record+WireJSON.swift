@@ -20,14 +20,14 @@ extension Record {
         } catch {
             throw NimbusError.badRequest("the record is not valid JSON: \(error)")
         }
-        self = try RecordJSON.record(json, in: zoneID, at: "record")
+        self = try RecordWireCoding.record(json, in: zoneID, at: "record")
     }
 
     /// The record as a wire-shape dictionary, with its system fields (change tag, zone, created
     /// and modified stamps): what `records/lookup` answers.
     public func wireJSON() -> [UInt8] {
         var writer = JSONWriter()
-        RecordJSON.write(self, to: &writer, includingSystemFields: true)
+        RecordWireCoding.write(self, to: &writer, includingSystemFields: true)
         return writer.bytes
     }
 }

@@ -6,25 +6,9 @@
 
 import NimbusModel
 
-/// The client's side of the wire's dictionaries: records and zone IDs (``RecordWireCoding``), and
-/// error dictionaries.
+/// The error dictionaries of the wire protocol, read from responses. (Records and zone IDs are
+/// ``RecordWireCoding``'s.)
 enum RecordJSON {
-    static func write(_ record: Record, to writer: inout JSONWriter, includingSystemFields: Bool = false) {
-        RecordWireCoding.write(record, to: &writer, includingSystemFields: includingSystemFields)
-    }
-
-    static func write(_ zoneID: ZoneID, to writer: inout JSONWriter) {
-        RecordWireCoding.write(zoneID, to: &writer)
-    }
-
-    static func record(_ json: JSONValue, in zoneID: ZoneID, at path: @autoclosure () -> String) throws(NimbusError) -> Record {
-        try RecordWireCoding.record(json, in: zoneID, at: path())
-    }
-
-    static func zoneID(_ json: JSONValue, at path: String) throws(NimbusError) -> ZoneID {
-        try RecordWireCoding.zoneID(json, at: path)
-    }
-
     /// Whether a dictionary of a result array is an error rather than a result.
     static func isError(_ json: JSONValue) -> Bool {
         if case .object(let members) = json { return members["serverErrorCode"] != nil }
@@ -46,7 +30,7 @@ enum RecordJSON {
         if let seconds = members["retryAfter"].flatMap(\.doubleValue) { error.retryAfter = .milliseconds(Int64(seconds * 1000)) }
         if let serverRecord = members["serverRecord"] {
             let fallback = zoneID ?? ZoneID(zoneName: ZoneID.defaultZoneName, ownerRecordName: "")
-            error.serverRecord = try? record(serverRecord, in: fallback, at: "serverRecord")
+            error.serverRecord = try? RecordWireCoding.record(serverRecord, in: fallback, at: "serverRecord")
         }
         return error
     }
