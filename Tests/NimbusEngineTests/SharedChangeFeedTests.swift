@@ -161,6 +161,30 @@ struct SharedChangeFeedTests {
         }
     }
 
+    @Test("a record deleted in a share and saved again outside it before the participant syncs comes as deleted")
+    func recreatedOutsideTheShare() async throws {
+        try await EngineFixture.with { f in
+            try await seed(f)
+            try await shareWithBob(f, "c1")
+            let start = try await bobsChanges(f, after: nil)
+            #expect(start.saved.contains("m1"))
+            // Bob does not sync between the delete and the new save: the tombstone he would have
+            // fetched is replaced by a record under c2, which he may not read.
+            _ = try await f.modify([RecordOperation(kind: .forceDelete, recordName: "m1")], zone: "Chats")
+            _ = try await f.modify([RecordOperation(kind: .forceReplace, recordName: "m1", recordType: "Message", parent: .set("c2"))], zone: "Chats")
+            let after = try await bobsChanges(f, after: start.page.syncToken)
+            #expect(after.deleted == ["m1"])
+            #expect(after.saved.isEmpty)
+
+            // Saved again inside the share, it comes back as a record, not as a tombstone.
+            _ = try await f.modify([RecordOperation(kind: .forceDelete, recordName: "m1")], zone: "Chats")
+            _ = try await f.modify([RecordOperation(kind: .forceReplace, recordName: "m1", recordType: "Message", parent: .set("c1"))], zone: "Chats")
+            let back = try await bobsChanges(f, after: after.page.syncToken)
+            #expect(back.saved == ["m1"])
+            #expect(back.deleted.isEmpty)
+        }
+    }
+
     @Test("a second share accepted in the same zone is fetched from its beginning through the old token")
     func secondShareBackfills() async throws {
         try await EngineFixture.with { f in

@@ -31,6 +31,8 @@ struct RecordRowCodec {
 
     /// How many columns ``columns`` names: a query may select more after them.
     static let columnCount = 14
+    /// The index of `share_name` in ``columns``.
+    static let shareColumn = 12
 
     let cipher: FieldCipher
     let tenant: Tenant
@@ -47,7 +49,7 @@ struct RecordRowCodec {
             created: ChangeStamp(timestamp: row.int(6), userRecordName: row.string(7), deviceID: row.string(8)),
             modified: ChangeStamp(timestamp: row.int(9), userRecordName: row.string(10), deviceID: row.string(11))
         )
-        record.containingShare = row[12].text
+        record.containingShare = row[Self.shareColumn].text
         if row.int(13) != 0 { record.shareRecordName = record.containingShare }
         record.fields = try decodeFields(Array(row.string(4).utf8))
         if let sealed = row[5].blob, !sealed.isEmpty {

@@ -23,6 +23,10 @@ final class SQLZoneTransaction: ZoneTransaction {
     private var knownAbsent: Set<String> = []
     /// The zone's position in the database change feed, once this transaction has changed it.
     private var databasePosition: Int64?
+    /// The share each tombstone this transaction looked up or wrote was in when deleted, and
+    /// the tombstone's counter. Saving over such a tombstone outside that share must report an
+    /// exit from it: a participant who has not fetched the tombstone yet still holds the record.
+    private var tombstoneShares: [String: (share: String, counter: Int64)] = [:]
 
     init(zone: Zone, tenant: Tenant, connection: any SQLConnection, dialect: SQLDialect, codec: RecordRowCodec, startedAt: Int64) {
         self.zone = zone
@@ -37,14 +41,26 @@ final class SQLZoneTransaction: ZoneTransaction {
 
     func records(named names: [String]) async throws -> [String: Record] {
         guard !names.isEmpty else { return [:] }
-        let found = try await SQLStore.liveRecords(
-            named: names,
-            zone: zone.zoneID.zoneName,
-            tenant: tenant,
-            on: connection,
-            dialect: dialect,
-            codec: codec
+        // Live rows, and the tombstones that were in a share (see `tombstoneShares`).
+        let membership = names.count == 1 ? "record_name = ?" : dialect.isMember("record_name")
+        let rows = try await connection.query(
+            """
+            SELECT \(RecordRowCodec.columns), is_deleted, change_counter FROM records
+            WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ?
+              AND (is_deleted = 0 OR share_name IS NOT NULL) AND \(membership)
+            """,
+            zoneBinds + [names.count == 1 ? .text(names[0]) : SQLStore.jsonArray(names)]
         )
+        var found: [String: Record] = [:]
+        for row in rows {
+            if row.int(RecordRowCodec.columnCount) != 0 {
+                let share = row.string(RecordRowCodec.shareColumn)
+                tombstoneShares[row.string(0)] = (share, row.int(RecordRowCodec.columnCount + 1))
+            } else {
+                let record = try codec.record(from: row, zoneID: zone.zoneID)
+                found[record.recordID.recordName] = record
+            }
+        }
         for name in names where found[name] == nil { knownAbsent.insert(name) }
         return found
     }
@@ -92,12 +108,32 @@ final class SQLZoneTransaction: ZoneTransaction {
         for rows in Self.insertBatches(saved) {
             try await upsert(rows)
         }
+        try await reportExitsFromTombstones(replacedBy: saved)
         for (record, _) in saved {
             let name = record.recordID.recordName
             try await replaceReferences(of: name, with: record.references, hadNone: knownAbsent.contains(name))
             knownAbsent.remove(name)
         }
         return saved.map(\.record)
+    }
+
+    /// A record saved over a tombstone of another share leaves that share at the tombstone's
+    /// counter, which no row holds any more: a participant past it fetched the tombstone and
+    /// gets nothing again; one before it gets the exit (or, following the record's new share,
+    /// the record itself, which suppresses the exit).
+    private func reportExitsFromTombstones(replacedBy saved: [(record: Record, counter: Int64)]) async throws {
+        guard !tombstoneShares.isEmpty else { return }
+        for (record, _) in saved {
+            let name = record.recordID.recordName
+            guard let (share, counter) = tombstoneShares.removeValue(forKey: name), share != record.containingShare else { continue }
+            try await connection.execute(
+                """
+                INSERT INTO share_exits (container, environment, owner, zone_name, share_name, change_counter, record_name)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """,
+                zoneBinds + [.text(share), .integer(counter), .text(name)]
+            )
+        }
     }
 
     /// Rows per multi-row INSERT: 19 parameters each, far below either engine's limit, and few
@@ -162,16 +198,18 @@ final class SQLZoneTransaction: ZoneTransaction {
         var counter = try await allocateCounters(records.count)
         for tombstone in records {
             counter += 1
-            try await connection.execute(
+            let rows = try await connection.query(
                 """
                 UPDATE records SET is_deleted = 1, change_counter = ?, change_tag = ?, record_type = ?,
                     fields = '{}', encrypted_fields = NULL, parent_name = NULL, modified_at = ?,
                     is_share_root = 0
                 WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND record_name = ?
+                RETURNING share_name
                 """,
                 [.integer(counter), .text(String(counter, radix: 36)), .text(tombstone.recordType), .integer(startedAt)]
                     + zoneBinds + [.text(tombstone.recordName)]
             )
+            tombstoneShares[tombstone.recordName] = rows.first?[0].text.map { ($0, counter) }
             try await replaceReferences(of: tombstone.recordName, with: [], hadNone: false)
         }
     }
