@@ -21,6 +21,9 @@ public final class DatabaseService: Sendable {
 
     let records: any RecordStore
     let shares: any ShareStore
+    let subscriptions: any SubscriptionStore
+    /// Fires after every committed write that may notify someone: the dispatcher waits on it.
+    public let changeSignal = ChangeSignal()
     let users: any AccountStore
     let schema: SchemaRegistry
     /// Milliseconds since 1970-01-01 UTC.
@@ -43,6 +46,7 @@ public final class DatabaseService: Sendable {
     public init(
         records: any RecordStore,
         shares: any ShareStore,
+        subscriptions: any SubscriptionStore,
         users: any AccountStore,
         schemaStore: any SchemaStore,
         now: @escaping @Sendable () -> Int64,
@@ -52,6 +56,7 @@ public final class DatabaseService: Sendable {
     ) {
         self.records = records
         self.shares = shares
+        self.subscriptions = subscriptions
         self.users = users
         self.schema = SchemaRegistry(store: schemaStore)
         self.now = now

@@ -85,8 +85,34 @@ public struct CloudKitResponder<Context: RequestContext>: HTTPResponder {
                 return await SharePage(database: database, accounts: accounts, publicBaseURL: configuration.publicBaseURL)
                     .respond(to: request, shortGUID: shortGUID)
             }
+            if let route = NotificationsRoute.parse(path) { return await respondToStreamRequest(request, route: route) }
             return await respondToDatabaseRequest(request)
         }
+    }
+
+    /// The notification stream reached as plain HTTP: either its authentication failed (the
+    /// upgrade was refused) or the client did not ask for a WebSocket.
+    private func respondToStreamRequest(_ request: Request, route: NotificationsRoute) async -> Response {
+        var exchange = Exchange(requestID: requestIDs.next())
+        do throws(NimbusError) {
+            let query = request.uri.queryParameters
+            guard let apiToken = query["ckAPIToken"] else {
+                throw NimbusError(.authenticationFailed, "request has no credentials: pass ckAPIToken and ckWebAuthToken")
+            }
+            let authentication = try await accounts.authenticate(
+                apiToken: String(apiToken),
+                webAuthToken: query["ckWebAuthToken"].map(String.init),
+                container: route.container,
+                environment: route.environment
+            )
+            guard authentication.caller.kind == .user else {
+                throw NimbusError(.authenticationRequired, "the notification stream needs a signed-in user (ckWebAuthToken)")
+            }
+            throw NimbusError.badRequest("the notification stream is a WebSocket: send Connection: Upgrade and Upgrade: websocket")
+        } catch {
+            exchange.fail(with: error, redirectURL: nil)
+        }
+        return exchange.response()
     }
 
     private func respondToDatabaseRequest(_ request: Request) async -> Response {
@@ -100,7 +126,9 @@ public struct CloudKitResponder<Context: RequestContext>: HTTPResponder {
             let body = try await collectBody(request)
             let authentication = try await authenticate(request, body: body, route: route)
             exchange.webAuthToken = authentication.webAuthToken
-            let access = DatabaseAccess(caller: authentication.caller, scope: route.scope)
+            var caller = authentication.caller
+            caller.deviceID = NotificationsRoute.deviceID(request.headers[HeaderName.deviceID].map { Substring($0) })
+            let access = DatabaseAccess(caller: caller, scope: route.scope)
             let endpoint = DatabaseEndpoints(database: database, accounts: accounts, access: access, body: body)
             exchange.body = try await endpoint.respond(to: route.operation)
             exchange.status = .ok

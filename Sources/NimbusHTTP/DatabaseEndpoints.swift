@@ -140,6 +140,12 @@ struct DatabaseEndpoints {
             return try await startContactVerification()
         case .usersContactsConfirm:
             return try await confirmContactVerification()
+        case .subscriptionsList:
+            return try await listSubscriptions()
+        case .subscriptionsLookup:
+            return try await lookUpSubscriptions()
+        case .subscriptionsModify:
+            return try await modifySubscriptions()
         }
     }
 

@@ -14,4 +14,6 @@ enum HeaderName {
     static let signature = HTTPField.Name("X-Apple-CloudKit-Request-SignatureV1")!
     static let requestUUID = HTTPField.Name("X-Apple-Request-UUID")!
     static let webAuthToken = HTTPField.Name("X-Apple-CloudKit-Web-Auth-Token")!
+    /// Nimbus extension: the device a request comes from, not notified of its own changes.
+    static let deviceID = HTTPField.Name("X-Nimbus-Device-ID")!
 }

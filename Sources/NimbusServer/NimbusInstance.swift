@@ -26,6 +26,8 @@ public struct NimbusInstance: Sendable {
     public let database: DatabaseService
     /// The service that manages containers, users and credentials.
     public let accounts: AccountService
+    /// Turns committed writes into notifications and hands them to connections.
+    public let dispatcher: NotificationDispatcher
     let store: SQLStore
     let tokenKey: [UInt8]
     /// Whether the store held no data before this open: a new data directory or an empty database.
@@ -79,6 +81,7 @@ public struct NimbusInstance: Sendable {
         let database = DatabaseService(
             records: store,
             shares: store,
+            subscriptions: store,
             users: store,
             schemaStore: store,
             now: now,
@@ -86,10 +89,18 @@ public struct NimbusInstance: Sendable {
             cursorKey: keys.token,
             logger: logger
         )
+        let dispatcher = NotificationDispatcher(
+            store: store,
+            signal: database.changeSignal,
+            hub: NotificationHub(),
+            makeID: { UUID().uuidString.lowercased() },
+            logger: logger
+        )
         return NimbusInstance(
             configuration: configuration,
             database: database,
             accounts: accounts,
+            dispatcher: dispatcher,
             store: store,
             tokenKey: keys.token,
             isNew: isNew
@@ -97,6 +108,12 @@ public struct NimbusInstance: Sendable {
     }
 
     /// The version of the store's schema (after the migrations `open` ran).
+    /// Removes inbox entries older than the configured retention.
+    public func pruneInboxes() async throws -> Int {
+        let cutoff = SQLStore.systemTime() - Int64(configuration.inboxRetention.components.seconds) * 1000
+        return try await store.pruneInboxes(before: cutoff)
+    }
+
     public func schemaVersion() async throws -> Int64 {
         try await store.schemaVersion()
     }

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 public import Hummingbird
+import HummingbirdWebSocket
 public import Logging
 import Metrics
 public import NIOCore
@@ -90,14 +91,18 @@ public enum NimbusServer {
         var frameworkLogger = logger
         if frameworkLogger.logLevel == .info { frameworkLogger.logLevel = .notice }
         // Services stop in reverse order: the pruner before the store closes.
-        var services: [any Service] = [StoreCloser(instance: instance)]
+        var services: [any Service] = [StoreCloser(instance: instance), NotificationDelivery(instance: instance, logger: logger)]
         if let retention = configuration.tombstoneRetention {
             services.append(
                 TombstonePruner(database: instance.database, retention: retention, interval: .seconds(3600), logger: logger)
             )
         }
+        let socket = NotificationSocket(accounts: instance.accounts, dispatcher: instance.dispatcher, logger: logger)
         return Application(
             responder: responder,
+            server: .http1WebSocketUpgrade(configuration: .init(ws: .init(maxFrameSize: 1 << 20))) { request, _, _ in
+                await socket.shouldUpgrade(request)
+            },
             configuration: .init(address: .hostname(configuration.hostname, port: configuration.port), serverName: "Nimbus"),
             services: services,
             onServerRunning: onServerRunning,

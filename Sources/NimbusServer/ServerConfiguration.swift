@@ -33,6 +33,9 @@ public struct ServerConfiguration: Sendable {
     /// How long tombstones of deleted records are kept for the change feeds; `nil` keeps them
     /// forever. Default 30 days. A client that has not synced for longer must sync from scratch.
     public var tombstoneRetention: Duration?
+    /// How long a notification stays in its recipient's inbox, for clients that reconnect
+    /// with `after` (seven days by default).
+    public var inboxRetention: Duration
 
     /// Creates a configuration with the defaults above.
     public init(
@@ -45,7 +48,8 @@ public struct ServerConfiguration: Sendable {
         tokenKey: String? = nil,
         maximumBodySize: Int = 16 * 1024 * 1024,
         signatureDateWindowSeconds: Int = 300,
-        tombstoneRetention: Duration? = .seconds(30 * 24 * 3600)
+        tombstoneRetention: Duration? = .seconds(30 * 24 * 3600),
+        inboxRetention: Duration = .seconds(7 * 24 * 3600)
     ) {
         self.dataDirectory = dataDirectory
         self.databaseURL = databaseURL
@@ -57,6 +61,7 @@ public struct ServerConfiguration: Sendable {
         self.maximumBodySize = maximumBodySize
         self.signatureDateWindowSeconds = signatureDateWindowSeconds
         self.tombstoneRetention = tombstoneRetention
+        self.inboxRetention = inboxRetention
     }
 
     /// The SQLite database file inside the data directory.

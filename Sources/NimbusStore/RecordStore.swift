@@ -112,6 +112,12 @@ public protocol ZoneTransaction {
     /// Returns how many records moved.
     @discardableResult
     func moveDescendants(of rootName: String, from oldShare: String?, to newShare: String?) async throws -> Int
+
+    // MARK: Notifications
+
+    /// Puts the transaction's changes in the notification outbox, with `note`; does nothing
+    /// if the transaction changed nothing. Call it last: it covers the counters spent so far.
+    func recordChange(_ note: ChangeNote) async throws
 }
 
 /// A reference from one record to another in the same zone, as the store indexes it.

@@ -68,6 +68,7 @@ struct EngineFixture {
         let database = DatabaseService(
             records: store,
             shares: store,
+            subscriptions: store,
             users: store,
             schemaStore: store,
             now: { clock.now },
@@ -115,6 +116,7 @@ struct EngineFixture {
         let instance = DatabaseService(
             records: other,
             shares: other,
+            subscriptions: other,
             users: other,
             schemaStore: other,
             now: { clock.now },

@@ -31,11 +31,16 @@ public struct Caller: Sendable, Hashable {
     public var userRecordName: String?
 
     /// Creates a caller.
-    public init(container: String, environment: Environment, kind: Kind, userRecordName: String?) {
+    /// The device the request came from, when the client says (`X-Nimbus-Device-ID`): its own
+    /// changes are not notified back to it.
+    public var deviceID: String?
+
+    public init(container: String, environment: Environment, kind: Kind, userRecordName: String?, deviceID: String? = nil) {
         self.container = container
         self.environment = environment
         self.kind = kind
         self.userRecordName = userRecordName
+        self.deviceID = deviceID
     }
 }
 

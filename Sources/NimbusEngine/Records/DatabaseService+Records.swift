@@ -64,6 +64,7 @@ extension DatabaseService {
         )
         let planned = named
         let registry = schema
+        let deviceID = access.caller.deviceID
         // Read the schema outside the write, so the shared transaction rarely waits on a read.
         let known = try await store { try await registry.fields(of: Set(named.compactMap(\.recordType)), in: container) }
         let outcome = try await store {
@@ -95,9 +96,12 @@ extension DatabaseService {
                 for (recordType, fields) in plan.newFields {
                     learned[recordType, default: schemas[recordType] ?? [:]].merge(fields) { old, _ in old }
                 }
-                return (results: try await Self.apply(plan, in: transaction), schema: learned)
+                let results = try await Self.apply(plan, in: transaction)
+                try await transaction.recordChange(Self.changeNote(of: plan, snapshot: snapshot.records, writer: user, deviceID: deviceID))
+                return (results: results, schema: learned)
             }
         }
+        changeSignal.fire()
         // Committed: what the transaction read and added is the schema now.
         for (recordType, fields) in outcome.schema {
             await registry.remember(fields, for: recordType, in: container)
@@ -132,6 +136,28 @@ extension DatabaseService {
     }
 
     // MARK: - Private
+
+    /// What the notification outbox keeps of a write beside its rows: who wrote from where,
+    /// which saves were creations, and the deleted records as they were.
+    private static func changeNote(of plan: RecordBatchPlanner.Plan, snapshot: [String: Record], writer: String, deviceID: String?) -> ChangeNote {
+        var created: Set<String> = []
+        var deleted: [Record] = []
+        for write in plan.writes {
+            switch write {
+            case .save(let record, _):
+                let name = record.recordID.recordName
+                if snapshot[name] == nil { created.insert(name) }
+            case .delete(let tombstone):
+                if var record = snapshot[tombstone.recordName] {
+                    record.encryptedFields = [:]
+                    deleted.append(record)
+                }
+            default:
+                break
+            }
+        }
+        return ChangeNote(writer: writer, deviceID: deviceID, created: created, deleted: deleted)
+    }
 
     /// Writes a plan in operation order, batching runs of saves and of deletes, and returns the
     /// results with each saved record as the store saved it (with its new change tag).

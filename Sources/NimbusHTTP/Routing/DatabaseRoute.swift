@@ -39,6 +39,9 @@ public struct DatabaseRoute: Sendable, Hashable {
         case usersLookupContacts = "users/lookup/contacts"
         case usersContactsVerify = "users/contacts/verify"
         case usersContactsConfirm = "users/contacts/confirm"
+        case subscriptionsList = "subscriptions/list"
+        case subscriptionsLookup = "subscriptions/lookup"
+        case subscriptionsModify = "subscriptions/modify"
     }
 
     private static func exactEnvironment(_ text: Substring) -> Environment? {
@@ -75,6 +78,9 @@ public struct DatabaseRoute: Sendable, Hashable {
         case ("users", "current"): .usersCurrent
         case ("users", "caller"): .usersCaller
         case ("users", "discover"): .usersDiscover
+        case ("subscriptions", "list"): .subscriptionsList
+        case ("subscriptions", "lookup"): .subscriptionsLookup
+        case ("subscriptions", "modify"): .subscriptionsModify
         default: nil
         }
     }
@@ -96,6 +102,12 @@ public struct DatabaseRoute: Sendable, Hashable {
     /// Parses a request path, or says why it is not one Nimbus answers.
     public static func parse(_ path: String) throws(NimbusError) -> DatabaseRoute {
         let segments = path.split(separator: "/", omittingEmptySubsequences: true)
+        // Apple documents `subscriptions/lookup` without a database segment: the private one.
+        if segments.count == 6, segments[0] == "database", segments[1] == "1", segments[4] == "subscriptions", segments[5] == "lookup",
+            let environment = exactEnvironment(segments[3]) ?? Environment(parsing: segments[3])
+        {
+            return DatabaseRoute(container: String(segments[2]), environment: environment, scope: .private, operation: .subscriptionsLookup)
+        }
         guard segments.count >= 7, segments[0] == "database", segments[1] == "1" else {
             throw .badRequest("expected a path /database/1/{container}/{environment}/{database}/{operation}")
         }

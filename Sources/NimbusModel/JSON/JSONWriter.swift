@@ -73,6 +73,12 @@ package struct JSONWriter {
         needsComma = true
     }
 
+    package mutating func null() {
+        separate()
+        bytes.append(contentsOf: "null".utf8)
+        needsComma = true
+    }
+
     /// Writes `"name": "value"`.
     package mutating func field(_ name: String, _ value: String) {
         key(name)

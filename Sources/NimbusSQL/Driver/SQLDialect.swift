@@ -78,6 +78,16 @@ package enum SQLDialect: Sendable {
     }
 
     /// The current time in milliseconds since 1970, as an SQL expression.
+    /// What a `SELECT` appends to lock its rows for the transaction and pass over rows another
+    /// transaction holds: PostgreSQL's `FOR UPDATE SKIP LOCKED`. SQLite has one writer at a
+    /// time, so it needs nothing.
+    package var lockSkippingLocked: String {
+        switch self {
+        case .sqlite: ""
+        case .postgres: " FOR UPDATE SKIP LOCKED"
+        }
+    }
+
     package var currentTimeMilliseconds: String {
         switch self {
         case .sqlite: "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)"

@@ -18,11 +18,13 @@ final class SQLZoneTransaction: ZoneTransaction {
     let dialect: SQLDialect
     private let codec: RecordRowCodec
     /// When the transaction started, in milliseconds since 1970: the deletion time of its tombstones.
-    private let startedAt: Int64
+    let startedAt: Int64
     /// Names this transaction looked up and found absent: saving one cannot replace references.
     private var knownAbsent: Set<String> = []
     /// The zone's position in the database change feed, once this transaction has changed it.
     private var databasePosition: Int64?
+    /// The zone counter before this transaction's first change, and its last counter so far.
+    private(set) var spentCounters: (from: Int64, through: Int64)?
     /// The share each tombstone this transaction looked up or wrote was in when deleted, and
     /// the tombstone's counter. Saving over such a tombstone outside that share must report an
     /// exit from it: a participant who has not fetched the tombstone yet still holds the record.
@@ -249,7 +251,9 @@ final class SQLZoneTransaction: ZoneTransaction {
             [.integer(Int64(count)), .integer(position)] + zoneBinds
         )
         guard let row = rows.first else { throw StoreError(.zoneNotFound, detail: "zone vanished mid-transaction") }
-        return row.int(0) - Int64(count)
+        let base = row.int(0) - Int64(count)
+        spentCounters = (spentCounters?.from ?? base, row.int(0))
+        return base
     }
 
     /// Indexes the references the server acts on (`DELETE_SELF`, `VALIDATE`) by target.

@@ -216,6 +216,49 @@ enum SQLMigrations {
                 """
             ]
         },
+        // Subscriptions, the notification outbox (one row per committed write to a zone, keyed
+        // by the zone counter it ended at: no global sequence), and per-recipient inboxes.
+        Migration(version: 7) { _ in
+            [
+                """
+                CREATE TABLE subscriptions (
+                    container TEXT NOT NULL, environment TEXT NOT NULL, database_scope TEXT NOT NULL,
+                    user_record_name TEXT NOT NULL, subscription_id TEXT NOT NULL, kind TEXT NOT NULL,
+                    record_type TEXT, body TEXT NOT NULL, created_at BIGINT NOT NULL,
+                    PRIMARY KEY (container, environment, database_scope, user_record_name, subscription_id))
+                """,
+                // The public database's query subscriptions are found by record type.
+                """
+                CREATE INDEX subscriptions_by_record_type
+                    ON subscriptions (container, environment, database_scope, record_type)
+                    WHERE record_type IS NOT NULL
+                """,
+                """
+                CREATE TABLE change_events (
+                    container TEXT NOT NULL, environment TEXT NOT NULL, owner TEXT NOT NULL, zone_name TEXT NOT NULL,
+                    counter_through BIGINT NOT NULL, counter_from BIGINT NOT NULL, body TEXT NOT NULL,
+                    created_at BIGINT NOT NULL,
+                    PRIMARY KEY (container, environment, owner, zone_name, counter_through))
+                """,
+                "CREATE INDEX change_events_by_age ON change_events (created_at)",
+                // The exits of one write, read by zone counter range.
+                "CREATE INDEX share_exits_by_change ON share_exits (container, environment, owner, zone_name, change_counter)",
+                """
+                CREATE TABLE notification_sequences (
+                    container TEXT NOT NULL, environment TEXT NOT NULL, user_record_name TEXT NOT NULL,
+                    last_sequence BIGINT NOT NULL,
+                    PRIMARY KEY (container, environment, user_record_name))
+                """,
+                """
+                CREATE TABLE notification_inbox (
+                    container TEXT NOT NULL, environment TEXT NOT NULL, user_record_name TEXT NOT NULL,
+                    sequence BIGINT NOT NULL, notification_id TEXT NOT NULL, origin_device TEXT,
+                    payload TEXT NOT NULL, created_at BIGINT NOT NULL,
+                    PRIMARY KEY (container, environment, user_record_name, sequence))
+                """,
+                "CREATE INDEX notification_inbox_by_age ON notification_inbox (created_at)",
+            ]
+        },
     ]
 
     /// Brings the schema up to the latest version (or to `through`, for tests of an upgrade).

@@ -24,6 +24,8 @@ public struct WireError: WireResponse {
     public var redirectURL: String?
     /// The record a per-record error is about.
     public var recordName: String?
+    /// For a per-subscription error, the subscription it is about.
+    public var subscriptionID: String?
     /// The zone a per-zone error is about.
     public var zoneID: ZoneID?
     /// The share a `records/resolve` or `records/accept` error is about.
@@ -54,6 +56,7 @@ public struct WireError: WireResponse {
     package func write(to writer: inout JSONWriter, options: WireOptions) {
         writer.beginObject()
         if let recordName { writer.field("recordName", recordName) }
+        if let subscriptionID { writer.field("subscriptionID", subscriptionID) }
         if let shortGUID { writer.field("shortGUID", shortGUID) }
         if let zoneID {
             writer.key("zoneID")

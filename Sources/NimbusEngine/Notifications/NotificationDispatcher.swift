@@ -1,0 +1,176 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+public import Logging
+import NimbusModel
+public import NimbusStore
+
+/// Turns the outbox's committed writes into inbox entries, after commit and off the writer's
+/// path, then hands them to the hub.
+///
+/// Each pass claims a batch of outbox rows and, in the same transaction, writes the entries
+/// and removes the rows: a crash before commit leaves the rows for the next pass (or another
+/// instance), a crash after leaves the entries in the inboxes. Nothing is lost; a recipient
+/// may see an entry twice only through a reconnect's overlap, with the same notification ID.
+public final class NotificationDispatcher: Sendable {
+    /// Outbox rows claimed per transaction.
+    static let batchSize = 20
+
+    let store: any NotificationStore
+    let signal: ChangeSignal
+    /// Where new entries go once written.
+    public let hub: NotificationHub
+    let makeID: @Sendable () -> String
+    let pollInterval: Duration
+    let logger: Logger
+
+    /// Creates a dispatcher.
+    /// - Parameters:
+    ///   - store: The outbox and inboxes.
+    ///   - signal: Fired by writers after commit (``DatabaseService/changeSignal``).
+    ///   - hub: Where entries go after they are written.
+    ///   - makeID: Makes notification IDs.
+    ///   - pollInterval: How often to look for rows nobody signalled (left by a crash, or by
+    ///     another instance that stopped).
+    ///   - logger: For failed passes.
+    public init(
+        store: any NotificationStore,
+        signal: ChangeSignal,
+        hub: NotificationHub,
+        makeID: @escaping @Sendable () -> String,
+        pollInterval: Duration = .seconds(2),
+        logger: Logger
+    ) {
+        self.store = store
+        self.signal = signal
+        self.hub = hub
+        self.makeID = makeID
+        self.pollInterval = pollInterval
+        self.logger = logger
+    }
+
+    /// Handles outbox rows until none are left; returns the entries written.
+    @discardableResult
+    public func dispatchPending() async throws -> [InboxEntry] {
+        var written: [InboxEntry] = []
+        while true {
+            let makeID = makeID
+            let (handled, entries) = try await store.dispatch { transaction in
+                let events = try await transaction.claimEvents(limit: Self.batchSize)
+                var entries: [InboxEntry] = []
+                for event in events {
+                    entries += try await Self.handle(event, in: transaction, makeID: makeID)
+                    try await transaction.finish(event)
+                }
+                return (events.count, entries)
+            }
+            hub.publish(entries)
+            written += entries
+            if handled < Self.batchSize { return written }
+        }
+    }
+
+    /// The recipient's inbox after `sequence`, oldest first.
+    public func inbox(of userRecordName: String, in container: ContainerEnvironment, after sequence: Int64, limit: Int) async throws
+        -> [InboxEntry]
+    {
+        try await store.inbox(of: userRecordName, in: container, after: sequence, limit: limit)
+    }
+
+    /// The recipient's latest sequence number.
+    public func lastSequence(of userRecordName: String, in container: ContainerEnvironment) async throws -> Int64 {
+        try await store.lastSequence(of: userRecordName, in: container)
+    }
+
+    /// Dispatches whenever a writer signals (and every poll interval) until cancelled.
+    public func run() async {
+        while !Task.isCancelled {
+            do {
+                try await dispatchPending()
+            } catch {
+                logger.warning("Dispatching notifications failed", metadata: ["nimbus.error": "\(String(reflecting: error))"])
+            }
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { await self.signal.wait() }
+                group.addTask { try? await Task.sleep(for: self.pollInterval) }
+                await group.next()
+                group.cancelAll()
+            }
+        }
+    }
+
+    // MARK: - Private
+
+    /// The entries one event produces, written into the inboxes.
+    private static func handle(
+        _ event: ChangeEvent,
+        in transaction: any NotificationTransaction,
+        makeID: @Sendable () -> String
+    ) async throws -> [InboxEntry] {
+        let rows = try await transaction.rows(of: event)
+        guard !rows.saved.isEmpty || !rows.deleted.isEmpty || !rows.exits.isEmpty else { return [] }
+        let tenant = event.tenant
+        let container = ContainerEnvironment(container: tenant.container, environment: tenant.environment)
+        var audience: [(NotificationPlanner.Recipient, [Subscription])] = []
+        if tenant.isPublic {
+            var types = Set(rows.saved.map(\.recordType))
+            types.formUnion(rows.deleted.map(\.tombstone.recordType))
+            let found = try await transaction.publicQuerySubscriptions(recordTypes: types.sorted(), in: container)
+            for (user, subscriptions) in Dictionary(grouping: found, by: \.userRecordName) {
+                audience.append((.init(userRecordName: user, scope: .public, shares: nil), subscriptions.map(\.subscription)))
+            }
+        } else {
+            let own = try await transaction.subscriptions(of: [tenant.owner], scope: .private, in: container)
+            if !own.isEmpty {
+                audience.append((.init(userRecordName: tenant.owner, scope: .private, shares: nil), own.map(\.subscription)))
+            }
+            var shares: [String: Set<String>] = [:]
+            for participant in try await transaction.participants(ofZone: event.zoneName, of: tenant) {
+                shares[participant.userRecordName, default: []].insert(participant.shareName)
+            }
+            let theirs = try await transaction.subscriptions(of: shares.keys.sorted(), scope: .shared, in: container)
+            for (user, subscriptions) in Dictionary(grouping: theirs, by: \.userRecordName) {
+                audience.append((.init(userRecordName: user, scope: .shared, shares: shares[user]), subscriptions.map(\.subscription)))
+            }
+        }
+        let planner = NotificationPlanner(event: event, rows: rows)
+        var drafts: [NotificationDraft] = []
+        for (recipient, subscriptions) in audience.sorted(by: { $0.0.userRecordName < $1.0.userRecordName }) {
+            let visible = planner.changes(visibleTo: recipient)
+            guard !visible.isEmpty else { continue }
+            for subscription in subscriptions.sorted(by: { $0.subscriptionID < $1.subscriptionID }) {
+                let matched = planner.matches(of: subscription, in: visible)
+                guard !matched.isEmpty else { continue }
+                let id = makeID()
+                let payload = NotificationPayload(
+                    event: event,
+                    notificationID: id,
+                    recipient: recipient,
+                    subscription: subscription,
+                    changes: matched
+                )
+                drafts.append(
+                    NotificationDraft(
+                        userRecordName: recipient.userRecordName,
+                        notificationID: id,
+                        originDeviceID: event.note.deviceID,
+                        payload: payload.bytes()
+                    )
+                )
+                if case .query(_, _, _, true) = subscription.kind {
+                    let subscriber = Subscriber(
+                        container: tenant.container,
+                        environment: tenant.environment,
+                        scope: recipient.scope,
+                        userRecordName: recipient.userRecordName
+                    )
+                    try await transaction.deleteSubscription(subscription.subscriptionID, of: subscriber)
+                }
+            }
+        }
+        return try await transaction.deliver(drafts, in: container)
+    }
+}

@@ -1,0 +1,79 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+public import NimbusStore
+import Synchronization
+
+/// Hands freshly written inbox entries to the connections of their recipients on this server
+/// instance (WebSocket, long poll). Entries are in the inbox before they get here, so a
+/// connection that misses one (it connected a moment later) finds it there.
+public final class NotificationHub: Sendable {
+    /// One connection's feed of entries for one recipient.
+    public struct Listener: Sendable {
+        let id: Int
+        let key: Key
+        /// Entries as they are written, in sequence order per dispatch.
+        public let entries: AsyncStream<InboxEntry>
+    }
+
+    struct Key: Hashable, Sendable {
+        var container: ContainerEnvironment
+        var userRecordName: String
+    }
+
+    private struct State {
+        var nextID = 0
+        var listeners: [Key: [Int: AsyncStream<InboxEntry>.Continuation]] = [:]
+        var count = 0
+    }
+
+    private let state = Mutex(State())
+
+    /// Creates an empty hub.
+    public init() {}
+
+    /// Starts a feed of the recipient's new entries; ``stopListening(_:)`` ends it.
+    public func listen(to userRecordName: String, in container: ContainerEnvironment) -> Listener {
+        let key = Key(container: container, userRecordName: userRecordName)
+        // A slow connection keeps at most this many entries waiting; it finds the rest in the inbox.
+        let (stream, continuation) = AsyncStream.makeStream(of: InboxEntry.self, bufferingPolicy: .bufferingOldest(1_000))
+        let id = state.withLock { state in
+            state.nextID += 1
+            state.listeners[key, default: [:]][state.nextID] = continuation
+            state.count += 1
+            return state.nextID
+        }
+        return Listener(id: id, key: key, entries: stream)
+    }
+
+    /// Ends a feed.
+    public func stopListening(_ listener: Listener) {
+        let continuation = state.withLock { state -> AsyncStream<InboxEntry>.Continuation? in
+            guard let continuation = state.listeners[listener.key]?.removeValue(forKey: listener.id) else { return nil }
+            if state.listeners[listener.key]?.isEmpty == true { state.listeners[listener.key] = nil }
+            state.count -= 1
+            return continuation
+        }
+        continuation?.finish()
+    }
+
+    /// How many feeds are open.
+    public var listenerCount: Int { state.withLock { $0.count } }
+
+    /// Hands entries to their recipients' feeds.
+    public func publish(_ entries: [InboxEntry]) {
+        guard !entries.isEmpty else { return }
+        let deliveries = state.withLock { state -> [(AsyncStream<InboxEntry>.Continuation, InboxEntry)] in
+            var deliveries: [(AsyncStream<InboxEntry>.Continuation, InboxEntry)] = []
+            for entry in entries {
+                let key = Key(container: entry.container, userRecordName: entry.userRecordName)
+                for continuation in (state.listeners[key] ?? [:]).values { deliveries.append((continuation, entry)) }
+            }
+            return deliveries
+        }
+        for (continuation, entry) in deliveries { continuation.yield(entry) }
+    }
+}

@@ -1,0 +1,68 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+/// The CloudKit query dictionary, read by `records/query` and stored with query subscriptions.
+extension Query {
+    /// Reads `{recordType, filterBy[], sortBy[]}`.
+    package static func read(_ json: JSONValue, at path: String) throws(NimbusError) -> Query {
+        let members = try json.object(at: path)
+        let recordType = try members.required("recordType", at: path).string(at: jsonPath(path, "recordType"))
+        var filters: [Filter] = []
+        let filtersPath = jsonPath(path, "filterBy")
+        for (index, element) in (try members.optional("filterBy")?.array(at: filtersPath) ?? []).enumerated() {
+            let filterPath = jsonPath(filtersPath, index)
+            let filter = try element.object(at: filterPath)
+            let name = try filter.required("comparator", at: filterPath).string(at: jsonPath(filterPath, "comparator"))
+            guard let comparator = Filter.Comparator(rawValue: name.uppercased()) else {
+                throw .badRequest("unknown comparator '\(name)' at \(jsonPath(filterPath, "comparator"))")
+            }
+            let field = try filter.required("fieldName", at: filterPath).string(at: jsonPath(filterPath, "fieldName"))
+            let value = try FieldValue.read(dictionary: try filter.required("fieldValue", at: filterPath), at: jsonPath(filterPath, "fieldValue"))
+            filters.append(Filter(field, comparator, value.value))
+        }
+        var sorts: [SortDescriptor] = []
+        let sortsPath = jsonPath(path, "sortBy")
+        for (index, element) in (try members.optional("sortBy")?.array(at: sortsPath) ?? []).enumerated() {
+            let sortPath = jsonPath(sortsPath, index)
+            let sort = try element.object(at: sortPath)
+            sorts.append(
+                SortDescriptor(
+                    try sort.required("fieldName", at: sortPath).string(at: jsonPath(sortPath, "fieldName")),
+                    ascending: try sort.optional("ascending")?.bool(at: jsonPath(sortPath, "ascending")) ?? true
+                )
+            )
+        }
+        return Query(recordType: recordType, filters: filters, sortDescriptors: sorts)
+    }
+
+    /// Writes `{recordType, filterBy[], sortBy[]}`.
+    package func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.field("recordType", recordType)
+        writer.key("filterBy")
+        writer.beginArray()
+        for filter in filters {
+            writer.beginObject()
+            writer.field("comparator", filter.comparator.rawValue)
+            writer.field("fieldName", filter.fieldName)
+            writer.key("fieldValue")
+            filter.value.write(to: &writer)
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.key("sortBy")
+        writer.beginArray()
+        for sort in sortDescriptors {
+            writer.beginObject()
+            writer.field("fieldName", sort.fieldName)
+            writer.key("ascending")
+            writer.bool(sort.ascending)
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.endObject()
+    }
+}

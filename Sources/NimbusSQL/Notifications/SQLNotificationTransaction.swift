@@ -1,0 +1,205 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+import NimbusModel
+import NimbusStore
+
+/// The dispatcher's transaction: claims outbox rows, reads what they cover, writes inboxes.
+struct SQLNotificationTransaction: NotificationTransaction {
+    let connection: any SQLConnection
+    let dialect: SQLDialect
+    let cipher: FieldCipher
+    let now: Int64
+
+    /// Rows per multi-row statement: few round trips for a 1,000-member fan-out.
+    private static let rowsPerStatement = 100
+
+    func claimEvents(limit: Int) async throws -> [ChangeEvent] {
+        let rows = try await connection.query(
+            """
+            SELECT container, environment, owner, zone_name, counter_through, counter_from, body, created_at
+            FROM change_events ORDER BY created_at LIMIT ?\(dialect.lockSkippingLocked)
+            """,
+            [.integer(Int64(limit))]
+        )
+        return try rows.compactMap { row in
+            guard let environment = Environment(rawValue: row.string(1)) else { return nil }
+            let tenant = Tenant(container: row.string(0), environment: environment, owner: row.string(2))
+            let zoneID = ZoneID(zoneName: row.string(3), ownerRecordName: tenant.owner)
+            return ChangeEvent(
+                tenant: tenant,
+                zoneName: row.string(3),
+                counterFrom: row.int(5),
+                counterThrough: row.int(4),
+                note: try ChangeNoteCoding.decode(row.string(6), zoneID: zoneID),
+                createdAt: row.int(7)
+            )
+        }
+    }
+
+    func rows(of event: ChangeEvent) async throws -> ChangeEventRows {
+        let range: [SQLValue] = SQLStore.binds(event.tenant, zone: event.zoneName) + [.integer(event.counterFrom), .integer(event.counterThrough)]
+        let recordRows = try await connection.query(
+            """
+            SELECT \(RecordRowCodec.columns), is_deleted FROM records
+            WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND change_counter > ? AND change_counter <= ?
+            ORDER BY change_counter
+            """,
+            range
+        )
+        let codec = RecordRowCodec(cipher: cipher, tenant: event.tenant, zoneName: event.zoneName)
+        let zoneID = ZoneID(zoneName: event.zoneName, ownerRecordName: event.tenant.owner)
+        var saved: [Record] = []
+        var deleted: [(tombstone: Tombstone, share: String?)] = []
+        for row in recordRows {
+            if row.int(RecordRowCodec.columnCount) != 0 {
+                deleted.append((Tombstone(recordName: row.string(0), recordType: row.string(1)), row[RecordRowCodec.shareColumn].text))
+            } else {
+                saved.append(try codec.record(from: row, zoneID: zoneID))
+            }
+        }
+        let exitRows = try await connection.query(
+            """
+            SELECT record_name, share_name FROM share_exits
+            WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND change_counter > ? AND change_counter <= ?
+            """,
+            range
+        )
+        return ChangeEventRows(saved: saved, deleted: deleted, exits: exitRows.map { ($0.string(0), $0.string(1)) })
+    }
+
+    func participants(ofZone zoneName: String, of tenant: Tenant) async throws -> [ZoneParticipant] {
+        let rows = try await connection.query(
+            """
+            SELECT user_record_name, share_name FROM share_participants
+            WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ?
+              AND acceptance = 'ACCEPTED' AND role <> 'OWNER' AND user_record_name IS NOT NULL
+            """,
+            SQLStore.binds(tenant, zone: zoneName)
+        )
+        return rows.map { ZoneParticipant(userRecordName: $0.string(0), shareName: $0.string(1)) }
+    }
+
+    func subscriptions(
+        of users: [String],
+        scope: DatabaseScope,
+        in container: ContainerEnvironment
+    ) async throws -> [(userRecordName: String, subscription: Subscription)] {
+        guard !users.isEmpty else { return [] }
+        let membership = users.count == 1 ? "user_record_name = ?" : dialect.isMember("user_record_name")
+        let rows = try await connection.query(
+            """
+            SELECT user_record_name, body FROM subscriptions
+            WHERE container = ? AND environment = ? AND database_scope = ? AND \(membership)
+            """,
+            [
+                .text(container.container), .text(container.environment.rawValue), .text(scope.rawValue),
+                users.count == 1 ? .text(users[0]) : SQLStore.jsonArray(users),
+            ]
+        )
+        return try rows.map { ($0.string(0), try SQLStore.subscription(fromBody: $0.string(1))) }
+    }
+
+    func publicQuerySubscriptions(
+        recordTypes: [String],
+        in container: ContainerEnvironment
+    ) async throws -> [(userRecordName: String, subscription: Subscription)] {
+        guard !recordTypes.isEmpty else { return [] }
+        let rows = try await connection.query(
+            """
+            SELECT user_record_name, body FROM subscriptions
+            WHERE container = ? AND environment = ? AND database_scope = 'public' AND record_type IS NOT NULL
+              AND \(dialect.isMember("record_type"))
+            """,
+            [.text(container.container), .text(container.environment.rawValue), SQLStore.jsonArray(recordTypes)]
+        )
+        return try rows.map { ($0.string(0), try SQLStore.subscription(fromBody: $0.string(1))) }
+    }
+
+    func deliver(_ drafts: [NotificationDraft], in container: ContainerEnvironment) async throws -> [InboxEntry] {
+        guard !drafts.isEmpty else { return [] }
+        let containerBinds: [SQLValue] = [.text(container.container), .text(container.environment.rawValue)]
+        var counts: [String: Int64] = [:]
+        for draft in drafts { counts[draft.userRecordName, default: 0] += 1 }
+        // Reserve each recipient's numbers: one upsert per hundred recipients.
+        var next: [String: Int64] = [:]
+        let users = counts.keys.sorted()
+        for start in stride(from: 0, to: users.count, by: Self.rowsPerStatement) {
+            let batch = users[start..<min(start + Self.rowsPerStatement, users.count)]
+            var binds: [SQLValue] = []
+            for user in batch { binds += containerBinds + [.text(user), .integer(counts[user] ?? 0)] }
+            let rows = try await connection.query(
+                """
+                INSERT INTO notification_sequences (container, environment, user_record_name, last_sequence)
+                VALUES \(Array(repeating: "(?, ?, ?, ?)", count: batch.count).joined(separator: ", "))
+                ON CONFLICT (container, environment, user_record_name) DO UPDATE SET
+                    last_sequence = notification_sequences.last_sequence + excluded.last_sequence
+                RETURNING user_record_name, last_sequence
+                """,
+                binds
+            )
+            for row in rows { next[row.string(0)] = row.int(1) - (counts[row.string(0)] ?? 0) + 1 }
+        }
+        var entries: [InboxEntry] = []
+        entries.reserveCapacity(drafts.count)
+        for draft in drafts {
+            let sequence = next[draft.userRecordName] ?? 1
+            next[draft.userRecordName] = sequence + 1
+            entries.append(
+                InboxEntry(
+                    container: container,
+                    userRecordName: draft.userRecordName,
+                    sequence: sequence,
+                    notificationID: draft.notificationID,
+                    originDeviceID: draft.originDeviceID,
+                    createdAt: now,
+                    payload: draft.payload
+                )
+            )
+        }
+        for start in stride(from: 0, to: entries.count, by: Self.rowsPerStatement) {
+            let batch = entries[start..<min(start + Self.rowsPerStatement, entries.count)]
+            var binds: [SQLValue] = []
+            for entry in batch {
+                binds +=
+                    containerBinds + [
+                        .text(entry.userRecordName), .integer(entry.sequence), .text(entry.notificationID),
+                        entry.originDeviceID.map(SQLValue.text) ?? .null, .text(String(decoding: entry.payload, as: UTF8.self)),
+                        .integer(entry.createdAt),
+                    ]
+            }
+            try await connection.execute(
+                """
+                INSERT INTO notification_inbox (container, environment, user_record_name, sequence, notification_id,
+                    origin_device, payload, created_at)
+                VALUES \(Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?)", count: batch.count).joined(separator: ", "))
+                """,
+                binds
+            )
+        }
+        return entries
+    }
+
+    func deleteSubscription(_ id: String, of subscriber: Subscriber) async throws {
+        try await connection.execute(
+            """
+            DELETE FROM subscriptions
+            WHERE container = ? AND environment = ? AND database_scope = ? AND user_record_name = ? AND subscription_id = ?
+            """,
+            SQLStore.binds(subscriber) + [.text(id)]
+        )
+    }
+
+    func finish(_ event: ChangeEvent) async throws {
+        try await connection.execute(
+            """
+            DELETE FROM change_events
+            WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND counter_through = ?
+            """,
+            SQLStore.binds(event.tenant, zone: event.zoneName) + [.integer(event.counterThrough)]
+        )
+    }
+}

@@ -1,0 +1,68 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+public import NimbusModel
+public import NimbusStore
+
+extension SQLStore: NotificationStore {
+    public func dispatch<Result: Sendable>(
+        _ body: @escaping @Sendable (any NotificationTransaction) async throws -> Result
+    ) async throws -> Result {
+        let dialect = database.dialect
+        let cipher = cipher
+        let createdAt = now()
+        return try await database.write { connection in
+            try await body(SQLNotificationTransaction(connection: connection, dialect: dialect, cipher: cipher, now: createdAt))
+        }
+    }
+
+    public func inbox(of userRecordName: String, in container: ContainerEnvironment, after sequence: Int64, limit: Int) async throws
+        -> [InboxEntry]
+    {
+        let rows = try await database.readStatement(
+            """
+            SELECT sequence, notification_id, origin_device, created_at, payload FROM notification_inbox
+            WHERE container = ? AND environment = ? AND user_record_name = ? AND sequence > ?
+            ORDER BY sequence LIMIT ?
+            """,
+            [
+                .text(container.container), .text(container.environment.rawValue), .text(userRecordName), .integer(sequence),
+                .integer(Int64(limit)),
+            ]
+        )
+        return rows.map { row in
+            InboxEntry(
+                container: container,
+                userRecordName: userRecordName,
+                sequence: row.int(0),
+                notificationID: row.string(1),
+                originDeviceID: row[2].text,
+                createdAt: row.int(3),
+                payload: Array(row.string(4).utf8)
+            )
+        }
+    }
+
+    public func lastSequence(of userRecordName: String, in container: ContainerEnvironment) async throws -> Int64 {
+        let rows = try await database.readStatement(
+            """
+            SELECT last_sequence FROM notification_sequences
+            WHERE container = ? AND environment = ? AND user_record_name = ?
+            """,
+            [.text(container.container), .text(container.environment.rawValue), .text(userRecordName)]
+        )
+        return rows.first?.int(0) ?? 0
+    }
+
+    public func pruneInboxes(before cutoff: Int64) async throws -> Int {
+        try await database.write { connection in
+            try await connection.query(
+                "DELETE FROM notification_inbox WHERE created_at < ? RETURNING sequence",
+                [.integer(cutoff)]
+            ).count
+        }
+    }
+}

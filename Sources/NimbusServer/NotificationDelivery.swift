@@ -1,0 +1,36 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+import Logging
+import NimbusEngine
+import ServiceLifecycle
+
+/// Runs the notification dispatcher, and now and then empties old inbox entries, until
+/// graceful shutdown (before the store closes). Its first pass handles what a previous run
+/// left in the outbox.
+struct NotificationDelivery: Service {
+    let instance: NimbusInstance
+    let logger: Logger
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { await instance.dispatcher.run() }
+                group.addTask {
+                    while !Task.isCancelled {
+                        guard (try? await Task.sleep(for: .seconds(3600))) != nil else { return }
+                        do {
+                            let removed = try await instance.pruneInboxes()
+                            if removed > 0 { logger.info("Pruned notification inboxes", metadata: ["nimbus.count": "\(removed)"]) }
+                        } catch {
+                            logger.warning("Pruning notification inboxes failed", metadata: ["nimbus.error": "\(error)"])
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

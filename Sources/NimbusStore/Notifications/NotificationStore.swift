@@ -1,0 +1,130 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+public import NimbusModel
+
+/// A notification to write into a recipient's inbox; the store numbers it.
+public struct NotificationDraft: Sendable, Hashable {
+    /// The recipient.
+    public var userRecordName: String
+    /// The notification's stable ID (`ck.nid`).
+    public var notificationID: String
+    /// The device whose change caused it, which is not sent it.
+    public var originDeviceID: String?
+    /// The message members other than `id` and `sequence`, as one JSON object: `ck`, and `aps`
+    /// where an APNs payload would have one.
+    public var payload: [UInt8]
+
+    /// Creates a draft.
+    public init(userRecordName: String, notificationID: String, originDeviceID: String?, payload: [UInt8]) {
+        self.userRecordName = userRecordName
+        self.notificationID = notificationID
+        self.originDeviceID = originDeviceID
+        self.payload = payload
+    }
+}
+
+/// A notification in a recipient's inbox.
+public struct InboxEntry: Sendable, Hashable {
+    /// The container and environment.
+    public var container: ContainerEnvironment
+    /// The recipient.
+    public var userRecordName: String
+    /// Its place in the recipient's inbox: 1, 2, 3, ... without gaps.
+    public var sequence: Int64
+    /// The notification's stable ID.
+    public var notificationID: String
+    /// The device whose change caused it.
+    public var originDeviceID: String?
+    /// When it was written, in milliseconds since 1970.
+    public var createdAt: Int64
+    /// `ck` (and `aps`) as one JSON object.
+    public var payload: [UInt8]
+
+    /// Creates an entry.
+    public init(
+        container: ContainerEnvironment,
+        userRecordName: String,
+        sequence: Int64,
+        notificationID: String,
+        originDeviceID: String?,
+        createdAt: Int64,
+        payload: [UInt8]
+    ) {
+        self.container = container
+        self.userRecordName = userRecordName
+        self.sequence = sequence
+        self.notificationID = notificationID
+        self.originDeviceID = originDeviceID
+        self.createdAt = createdAt
+        self.payload = payload
+    }
+}
+
+/// A participant of a share in a zone, as the dispatcher needs them.
+public struct ZoneParticipant: Sendable, Hashable {
+    /// The participant.
+    public var userRecordName: String
+    /// The share they accepted (``Share/zoneShareName`` for a zone share).
+    public var shareName: String
+
+    /// Creates a participant entry.
+    public init(userRecordName: String, shareName: String) {
+        self.userRecordName = userRecordName
+        self.shareName = shareName
+    }
+}
+
+/// The notification outbox and inboxes.
+public protocol NotificationStore: Sendable {
+    /// Runs `body` in one write transaction: claiming events, reading what they need, writing
+    /// inbox entries and removing the events commit together, or not at all.
+    func dispatch<Result: Sendable>(_ body: @escaping @Sendable (any NotificationTransaction) async throws -> Result) async throws -> Result
+
+    /// The recipient's inbox entries after `sequence`, oldest first, at most `limit`.
+    func inbox(of userRecordName: String, in container: ContainerEnvironment, after sequence: Int64, limit: Int) async throws -> [InboxEntry]
+
+    /// The recipient's last sequence number (0 before their first notification).
+    func lastSequence(of userRecordName: String, in container: ContainerEnvironment) async throws -> Int64
+
+    /// Removes inbox entries written before `cutoff` (milliseconds since 1970).
+    func pruneInboxes(before cutoff: Int64) async throws -> Int
+}
+
+/// The dispatcher's view of the store inside one transaction.
+public protocol NotificationTransaction {
+    /// Up to `limit` events waiting in the outbox, oldest first, locked for this transaction
+    /// (another server instance skips them).
+    func claimEvents(limit: Int) async throws -> [ChangeEvent]
+
+    /// The rows the event's counters cover.
+    func rows(of event: ChangeEvent) async throws -> ChangeEventRows
+
+    /// Who accepted a share of the zone, other than its owner.
+    func participants(ofZone zoneName: String, of tenant: Tenant) async throws -> [ZoneParticipant]
+
+    /// The subscriptions of these users in one database.
+    func subscriptions(
+        of users: [String],
+        scope: DatabaseScope,
+        in container: ContainerEnvironment
+    ) async throws -> [(userRecordName: String, subscription: Subscription)]
+
+    /// Every query subscription on these record types in the public database.
+    func publicQuerySubscriptions(
+        recordTypes: [String],
+        in container: ContainerEnvironment
+    ) async throws -> [(userRecordName: String, subscription: Subscription)]
+
+    /// Writes the drafts into their recipients' inboxes, numbering each recipient's entries.
+    func deliver(_ drafts: [NotificationDraft], in container: ContainerEnvironment) async throws -> [InboxEntry]
+
+    /// Removes a subscription that fired once.
+    func deleteSubscription(_ id: String, of subscriber: Subscriber) async throws
+
+    /// Removes a handled event from the outbox.
+    func finish(_ event: ChangeEvent) async throws
+}
