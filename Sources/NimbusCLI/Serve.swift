@@ -33,7 +33,9 @@ struct Serve: AsyncParsableCommand {
             fieldEncryptionKey: environment["NIMBUS_ENCRYPTION_KEY"],
             tokenKey: environment["NIMBUS_TOKEN_KEY"],
             signatureDateWindowSeconds: environment["NIMBUS_SIGNATURE_WINDOW"].flatMap { Int($0) } ?? 300,
-            tombstoneRetention: try Self.tombstoneRetention(environment["NIMBUS_TOMBSTONE_RETENTION_DAYS"])
+            tombstoneRetention: try Self.tombstoneRetention(environment["NIMBUS_TOMBSTONE_RETENTION_DAYS"]),
+            inboxRetention: try Self.inboxRetention(environment["NIMBUS_INBOX_RETENTION_DAYS"]),
+            notificationDelay: try Self.notificationDelay(environment["NIMBUS_NOTIFICATION_DELAY_MS"])
         )
         let instance = try await NimbusInstance.open(configuration, logger: logger)
         if let quickstart = try await NimbusServer.makeQuickstart(instance) {
@@ -65,5 +67,23 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("NIMBUS_TOMBSTONE_RETENTION_DAYS must be a whole number of days up to 36500, 0 to keep tombstones forever")
         }
         return days == 0 ? nil : .seconds(days * 24 * 3600)
+    }
+
+    /// `NIMBUS_INBOX_RETENTION_DAYS`: days a notification stays in its recipient's inbox (default 7).
+    static func inboxRetention(_ text: String?) throws -> Duration {
+        guard let text else { return .seconds(7 * 24 * 3600) }
+        guard let days = Int(text), (1...365).contains(days) else {
+            throw ValidationError("NIMBUS_INBOX_RETENTION_DAYS must be a whole number of days from 1 to 365")
+        }
+        return .seconds(days * 24 * 3600)
+    }
+
+    /// `NIMBUS_NOTIFICATION_DELAY_MS`: how long to gather writes before dispatching (default 0).
+    static func notificationDelay(_ text: String?) throws -> Duration {
+        guard let text else { return .zero }
+        guard let milliseconds = Int(text), (0...60_000).contains(milliseconds) else {
+            throw ValidationError("NIMBUS_NOTIFICATION_DELAY_MS must be a whole number of milliseconds from 0 to 60000")
+        }
+        return .milliseconds(milliseconds)
     }
 }

@@ -9,6 +9,7 @@ public import Hummingbird
 public import Logging
 public import NimbusEngine
 import NimbusModel
+import NimbusStore
 import NimbusWire
 
 #if canImport(FoundationEssentials)
@@ -39,6 +40,7 @@ public struct CloudKitResponder<Context: RequestContext>: HTTPResponder {
 
     let database: DatabaseService
     let accounts: AccountService
+    let dispatcher: NotificationDispatcher
     let configuration: Configuration
     let metrics: HTTPMetrics
     /// Renders the metrics registry for `/metrics`.
@@ -50,6 +52,7 @@ public struct CloudKitResponder<Context: RequestContext>: HTTPResponder {
     public init(
         database: DatabaseService,
         accounts: AccountService,
+        dispatcher: NotificationDispatcher,
         configuration: Configuration,
         metrics: HTTPMetrics,
         renderMetrics: @escaping @Sendable () -> String,
@@ -57,6 +60,7 @@ public struct CloudKitResponder<Context: RequestContext>: HTTPResponder {
     ) {
         self.database = database
         self.accounts = accounts
+        self.dispatcher = dispatcher
         self.configuration = configuration
         self.metrics = metrics
         self.renderMetrics = renderMetrics
@@ -90,8 +94,8 @@ public struct CloudKitResponder<Context: RequestContext>: HTTPResponder {
         }
     }
 
-    /// The notification stream reached as plain HTTP: either its authentication failed (the
-    /// upgrade was refused) or the client did not ask for a WebSocket.
+    /// The notification channels over plain HTTP: the inbox, or the WebSocket stream reached
+    /// without an upgrade (its authentication failed, or the client did not ask for one).
     private func respondToStreamRequest(_ request: Request, route: NotificationsRoute) async -> Response {
         var exchange = Exchange(requestID: requestIDs.next())
         do throws(NimbusError) {
@@ -105,10 +109,22 @@ public struct CloudKitResponder<Context: RequestContext>: HTTPResponder {
                 container: route.container,
                 environment: route.environment
             )
-            guard authentication.caller.kind == .user else {
-                throw NimbusError(.authenticationRequired, "the notification stream needs a signed-in user (ckWebAuthToken)")
+            guard authentication.caller.kind == .user, let user = authentication.caller.userRecordName else {
+                throw NimbusError(.authenticationRequired, "notifications need a signed-in user (ckWebAuthToken)")
             }
-            throw NimbusError.badRequest("the notification stream is a WebSocket: send Connection: Upgrade and Upgrade: websocket")
+            exchange.webAuthToken = authentication.webAuthToken
+            switch route.channel {
+            case .ws:
+                throw NimbusError.badRequest("the notification stream is a WebSocket: send Connection: Upgrade and Upgrade: websocket")
+            case .inbox:
+                guard request.method == .post || request.method == .get else {
+                    throw NimbusError.badRequest("read the inbox with POST (or GET)")
+                }
+                let body = try await collectBody(request)
+                let container = ContainerEnvironment(container: route.container, environment: route.environment)
+                exchange.body = try await NotificationInbox(dispatcher: dispatcher, user: user, container: container).respond(to: body)
+                exchange.status = .ok
+            }
         } catch {
             exchange.fail(with: error, redirectURL: nil)
         }

@@ -94,6 +94,7 @@ public struct NimbusInstance: Sendable {
             signal: database.changeSignal,
             hub: NotificationHub(),
             makeID: { UUID().uuidString.lowercased() },
+            batchDelay: configuration.notificationDelay,
             logger: logger
         )
         return NimbusInstance(

@@ -67,6 +67,7 @@ public enum NimbusServer {
         return CloudKitResponder<BasicRequestContext>(
             database: instance.database,
             accounts: instance.accounts,
+            dispatcher: instance.dispatcher,
             configuration: .init(maximumBodySize: configuration.maximumBodySize, publicBaseURL: baseURL),
             metrics: HTTPMetrics(factory: factory),
             renderMetrics: { registry.emitToString() },

@@ -36,6 +36,9 @@ public struct ServerConfiguration: Sendable {
     /// How long a notification stays in its recipient's inbox, for clients that reconnect
     /// with `after` (seven days by default).
     public var inboxRetention: Duration
+    /// How long the dispatcher waits after a write before turning it into notifications, to
+    /// handle a burst together (zero by default: at once).
+    public var notificationDelay: Duration
 
     /// Creates a configuration with the defaults above.
     public init(
@@ -49,7 +52,8 @@ public struct ServerConfiguration: Sendable {
         maximumBodySize: Int = 16 * 1024 * 1024,
         signatureDateWindowSeconds: Int = 300,
         tombstoneRetention: Duration? = .seconds(30 * 24 * 3600),
-        inboxRetention: Duration = .seconds(7 * 24 * 3600)
+        inboxRetention: Duration = .seconds(7 * 24 * 3600),
+        notificationDelay: Duration = .zero
     ) {
         self.dataDirectory = dataDirectory
         self.databaseURL = databaseURL
@@ -62,6 +66,7 @@ public struct ServerConfiguration: Sendable {
         self.signatureDateWindowSeconds = signatureDateWindowSeconds
         self.tombstoneRetention = tombstoneRetention
         self.inboxRetention = inboxRetention
+        self.notificationDelay = notificationDelay
     }
 
     /// The SQLite database file inside the data directory.

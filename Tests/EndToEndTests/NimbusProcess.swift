@@ -53,9 +53,10 @@ final class ServerProcess: Sendable {
     let url: String
 
     /// Starts the server on `directory` and waits until it logs that it is ready.
-    init(_ data: DataLocation) async throws {
+    init(_ data: DataLocation, environment extra: [String: String] = [:]) async throws {
         var environment = ProcessInfo.processInfo.environment
         environment["NIMBUS_LOG_LEVEL"] = "info"
+        environment.merge(extra) { _, new in new }
         let child = try ProcessLaunch.start(NimbusBinary.path, ["serve", "--port", "0"] + data.options, environment: environment)
         self.child = child
         var url: String?
@@ -84,6 +85,12 @@ final class ServerProcess: Sendable {
             return String(line.dropFirst("export \(name)=".count)).trimmingCharacters(in: CharacterSet(charactersIn: "'"))
         }
         return nil
+    }
+
+    /// Kills the process with SIGKILL, as a crash or an out-of-memory kill would, and waits for it.
+    func kill() {
+        child.signal(SIGKILL)
+        _ = child.waitForExit()
     }
 
     /// Sends SIGTERM and waits for the process to exit; returns its exit status.

@@ -25,6 +25,7 @@ public final class NotificationDispatcher: Sendable {
     public let hub: NotificationHub
     let makeID: @Sendable () -> String
     let pollInterval: Duration
+    let batchDelay: Duration
     let logger: Logger
 
     /// Creates a dispatcher.
@@ -35,6 +36,8 @@ public final class NotificationDispatcher: Sendable {
     ///   - makeID: Makes notification IDs.
     ///   - pollInterval: How often to look for rows nobody signalled (left by a crash, or by
     ///     another instance that stopped).
+    ///   - batchDelay: How long to wait after a writer's signal before dispatching, so a burst
+    ///     of writes is handled in fewer transactions; zero by default.
     ///   - logger: For failed passes.
     public init(
         store: any NotificationStore,
@@ -42,6 +45,7 @@ public final class NotificationDispatcher: Sendable {
         hub: NotificationHub,
         makeID: @escaping @Sendable () -> String,
         pollInterval: Duration = .seconds(2),
+        batchDelay: Duration = .zero,
         logger: Logger
     ) {
         self.store = store
@@ -49,6 +53,7 @@ public final class NotificationDispatcher: Sendable {
         self.hub = hub
         self.makeID = makeID
         self.pollInterval = pollInterval
+        self.batchDelay = batchDelay
         self.logger = logger
     }
 
@@ -99,6 +104,7 @@ public final class NotificationDispatcher: Sendable {
                 await group.next()
                 group.cancelAll()
             }
+            if batchDelay > .zero { try? await Task.sleep(for: batchDelay) }
         }
     }
 

@@ -76,7 +76,7 @@ public struct NotificationSocket: Sendable {
 
     static func target(_ pathAndQuery: String) -> Target? {
         let uri = URI(pathAndQuery)
-        guard let route = NotificationsRoute.parse(uri.path) else { return nil }
+        guard let route = NotificationsRoute.parse(uri.path), route.channel == .ws else { return nil }
         let query = uri.queryParameters
         return Target(
             route: route,

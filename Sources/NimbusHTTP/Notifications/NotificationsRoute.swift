@@ -6,18 +6,26 @@
 
 import NimbusModel
 
-/// `GET /database/1/{container}/{environment}/notifications/ws`: a user's notification stream.
+/// The notification channels, which belong to a user rather than a database:
+/// `GET /database/1/{container}/{environment}/notifications/ws`, the WebSocket stream, and
+/// `POST .../notifications/inbox`, the inbox read over plain HTTP.
 struct NotificationsRoute {
+    enum Channel: String {
+        case ws
+        case inbox
+    }
+
     var container: String
     var environment: Environment
+    var channel: Channel
 
     /// The route of `path`, or `nil` when the path is not the notification stream's.
     static func parse(_ path: String) -> NotificationsRoute? {
         let segments = path.split(separator: "/", omittingEmptySubsequences: true)
-        guard segments.count == 6, segments[0] == "database", segments[1] == "1", segments[4] == "notifications", segments[5] == "ws",
-            let environment = Environment(parsing: segments[3])
+        guard segments.count == 6, segments[0] == "database", segments[1] == "1", segments[4] == "notifications",
+            let channel = Channel(rawValue: String(segments[5])), let environment = Environment(parsing: segments[3])
         else { return nil }
-        return NotificationsRoute(container: String(segments[2]), environment: environment)
+        return NotificationsRoute(container: String(segments[2]), environment: environment, channel: channel)
     }
 
     /// A device ID the client chose: short, printable.

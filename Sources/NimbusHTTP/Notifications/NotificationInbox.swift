@@ -1,0 +1,66 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+import NimbusEngine
+import NimbusModel
+import NimbusStore
+
+/// `POST .../notifications/inbox` (Nimbus extension): what a client that was away missed.
+///
+/// Request `{"after": N, "limit": M}` (both optional: from the start of what the inbox
+/// retains, 100 at a time, at most 200). Response
+/// `{"notifications": [message, ...], "lastSequence": L, "moreComing": bool}`, each message as
+/// the WebSocket sends it; `lastSequence` is the recipient's latest, so a gap between it and
+/// the last message received means entries that expired from the inbox.
+struct NotificationInbox {
+    static let defaultLimit = 100
+    static let maximumLimit = 200
+
+    let dispatcher: NotificationDispatcher
+    let user: String
+    let container: ContainerEnvironment
+
+    func respond(to body: [UInt8]) async throws(NimbusError) -> [UInt8] {
+        var after: Int64 = 0
+        var limit = Self.defaultLimit
+        if !body.isEmpty {
+            let members: [String: JSONValue]
+            do {
+                members = try JSONParser.parse(body).object(at: "the body")
+            } catch let error as NimbusError {
+                throw error
+            } catch {
+                throw .badRequest("request body is not valid JSON: \(error)")
+            }
+            if let value = members.optional("after") {
+                after = try value.integer(at: "after")
+                guard after >= 0 else { throw .badRequest("after must not be negative") }
+            }
+            if let value = members.optional("limit") {
+                let requested = try value.integer(at: "limit")
+                guard (1...Int64(Self.maximumLimit)).contains(requested) else {
+                    throw .badRequest("limit must be between 1 and \(Self.maximumLimit), not \(requested)")
+                }
+                limit = Int(requested)
+            }
+        }
+        let entries: [InboxEntry]
+        let last: Int64
+        do {
+            entries = try await dispatcher.inbox(of: user, in: container, after: after, limit: limit + 1)
+            last = try await dispatcher.lastSequence(of: user, in: container)
+        } catch {
+            throw NimbusError(.serviceUnavailable, "the notification inbox cannot be read now; retry later")
+        }
+        var bytes = Array(#"{"notifications":["#.utf8)
+        for (index, entry) in entries.prefix(limit).enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes += NotificationMessage.bytes(of: entry)
+        }
+        bytes += Array(#"],"lastSequence":\#(last),"moreComing":\#(entries.count > limit)}"#.utf8)
+        return bytes
+    }
+}
