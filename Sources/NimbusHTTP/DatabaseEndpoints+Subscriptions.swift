@@ -55,6 +55,30 @@ extension DatabaseEndpoints {
         )
     }
 
+    /// `notifications/explain` (extension): the rules' dry run.
+    func explainNotification() async throws(NimbusError) -> [UInt8] {
+        let request = try NotificationExplainRequest.parse(body)
+        let explanation = try await database.explainNotification(
+            subscriptionID: request.subscriptionID,
+            recordName: request.recordName,
+            inZone: request.zoneID,
+            reason: request.reason,
+            writer: request.writer,
+            access: access
+        )
+        return encode(
+            NotificationExplainResponse(
+                subscriptionID: explanation.subscriptionID,
+                recordName: explanation.recordName,
+                reason: explanation.reason,
+                fires: explanation.fires,
+                decision: explanation.decision,
+                rule: explanation.rule,
+                steps: explanation.steps
+            )
+        )
+    }
+
     private func subscriptionError(_ error: NimbusError, id: String) -> WireError {
         var wire = itemError(error)
         wire.subscriptionID = id.isEmpty ? nil : id

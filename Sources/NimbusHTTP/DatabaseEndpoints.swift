@@ -146,6 +146,8 @@ struct DatabaseEndpoints {
             return try await lookUpSubscriptions()
         case .subscriptionsModify:
             return try await modifySubscriptions()
+        case .notificationsExplain:
+            return try await explainNotification()
         }
     }
 

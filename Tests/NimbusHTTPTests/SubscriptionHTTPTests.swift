@@ -133,4 +133,53 @@ struct SubscriptionHTTPTests {
             }
         }
     }
+
+    @Test("rules travel with the subscription; notifications/explain answers for the caller's own records only")
+    func rulesAndExplain() async throws {
+        try await HTTPFixture.with { f, client in
+            let token = f.alice.webAuthToken
+            let subscription = #"""
+                {"operations": [{"operationType": "create", "subscription": {"subscriptionID": "notes", "subscriptionType": "zone",
+                  "zoneID": {"zoneName": "_defaultZone"},
+                  "rules": [{"name": "mine", "when": {"recipientIsWriter": true}, "then": "none"},
+                            {"name": "drafts", "recordTypes": ["Note"], "when": {"field": {"fieldName": "draft", "comparator": "EQUALS", "fieldValue": {"value": 1}}}, "then": "silent"}]}}]}
+                """#
+            var response = try await client.send(.post, f.path("subscriptions/modify", user: token), json: subscription)
+            let saved = try #require((try response.json["subscriptions"] as? [[String: Any]])?.first)
+            #expect((saved["rules"] as? [[String: Any]])?.map { $0["name"] as? String } == ["mine", "drafts"])
+
+            response = try await client.send(
+                .post,
+                f.path("records/modify", user: token),
+                json:
+                    #"{"operations": [{"operationType": "create", "record": {"recordName": "n1", "recordType": "Note", "fields": {"draft": {"value": 1}}}}]}"#
+            )
+            #expect(response.status == .ok)
+            let explain = f.path("notifications/explain", user: token)
+            response = try await client.send(.post, explain, json: #"{"subscriptionID": "notes", "recordName": "n1"}"#)
+            var body = try response.json
+            #expect(body["decision"] as? String == "none")
+            #expect(body["rule"] as? String == "mine")
+            #expect(body["fires"] as? Bool == true)
+            response = try await client.send(
+                .post,
+                explain,
+                json: #"{"subscriptionID": "notes", "recordName": "n1", "writer": "someone-else", "reason": "update"}"#
+            )
+            body = try response.json
+            #expect(body["decision"] as? String == "silent")
+            #expect(body["rule"] as? String == "drafts")
+            #expect((body["steps"] as? [String])?.isEmpty == false)
+
+            // Bob may not ask about Alice's records, nor about a subscription he does not hold.
+            response = try await client.send(
+                .post,
+                f.path("notifications/explain", user: f.bob.webAuthToken),
+                json: #"{"subscriptionID": "notes", "recordName": "n1"}"#
+            )
+            try response.expectError("NOT_FOUND", status: .notFound)
+            response = try await client.send(.post, explain, json: #"{"subscriptionID": "notes", "recordName": "n1", "reason": "sometimes"}"#)
+            try response.expectError("BAD_REQUEST", status: .badRequest)
+        }
+    }
 }

@@ -110,6 +110,27 @@ public final class NotificationDispatcher: Sendable {
 
     // MARK: - Private
 
+    /// The changes a recipient is notified of after the subscription's rules, the strongest
+    /// decision among them, and the rules that decided.
+    private static func decide(
+        _ changes: [NotificationPlanner.VisibleChange],
+        by rules: [NotificationRule],
+        with evaluator: inout RuleEvaluator
+    ) async throws -> (changes: [NotificationPlanner.VisibleChange], decision: NotificationRule.Decision, rules: [String]) {
+        guard !rules.isEmpty else { return (changes, .visible, []) }
+        var kept: [NotificationPlanner.VisibleChange] = []
+        var decision = NotificationRule.Decision.none
+        var names: [String] = []
+        for change in changes {
+            let outcome = try await evaluator.decide(rules, recordType: change.recordType, reason: change.reason, record: change.record)
+            if let rule = outcome.rule, !names.contains(rule) { names.append(rule) }
+            guard outcome.decision != .none else { continue }
+            kept.append(change)
+            decision = max(decision, outcome.decision)
+        }
+        return (kept, decision, names)
+    }
+
     /// The entries one event produces, written into the inboxes.
     private static func handle(
         _ event: ChangeEvent,
@@ -147,16 +168,25 @@ public final class NotificationDispatcher: Sendable {
         for (recipient, subscriptions) in audience.sorted(by: { $0.0.userRecordName < $1.0.userRecordName }) {
             let visible = planner.changes(visibleTo: recipient)
             guard !visible.isEmpty else { continue }
+            var rules = RuleEvaluator(
+                recipient: recipient.userRecordName,
+                writer: event.note.writer,
+                data: TransactionRuleData(transaction: transaction, tenant: tenant, zoneName: event.zoneName, recipient: recipient)
+            )
             for subscription in subscriptions.sorted(by: { $0.subscriptionID < $1.subscriptionID }) {
                 let matched = planner.matches(of: subscription, in: visible)
                 guard !matched.isEmpty else { continue }
+                let decided = try await Self.decide(matched, by: subscription.rules, with: &rules)
+                guard !decided.changes.isEmpty else { continue }
                 let id = makeID()
                 let payload = NotificationPayload(
                     event: event,
                     notificationID: id,
                     recipient: recipient,
                     subscription: subscription,
-                    changes: matched
+                    changes: decided.changes,
+                    decision: decided.decision,
+                    rules: decided.rules
                 )
                 drafts.append(
                     NotificationDraft(

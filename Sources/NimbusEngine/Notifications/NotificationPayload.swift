@@ -22,6 +22,10 @@ struct NotificationPayload {
     let recipient: NotificationPlanner.Recipient
     let subscription: Subscription
     let changes: [NotificationPlanner.VisibleChange]
+    /// What the subscription's rules decided: a silent decision sends only `content-available`.
+    let decision: NotificationRule.Decision
+    /// The rules that decided, reported in `ck.nimbus.rules`.
+    let rules: [String]
 
     func bytes() -> [UInt8] {
         var writer = JSONWriter(capacity: 512)
@@ -102,6 +106,13 @@ struct NotificationPayload {
         writer.key("nimbus")
         writer.beginObject()
         writer.field("zoneCounter", event.counterThrough)
+        writer.field("decision", decision.rawValue)
+        if !rules.isEmpty {
+            writer.key("rules")
+            writer.beginArray()
+            for rule in rules { writer.string(rule) }
+            writer.endArray()
+        }
         writer.key("changes")
         writer.beginArray()
         for change in listed {
@@ -130,6 +141,7 @@ struct NotificationPayload {
     /// The `aps` dictionary built from `notificationInfo`, or `nil` when the notification
     /// neither shows anything nor wakes the app.
     private func apsWriter() -> JSONValue? {
+        if decision == .silent { return .object(["content-available": .integer(1)]) }
         let info = subscription.notificationInfo
         var aps: [String: JSONValue] = [:]
         var alert: [String: JSONValue] = [:]

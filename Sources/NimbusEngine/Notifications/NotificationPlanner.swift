@@ -70,7 +70,11 @@ struct NotificationPlanner {
 
     /// The changes a subscription fires on, from those the recipient may see.
     func matches(of subscription: Subscription, in changes: [VisibleChange]) -> [VisibleChange] {
-        let zoneID = ZoneID(zoneName: event.zoneName, ownerRecordName: event.tenant.owner)
+        Self.matches(of: subscription, in: changes, zoneID: ZoneID(zoneName: event.zoneName, ownerRecordName: event.tenant.owner))
+    }
+
+    /// The changes in a zone a subscription fires on.
+    static func matches(of subscription: Subscription, in changes: [VisibleChange], zoneID: ZoneID) -> [VisibleChange] {
         switch subscription.kind {
         case .database:
             return changes

@@ -42,6 +42,7 @@ public struct DatabaseRoute: Sendable, Hashable {
         case subscriptionsList = "subscriptions/list"
         case subscriptionsLookup = "subscriptions/lookup"
         case subscriptionsModify = "subscriptions/modify"
+        case notificationsExplain = "notifications/explain"
     }
 
     private static func exactEnvironment(_ text: Substring) -> Environment? {
@@ -81,6 +82,7 @@ public struct DatabaseRoute: Sendable, Hashable {
         case ("subscriptions", "list"): .subscriptionsList
         case ("subscriptions", "lookup"): .subscriptionsLookup
         case ("subscriptions", "modify"): .subscriptionsModify
+        case ("notifications", "explain"): .notificationsExplain
         default: nil
         }
     }

@@ -13,15 +13,7 @@ extension Query {
         var filters: [Filter] = []
         let filtersPath = jsonPath(path, "filterBy")
         for (index, element) in (try members.optional("filterBy")?.array(at: filtersPath) ?? []).enumerated() {
-            let filterPath = jsonPath(filtersPath, index)
-            let filter = try element.object(at: filterPath)
-            let name = try filter.required("comparator", at: filterPath).string(at: jsonPath(filterPath, "comparator"))
-            guard let comparator = Filter.Comparator(rawValue: name.uppercased()) else {
-                throw .badRequest("unknown comparator '\(name)' at \(jsonPath(filterPath, "comparator"))")
-            }
-            let field = try filter.required("fieldName", at: filterPath).string(at: jsonPath(filterPath, "fieldName"))
-            let value = try FieldValue.read(dictionary: try filter.required("fieldValue", at: filterPath), at: jsonPath(filterPath, "fieldValue"))
-            filters.append(Filter(field, comparator, value.value))
+            filters.append(try Filter.read(element, at: jsonPath(filtersPath, index)))
         }
         var sorts: [SortDescriptor] = []
         let sortsPath = jsonPath(path, "sortBy")
@@ -44,14 +36,7 @@ extension Query {
         writer.field("recordType", recordType)
         writer.key("filterBy")
         writer.beginArray()
-        for filter in filters {
-            writer.beginObject()
-            writer.field("comparator", filter.comparator.rawValue)
-            writer.field("fieldName", filter.fieldName)
-            writer.key("fieldValue")
-            filter.value.write(to: &writer)
-            writer.endObject()
-        }
+        for filter in filters { filter.write(to: &writer) }
         writer.endArray()
         writer.key("sortBy")
         writer.beginArray()
@@ -63,6 +48,30 @@ extension Query {
             writer.endObject()
         }
         writer.endArray()
+        writer.endObject()
+    }
+}
+
+extension Filter {
+    /// Reads `{fieldName, comparator, fieldValue}`.
+    package static func read(_ json: JSONValue, at path: String) throws(NimbusError) -> Filter {
+        let filter = try json.object(at: path)
+        let name = try filter.required("comparator", at: path).string(at: jsonPath(path, "comparator"))
+        guard let comparator = Filter.Comparator(rawValue: name.uppercased()) else {
+            throw .badRequest("unknown comparator '\(name)' at \(jsonPath(path, "comparator"))")
+        }
+        let field = try filter.required("fieldName", at: path).string(at: jsonPath(path, "fieldName"))
+        let value = try FieldValue.read(dictionary: try filter.required("fieldValue", at: path), at: jsonPath(path, "fieldValue"))
+        return Filter(field, comparator, value.value)
+    }
+
+    /// Writes `{comparator, fieldName, fieldValue}`.
+    package func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.field("comparator", comparator.rawValue)
+        writer.field("fieldName", fieldName)
+        writer.key("fieldValue")
+        value.write(to: &writer)
         writer.endObject()
     }
 }

@@ -63,7 +63,10 @@ extension Subscription {
             throw .badRequest("unknown subscriptionType '\(typeName)' at \(typePath): expected query, zone or database")
         }
         let info = try NotificationInfo.read(members.optional("notificationInfo"), at: jsonPath(path, "notificationInfo"))
-        return Subscription(subscriptionID: id, kind: kind, notificationInfo: info)
+        let rules = try members.optional("rules").map { (json) throws(NimbusError) in
+            try NotificationRule.readList(json, at: jsonPath(path, "rules"))
+        }
+        return Subscription(subscriptionID: id, kind: kind, notificationInfo: info, rules: rules ?? [])
     }
 
     /// Writes the subscription dictionary.
@@ -91,6 +94,12 @@ extension Subscription {
         }
         writer.key("notificationInfo")
         writer.value(.object(notificationInfo.values))
+        if !rules.isEmpty {
+            writer.key("rules")
+            writer.beginArray()
+            for rule in rules { rule.write(to: &writer) }
+            writer.endArray()
+        }
         writer.endObject()
     }
 

@@ -52,12 +52,15 @@ public struct Subscription: Sendable, Hashable {
     public var kind: Kind
     /// How its notifications look.
     public var notificationInfo: NotificationInfo
+    /// Per-recipient rules (Nimbus extension), tried in order for each change it fires on.
+    public var rules: [NotificationRule]
 
     /// Creates a subscription.
-    public init(subscriptionID: String, kind: Kind, notificationInfo: NotificationInfo = NotificationInfo()) {
+    public init(subscriptionID: String, kind: Kind, notificationInfo: NotificationInfo = NotificationInfo(), rules: [NotificationRule] = []) {
         self.subscriptionID = subscriptionID
         self.kind = kind
         self.notificationInfo = notificationInfo
+        self.rules = rules
     }
 
     /// The zone a zone or single-zone query subscription watches.

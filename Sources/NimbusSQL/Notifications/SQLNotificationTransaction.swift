@@ -202,4 +202,22 @@ struct SQLNotificationTransaction: NotificationTransaction {
             SQLStore.binds(event.tenant, zone: event.zoneName) + [.integer(event.counterThrough)]
         )
     }
+
+    func records(named names: [String], inZone zoneName: String, of tenant: Tenant) async throws -> [String: Record] {
+        guard !names.isEmpty else { return [:] }
+        let codec = RecordRowCodec(cipher: cipher, tenant: tenant, zoneName: zoneName)
+        return try await SQLStore.liveRecords(named: names, zone: zoneName, tenant: tenant, on: connection, dialect: dialect, codec: codec)
+    }
+
+    func firstRecord(matching query: Query, inZone zoneName: String, of tenant: Tenant) async throws -> Record? {
+        let container = ContainerEnvironment(container: tenant.container, environment: tenant.environment)
+        let fields = try await SQLStore.fields(ofRecordType: query.recordType, in: container, on: connection)
+        let request = RecordQuery(tenant: tenant, zoneName: zoneName, query: query, limit: 1, fieldTypes: fields.mapValues(\.type))
+        var builder = QuerySQLBuilder(request: request, dialect: dialect)
+        let (sql, binds) = try builder.build()
+        let codec = RecordRowCodec(cipher: cipher, tenant: tenant, zoneName: zoneName)
+        return try await connection.query(sql, binds).first.map {
+            try codec.record(from: $0, zoneID: ZoneID(zoneName: zoneName, ownerRecordName: tenant.owner))
+        }
+    }
 }

@@ -127,4 +127,11 @@ public protocol NotificationTransaction {
 
     /// Removes a handled event from the outbox.
     func finish(_ event: ChangeEvent) async throws
+
+    /// Live records of a zone by name, for rules that read a changed record's parent.
+    func records(named names: [String], inZone zoneName: String, of tenant: Tenant) async throws -> [String: Record]
+
+    /// The first live record of a zone matching a query, for rules that read the recipient's
+    /// own records.
+    func firstRecord(matching query: Query, inZone zoneName: String, of tenant: Tenant) async throws -> Record?
 }
