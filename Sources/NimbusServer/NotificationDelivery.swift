@@ -19,6 +19,7 @@ struct NotificationDelivery: Service {
         await cancelWhenGracefulShutdown {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { await instance.dispatcher.run() }
+                group.addTask { await instance.dispatcher.relayAnnouncements() }
                 group.addTask {
                     while !Task.isCancelled {
                         guard (try? await Task.sleep(for: .seconds(3600))) != nil else { return }

@@ -42,6 +42,25 @@ struct QueryTests {
         }
     }
 
+    @Test("a filter on a field no record of the type has matches nothing, whatever the value's type")
+    func unknownField() async throws {
+        try await EngineFixture.with { f in
+            try await seed(f, count: 3)
+            for value: FieldValue in [.int64(5), .double(1.5), .string("x"), .timestamp(1_700_000_000_000)] {
+                for comparator: Filter.Comparator in [.equals, .greaterThanOrEquals, .notEquals] {
+                    let result = try await f.database.queryRecords(
+                        Query(recordType: "Note", filters: [Filter("neverSaved", comparator, value)]),
+                        inZone: zone,
+                        resultsLimit: nil,
+                        continuationMarker: nil,
+                        access: f.access(f.alice)
+                    )
+                    #expect(result.records.isEmpty, "\(comparator) \(value)")
+                }
+            }
+        }
+    }
+
     @Test("pages follow the sort with continuation markers, without repeats or gaps")
     func pagination() async throws {
         try await EngineFixture.with { f in

@@ -7,6 +7,7 @@
 public import Logging
 import NimbusModel
 public import NimbusStore
+import Synchronization
 
 /// Turns the outbox's committed writes into inbox entries, after commit and off the writer's
 /// path, then hands them to the hub.
@@ -24,9 +25,13 @@ public final class NotificationDispatcher: Sendable {
     /// Where new entries go once written.
     public let hub: NotificationHub
     let makeID: @Sendable () -> String
+    /// This instance's name in announcements, to tell its own from others'.
+    let instanceID: String
     let pollInterval: Duration
     let batchDelay: Duration
     let logger: Logger
+    /// Failed attempts of events that failed on their own.
+    private let failures = Mutex<[EventKey: Int]>([:])
 
     /// Creates a dispatcher.
     /// - Parameters:
@@ -52,6 +57,7 @@ public final class NotificationDispatcher: Sendable {
         self.signal = signal
         self.hub = hub
         self.makeID = makeID
+        self.instanceID = makeID()
         self.pollInterval = pollInterval
         self.batchDelay = batchDelay
         self.logger = logger
@@ -61,20 +67,104 @@ public final class NotificationDispatcher: Sendable {
     @discardableResult
     public func dispatchPending() async throws -> [InboxEntry] {
         var written: [InboxEntry] = []
+        // Most polls find nothing: a read says so without a write transaction.
+        guard try await store.hasPendingEvents() else { return written }
         while true {
-            let makeID = makeID
-            let (handled, entries) = try await store.dispatch { transaction in
-                let events = try await transaction.claimEvents(limit: Self.batchSize)
-                var entries: [InboxEntry] = []
-                for event in events {
-                    entries += try await Self.handle(event, in: transaction, makeID: makeID)
-                    try await transaction.finish(event)
-                }
-                return (events.count, entries)
+            let handled: Int
+            let entries: [InboxEntry]
+            var alone = false
+            do {
+                (handled, entries) = try await dispatch(limit: Self.batchSize)
+            } catch {
+                // One event may be what fails: handle them one at a time, so one that keeps
+                // failing is set aside instead of holding up everyone else's.
+                (handled, entries) = try await dispatchOne()
+                alone = true
             }
             hub.publish(entries)
             written += entries
-            if handled < Self.batchSize { return written }
+            if handled == 0 || (!alone && handled < Self.batchSize) { return written }
+        }
+    }
+
+    /// One transaction: claims up to `limit` events, writes their entries, removes them.
+    private func dispatch(limit: Int, only expected: EventKey? = nil) async throws -> (Int, [InboxEntry]) {
+        let makeID = makeID
+        let instanceID = instanceID
+        return try await store.dispatch { transaction in
+            let events = try await transaction.claimEvents(limit: limit)
+            if let expected, events.first.map(EventKey.init) != expected { return (0, []) }
+            var entries: [InboxEntry] = []
+            for event in events {
+                entries += try await Self.handle(event, in: transaction, makeID: makeID)
+                try await transaction.finish(event)
+            }
+            try await transaction.announce(entries, from: instanceID)
+            return (events.count, entries)
+        }
+    }
+
+    /// The oldest event alone. If it fails ``maximumAttempts`` times it is removed and logged:
+    /// an event nothing can turn into notifications must not stop the others.
+    private func dispatchOne() async throws -> (Int, [InboxEntry]) {
+        guard let event = try await store.dispatch({ transaction in try await transaction.claimEvents(limit: 1).first }) else {
+            return (0, [])
+        }
+        let key = EventKey(event)
+        do {
+            let result = try await dispatch(limit: 1, only: key)
+            failures.withLock { $0[key] = nil }
+            return result
+        } catch {
+            let attempts = failures.withLock { failures in
+                failures[key, default: 0] += 1
+                return failures[key] ?? 0
+            }
+            guard attempts >= Self.maximumAttempts else { throw error }
+            try await store.dispatch { transaction in try await transaction.finish(event) }
+            failures.withLock { $0[key] = nil }
+            logger.error(
+                "Dropped a change that could not be turned into notifications",
+                metadata: [
+                    "nimbus.zone": "\(event.tenant)/\(event.zoneName)", "nimbus.counter": "\(event.counterThrough)",
+                    "nimbus.error": "\(String(reflecting: error))",
+                ]
+            )
+            return (1, [])
+        }
+    }
+
+    /// How often one event may fail on its own before it is set aside.
+    static let maximumAttempts = 3
+
+    /// An outbox row's identity.
+    struct EventKey: Hashable, Sendable {
+        var tenant: Tenant
+        var zoneName: String
+        var counterThrough: Int64
+
+        init(_ event: ChangeEvent) {
+            tenant = event.tenant
+            zoneName = event.zoneName
+            counterThrough = event.counterThrough
+        }
+    }
+
+    /// Hands other instances' announcements to this instance's connections until cancelled,
+    /// reconnecting after a lost channel.
+    public func relayAnnouncements() async {
+        while !Task.isCancelled {
+            do {
+                try await store.followAnnouncements { [hub, instanceID] announcement in
+                    guard announcement.instance != instanceID else { return }
+                    hub.entriesWritten(for: announcement.recipients)
+                }
+                // A store without announcements (SQLite) returns at once: nothing to relay.
+                if !Task.isCancelled { return }
+            } catch {
+                logger.warning("Listening for other instances' notifications failed", metadata: ["nimbus.error": "\(error)"])
+                try? await Task.sleep(for: .seconds(1))
+            }
         }
     }
 

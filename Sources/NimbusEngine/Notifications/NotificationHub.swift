@@ -11,12 +11,20 @@ import Synchronization
 /// instance (WebSocket, long poll). Entries are in the inbox before they get here, so a
 /// connection that misses one (it connected a moment later) finds it there.
 public final class NotificationHub: Sendable {
+    /// What a connection is handed.
+    public enum Event: Sendable {
+        /// An entry this instance just wrote.
+        case entry(InboxEntry)
+        /// Another instance wrote entries for the recipient: read them from the inbox.
+        case written
+    }
+
     /// One connection's feed of entries for one recipient.
     public struct Listener: Sendable {
         let id: Int
         let key: Key
-        /// Entries as they are written, in sequence order per dispatch.
-        public let entries: AsyncStream<InboxEntry>
+        /// Events as entries are written, in sequence order per dispatch.
+        public let events: AsyncStream<Event>
     }
 
     struct Key: Hashable, Sendable {
@@ -26,7 +34,7 @@ public final class NotificationHub: Sendable {
 
     private struct State {
         var nextID = 0
-        var listeners: [Key: [Int: AsyncStream<InboxEntry>.Continuation]] = [:]
+        var listeners: [Key: [Int: AsyncStream<Event>.Continuation]] = [:]
         var count = 0
     }
 
@@ -39,19 +47,19 @@ public final class NotificationHub: Sendable {
     public func listen(to userRecordName: String, in container: ContainerEnvironment) -> Listener {
         let key = Key(container: container, userRecordName: userRecordName)
         // A slow connection keeps at most this many entries waiting; it finds the rest in the inbox.
-        let (stream, continuation) = AsyncStream.makeStream(of: InboxEntry.self, bufferingPolicy: .bufferingOldest(1_000))
+        let (stream, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingOldest(1_000))
         let id = state.withLock { state in
             state.nextID += 1
             state.listeners[key, default: [:]][state.nextID] = continuation
             state.count += 1
             return state.nextID
         }
-        return Listener(id: id, key: key, entries: stream)
+        return Listener(id: id, key: key, events: stream)
     }
 
     /// Ends a feed.
     public func stopListening(_ listener: Listener) {
-        let continuation = state.withLock { state -> AsyncStream<InboxEntry>.Continuation? in
+        let continuation = state.withLock { state -> AsyncStream<Event>.Continuation? in
             guard let continuation = state.listeners[listener.key]?.removeValue(forKey: listener.id) else { return nil }
             if state.listeners[listener.key]?.isEmpty == true { state.listeners[listener.key] = nil }
             state.count -= 1
@@ -66,14 +74,24 @@ public final class NotificationHub: Sendable {
     /// Hands entries to their recipients' feeds.
     public func publish(_ entries: [InboxEntry]) {
         guard !entries.isEmpty else { return }
-        let deliveries = state.withLock { state -> [(AsyncStream<InboxEntry>.Continuation, InboxEntry)] in
-            var deliveries: [(AsyncStream<InboxEntry>.Continuation, InboxEntry)] = []
+        let deliveries = state.withLock { state -> [(AsyncStream<Event>.Continuation, InboxEntry)] in
+            var deliveries: [(AsyncStream<Event>.Continuation, InboxEntry)] = []
             for entry in entries {
                 let key = Key(container: entry.container, userRecordName: entry.userRecordName)
                 for continuation in (state.listeners[key] ?? [:]).values { deliveries.append((continuation, entry)) }
             }
             return deliveries
         }
-        for (continuation, entry) in deliveries { continuation.yield(entry) }
+        for (continuation, entry) in deliveries { continuation.yield(.entry(entry)) }
+    }
+
+    /// Tells the recipients' feeds that another instance wrote entries for them.
+    public func entriesWritten(for recipients: [InboxRecipient]) {
+        let continuations = state.withLock { state -> [AsyncStream<Event>.Continuation] in
+            recipients.flatMap { recipient in
+                (state.listeners[Key(container: recipient.container, userRecordName: recipient.userRecordName)] ?? [:]).values
+            }
+        }
+        for continuation in continuations { continuation.yield(.written) }
     }
 }

@@ -125,12 +125,18 @@ extension NotificationSocket {
                 }
                 group.addTask {
                     var last = try await replay(after: start, to: outbound)
-                    for await entry in listener.entries where entry.sequence > last {
-                        // A gap means entries this connection was not handed: read them from the inbox.
-                        if entry.sequence > last + 1 { last = try await replay(after: last, to: outbound) }
-                        guard entry.sequence > last else { continue }
-                        try await send(entry, to: outbound)
-                        last = entry.sequence
+                    for await event in listener.events {
+                        switch event {
+                        case .entry(let entry):
+                            guard entry.sequence > last else { continue }
+                            // A gap means entries this connection was not handed: read them from the inbox.
+                            if entry.sequence > last + 1 { last = try await replay(after: last, to: outbound) }
+                            guard entry.sequence > last else { continue }
+                            try await send(entry, to: outbound)
+                            last = entry.sequence
+                        case .written:
+                            last = try await replay(after: last, to: outbound)
+                        }
                     }
                 }
                 try await group.next()

@@ -49,6 +49,11 @@ package protocol SQLDatabase: Sendable {
         _ body: @escaping @Sendable (any SQLConnection) async throws -> Result
     ) async throws -> Result
 
+    /// Calls `receive` with the payload of every notification on `channel` (PostgreSQL's
+    /// `LISTEN`) until the task is cancelled; throws when the connection is lost. A database
+    /// without such notifications (SQLite: one process) returns at once.
+    func listen(channel: String, _ receive: @escaping @Sendable (String) -> Void) async throws
+
     /// Closes every connection. Nothing may use the database afterwards.
     func close() async
 }

@@ -212,12 +212,43 @@ struct SQLNotificationTransaction: NotificationTransaction {
     func firstRecord(matching query: Query, inZone zoneName: String, of tenant: Tenant) async throws -> Record? {
         let container = ContainerEnvironment(container: tenant.container, environment: tenant.environment)
         let fields = try await SQLStore.fields(ofRecordType: query.recordType, in: container, on: connection)
+        // A filter on a field no record of the type has, or with a value of another kind than
+        // the field's, matches nothing; asking the database would be an error on PostgreSQL.
+        for filter in query.filters where SystemField(rawValue: filter.fieldName) == nil {
+            guard let type = fields[filter.fieldName]?.type, Self.comparable(type, with: filter.value) else { return nil }
+        }
         let request = RecordQuery(tenant: tenant, zoneName: zoneName, query: query, limit: 1, fieldTypes: fields.mapValues(\.type))
         var builder = QuerySQLBuilder(request: request, dialect: dialect)
         let (sql, binds) = try builder.build()
         let codec = RecordRowCodec(cipher: cipher, tenant: tenant, zoneName: zoneName)
         return try await connection.query(sql, binds).first.map {
             try codec.record(from: $0, zoneID: ZoneID(zoneName: zoneName, ownerRecordName: tenant.owner))
+        }
+    }
+
+    func announce(_ entries: [InboxEntry], from instance: String) async throws {
+        // Only PostgreSQL has other instances to tell; its NOTIFY is delivered on commit.
+        guard dialect == .postgres, !entries.isEmpty else { return }
+        var seen: Set<InboxRecipient> = []
+        var recipients: [InboxRecipient] = []
+        for entry in entries {
+            let recipient = InboxRecipient(container: entry.container, userRecordName: entry.userRecordName)
+            if seen.insert(recipient).inserted { recipients.append(recipient) }
+        }
+        for payload in InboxAnnouncementCoding.payloads(of: InboxAnnouncement(instance: instance, recipients: recipients)) {
+            _ = try await connection.query("SELECT pg_notify(?, ?)", [.text(InboxAnnouncementCoding.channel), .text(payload)])
+        }
+    }
+
+    /// Whether values of a field of `type` compare with `value` in SQL: numbers with numbers,
+    /// text-like values (strings, references, bytes) with text; lists of those element-wise.
+    private static func comparable(_ type: FieldType, with value: FieldValue) -> Bool {
+        if case .list(_, let elements) = value { return elements.allSatisfy { comparable(type, with: $0) } }
+        guard let key = SortKeyValue(value) else { return false }
+        switch (type, key) {
+        case (.int64, .integer), (.int64, .real), (.timestamp, .integer), (.double, .integer), (.double, .real): return true
+        case (.string, .text), (.reference, .text), (.bytes, .text): return true
+        default: return false
         }
     }
 }

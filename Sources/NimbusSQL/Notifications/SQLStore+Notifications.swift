@@ -14,9 +14,15 @@ extension SQLStore: NotificationStore {
         let dialect = database.dialect
         let cipher = cipher
         let createdAt = now()
-        return try await database.write { connection in
+        // One dispatcher at a time across instances: their sequence numbers and outbox claims
+        // would only collide.
+        return try await database.write(serializing: "notifications.dispatch") { connection in
             try await body(SQLNotificationTransaction(connection: connection, dialect: dialect, cipher: cipher, now: createdAt))
         }
+    }
+
+    public func hasPendingEvents() async throws -> Bool {
+        try await !database.readStatement("SELECT 1 FROM change_events LIMIT 1", []).isEmpty
     }
 
     public func inbox(of userRecordName: String, in container: ContainerEnvironment, after sequence: Int64, limit: Int) async throws
@@ -63,6 +69,12 @@ extension SQLStore: NotificationStore {
                 "DELETE FROM notification_inbox WHERE created_at < ? RETURNING sequence",
                 [.integer(cutoff)]
             ).count
+        }
+    }
+
+    public func followAnnouncements(_ receive: @escaping @Sendable (InboxAnnouncement) -> Void) async throws {
+        try await database.listen(channel: InboxAnnouncementCoding.channel) { payload in
+            if let announcement = InboxAnnouncementCoding.decode(payload) { receive(announcement) }
         }
     }
 }

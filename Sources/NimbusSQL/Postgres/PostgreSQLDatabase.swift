@@ -36,6 +36,9 @@ package final class PostgreSQLDatabase: SQLDatabase {
     private let runner: Task<Void, Never>
     private let logger: Logger
     private let connectionWait: Duration
+    /// Advisory locks are per database, not per schema: keys of a store in a schema of its own
+    /// name it (stores in the default schema keep the unqualified keys).
+    private let lockScope: String
     /// How long a statement may go unanswered before its connection is taken for dead.
     private let statementDeadline: TimeAmount?
 
@@ -80,6 +83,7 @@ package final class PostgreSQLDatabase: SQLDatabase {
         self.client = client
         self.logger = logger
         connectionWait = .milliseconds(location.connectionWaitMilliseconds)
+        lockScope = location.schema.map { "\($0)." } ?? ""
         statementDeadline =
             location.statementTimeoutMilliseconds > 0 ? .milliseconds(Int64(location.statementTimeoutMilliseconds) + 2_000) : nil
         // Started immediately, so the pool is running before the first lease asks for a connection.
@@ -113,7 +117,7 @@ package final class PostgreSQLDatabase: SQLDatabase {
         serializing key: String?,
         _ body: @escaping @Sendable (any SQLConnection) async throws -> Result
     ) async throws -> Result {
-        let lock = key.map { Self.advisoryLock("nimbus.write.\($0)") }
+        let lock = key.map { Self.advisoryLock("nimbus.write.\(lockScope)\($0)") }
         var attempt = 1
         while true {
             do {
@@ -129,6 +133,22 @@ package final class PostgreSQLDatabase: SQLDatabase {
                 // Back off a little, at random, so the transactions that collided do not collide again.
                 try await Task.sleep(for: .microseconds(Int.random(in: 0...(500 << min(attempt, 6)))))
             }
+        }
+    }
+
+    /// Holds one pooled connection for `LISTEN` until cancelled.
+    package func listen(channel: String, _ receive: @escaping @Sendable (String) -> Void) async throws {
+        do {
+            try await client.withConnection { connection in
+                try await connection.listen(on: channel) { notifications in
+                    for try await notification in notifications { receive(notification.payload) }
+                }
+            }
+        } catch is CancellationError {
+            return
+        } catch {
+            if Task.isCancelled { return }
+            throw PostgresFailure(error).storeError
         }
     }
 

@@ -72,8 +72,10 @@ struct QuerySQLBuilder {
 
     // MARK: - Private
 
-    /// The SQL expression of a field, and the type it compares as.
-    private func column(for field: String) -> (expression: String, kind: SQLScalarKind) {
+    /// The SQL expression of a field, and the type it compares as. A field the schema does not
+    /// know (yet) compares as the filter's value does: no stored value can contradict it, and
+    /// PostgreSQL refuses to compare text with numbers.
+    private func column(for field: String, comparedWith value: FieldValue? = nil) -> (expression: String, kind: SQLScalarKind) {
         switch SystemField(rawValue: field) {
         case .createTime: return ("created_at", .integer)
         case .modTime: return ("modified_at", .integer)
@@ -83,18 +85,25 @@ struct QuerySQLBuilder {
         case nil:
             let type = request.fieldTypes[field]
             let path = type == .reference ? [field, "value", "recordName"] : [field, "value"]
-            let kind: SQLScalarKind =
+            var kind: SQLScalarKind =
                 switch type {
                 case .int64, .timestamp: .integer
                 case .double: .real
                 default: .text
                 }
+            if type == nil, let value, let key = SortKeyValue(Self.scalar(of: value)) {
+                switch key {
+                case .integer: kind = .integer
+                case .real: kind = .real
+                case .text: kind = .text
+                }
+            }
             return (dialect.jsonScalar(column: "fields", path: path, as: kind), kind)
         }
     }
 
     private mutating func condition(for filter: Filter) throws -> String {
-        let (expression, kind) = column(for: filter.fieldName)
+        let (expression, kind) = column(for: filter.fieldName, comparedWith: filter.value)
         switch filter.comparator {
         case .equals, .notEquals, .lessThan, .lessThanOrEquals, .greaterThan, .greaterThanOrEquals:
             let op =
@@ -161,6 +170,12 @@ struct QuerySQLBuilder {
         binds.append(Self.bind(value))
         let rest = keyset(sorts: sorts, values: values, recordName: recordName, from: index + 1)
         return "(\(expression) IS NULL OR \(beyond) OR (\(expression) = ? AND \(rest)))"
+    }
+
+    /// A list's first element, for the kind of an `IN` list; any other value itself.
+    private static func scalar(of value: FieldValue) -> FieldValue {
+        if case .list(_, let elements) = value, let first = elements.first { return first }
+        return value
     }
 
     private static func bind(_ value: FieldValue) throws -> SQLValue {

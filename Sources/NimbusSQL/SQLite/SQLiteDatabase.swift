@@ -102,6 +102,9 @@ package final class SQLiteDatabase: SQLDatabase {
         try await writer.write { connection in try await body(connection) }
     }
 
+    /// One process writes an SQLite file's notifications and serves them: nothing to listen to.
+    package func listen(channel: String, _ receive: @escaping @Sendable (String) -> Void) async throws {}
+
     package func close() async {
         await checkpointer.stop()
         for connection in readers.all + [writer.underlyingConnection] { connection.close() }

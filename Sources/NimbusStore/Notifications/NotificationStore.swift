@@ -84,6 +84,9 @@ public protocol NotificationStore: Sendable {
     /// inbox entries and removing the events commit together, or not at all.
     func dispatch<Result: Sendable>(_ body: @escaping @Sendable (any NotificationTransaction) async throws -> Result) async throws -> Result
 
+    /// Whether the outbox holds anything: a cheap read before a dispatch transaction.
+    func hasPendingEvents() async throws -> Bool
+
     /// The recipient's inbox entries after `sequence`, oldest first, at most `limit`.
     func inbox(of userRecordName: String, in container: ContainerEnvironment, after sequence: Int64, limit: Int) async throws -> [InboxEntry]
 
@@ -92,6 +95,40 @@ public protocol NotificationStore: Sendable {
 
     /// Removes inbox entries written before `cutoff` (milliseconds since 1970).
     func pruneInboxes(before cutoff: Int64) async throws -> Int
+
+    /// Calls `receive` for every announcement another instance commits (see
+    /// ``NotificationTransaction/announce(_:from:)``) until cancelled; throws when the
+    /// channel is lost. Returns at once where instances cannot share a database (SQLite).
+    func followAnnouncements(_ receive: @escaping @Sendable (InboxAnnouncement) -> Void) async throws
+}
+
+/// Word from a server instance that it wrote inbox entries: instances that hold connections
+/// of those recipients read the entries from the inbox.
+public struct InboxAnnouncement: Sendable, Hashable {
+    /// The instance that wrote them.
+    public var instance: String
+    /// The recipients, with their container.
+    public var recipients: [InboxRecipient]
+
+    /// Creates an announcement.
+    public init(instance: String, recipients: [InboxRecipient]) {
+        self.instance = instance
+        self.recipients = recipients
+    }
+}
+
+/// A recipient in a container environment.
+public struct InboxRecipient: Sendable, Hashable {
+    /// The container and environment.
+    public var container: ContainerEnvironment
+    /// The user.
+    public var userRecordName: String
+
+    /// Creates a recipient.
+    public init(container: ContainerEnvironment, userRecordName: String) {
+        self.container = container
+        self.userRecordName = userRecordName
+    }
 }
 
 /// The dispatcher's view of the store inside one transaction.
@@ -127,6 +164,9 @@ public protocol NotificationTransaction {
 
     /// Removes a handled event from the outbox.
     func finish(_ event: ChangeEvent) async throws
+
+    /// Tells other instances, when the transaction commits, that these entries exist.
+    func announce(_ entries: [InboxEntry], from instance: String) async throws
 
     /// Live records of a zone by name, for rules that read a changed record's parent.
     func records(named names: [String], inZone zoneName: String, of tenant: Tenant) async throws -> [String: Record]
