@@ -14,7 +14,7 @@ struct Nimbus: AsyncParsableCommand {
         abstract: "A self-hosted server for the CloudKit model, speaking CloudKit Web Services.",
         subcommands: [
             Serve.self, ContainerCommand.self, UserCommand.self, KeyCommand.self, ShareCommand.self, Migrate.self,
-            ZoneCommand.self, RecordCommand.self, ChangesCommand.self,
+            ZoneCommand.self, RecordCommand.self, ChangesCommand.self, SubscriptionCommand.self, NotificationsCommand.self,
         ]
     )
 

@@ -38,7 +38,7 @@ public final class Container: Sendable {
     /// When requests are sent again by themselves.
     public let retryPolicy: RetryPolicy
     let transport: any ClientTransport
-    private let authentication: Mutex<Authentication>
+    let authentication: Mutex<Authentication>
 
     /// Creates a container.
     /// - Parameters:
@@ -93,7 +93,14 @@ public final class Container: Sendable {
     /// is sent again only when `idempotent`: a write whose response was lost may have committed,
     /// and sending it again would report its own success as a conflict.
     func perform(_ operation: String, in scope: DatabaseScope, body: [UInt8]?, idempotent: Bool) async throws -> JSONValue {
-        let path = "/database/1/\(Self.escaped(identifier))/\(environment.rawValue)/\(scope.rawValue)/\(operation)"
+        try await perform(path: "\(containerPath)/\(scope.rawValue)/\(operation)", body: body, idempotent: idempotent)
+    }
+
+    /// `/database/1/{container}/{environment}`: where every path of the container begins.
+    var containerPath: String { "/database/1/\(Self.escaped(identifier))/\(environment.rawValue)" }
+
+    /// Sends a request to a path of the container (see ``perform(_:in:body:idempotent:)``).
+    func perform(path: String, body: [UInt8]?, idempotent: Bool) async throws -> JSONValue {
         var attempt = 0
         while true {
             attempt += 1

@@ -5,12 +5,57 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
+import NimbusTestSupport
 import Testing
 
-/// Notifications are written with the change they report: a crash between the write's commit
-/// and the notification's delivery loses nothing.
-@Suite("notifications survive a crash")
+/// Notifications from the command line, and across a crash: they are written with the change
+/// they report, so a crash between the write's commit and the delivery loses nothing.
+@Suite("notifications end to end")
 struct NotificationDurabilityTests {
+    @Test("subscription and notifications subcommands: create, list, watch a change arrive, read the inbox")
+    func subcommands() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-e2e-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try await ServerProcess(DataLocation(directory: directory))
+        let client = try [
+            "--url", server.url,
+            "--container", #require(server.exported("NIMBUS_CONTAINER")),
+            "--api-token", #require(server.exported("NIMBUS_API_TOKEN")),
+            "--web-auth-token", #require(server.exported("NIMBUS_WEB_AUTH_TOKEN")),
+        ]
+        func nimbus(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+            try NimbusBinary.run(arguments + client)
+        }
+        let rulesFile = directory.appendingPathComponent("rules.json").path
+        try #"[{"name": "no-drafts", "recordTypes": ["Draft"], "then": "none"}]"#.write(toFile: rulesFile, atomically: true, encoding: .utf8)
+        let created = try nimbus(["subscription", "create", "zone", "--zone", "_defaultZone", "--id", "notes", "--rules", rulesFile])
+        #expect(created.status == 0, "\(created.stderr)")
+        #expect(created.stdout.contains("notes  zone  zone _defaultZone  rules: no-drafts"), "\(created.stdout)")
+        let badRules = directory.appendingPathComponent("bad.json").path
+        try #"[{"name": "x", "then": "maybe"}]"#.write(toFile: badRules, atomically: true, encoding: .utf8)
+        let refused = try nimbus(["subscription", "create", "database", "--rules", badRules])
+        #expect(refused.status != 0 && refused.stderr.contains("unknown decision 'maybe'"), "\(refused)")
+
+        // The watcher replays from the start of the inbox, so it cannot miss the save below.
+        let watcher = try ProcessLaunch.start(NimbusBinary.path, ["notifications", "watch", "--after", "0", "--count", "1", "--json"] + client)
+        let saved = try nimbus(["record", "save", "--json", #"{"recordName":"n1","recordType":"Note","fields":{}}"#])
+        #expect(saved.status == 0, "\(saved.stderr)")
+        for _ in 0..<100 where watcher.isRunning { try await Task.sleep(for: .milliseconds(100)) }
+        if watcher.isRunning { watcher.signal(SIGKILL) }
+        #expect(watcher.waitForExit() == 0, "\(watcher.stderr)")
+        let message = try JSONSerialization.jsonObject(with: Data(watcher.stdout.utf8)) as? [String: Any]
+        #expect(message?["sequence"] as? Int == 1, "\(watcher.stdout)")
+        #expect(((message?["ck"] as? [String: Any])?["fet"] as? [String: Any])?["sid"] as? String == "notes")
+
+        let listed = try nimbus(["subscription", "list", "--json"])
+        #expect(listed.stdout.contains(#""subscriptionID":"notes""#), "\(listed)")
+        let inbox = try nimbus(["notifications", "inbox"])
+        #expect(inbox.stdout.contains("#1 notes in _defaultZone: n1"), "\(inbox)")
+        #expect(inbox.stdout.contains("last sequence 1"), "\(inbox)")
+        #expect(try nimbus(["subscription", "delete", "notes"]).stdout.contains("deleted notes"))
+        #expect(try await server.stop() == 0)
+    }
+
     @Test("a change committed just before SIGKILL is notified after the restart")
     func survivesKill() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-e2e-\(UUID().uuidString)")
