@@ -41,6 +41,7 @@ public struct CloudKitResponder<Context: RequestContext>: HTTPResponder {
     let database: DatabaseService
     let accounts: AccountService
     let dispatcher: NotificationDispatcher
+    let courier: WebCourier
     let configuration: Configuration
     let metrics: HTTPMetrics
     /// Renders the metrics registry for `/metrics`.
@@ -53,6 +54,7 @@ public struct CloudKitResponder<Context: RequestContext>: HTTPResponder {
         database: DatabaseService,
         accounts: AccountService,
         dispatcher: NotificationDispatcher,
+        courier: WebCourier,
         configuration: Configuration,
         metrics: HTTPMetrics,
         renderMetrics: @escaping @Sendable () -> String,
@@ -61,6 +63,7 @@ public struct CloudKitResponder<Context: RequestContext>: HTTPResponder {
         self.database = database
         self.accounts = accounts
         self.dispatcher = dispatcher
+        self.courier = courier
         self.configuration = configuration
         self.metrics = metrics
         self.renderMetrics = renderMetrics
@@ -85,6 +88,7 @@ public struct CloudKitResponder<Context: RequestContext>: HTTPResponder {
             )
         default:
             if path.hasPrefix("/signin/") { return SignInPage.response() }
+            if path.hasPrefix("/webcourier/") { return await WebCourierPoll(courier: courier, requestIDs: requestIDs).respond(to: request) }
             if let shortGUID = SharePage.shortGUID(in: path) {
                 return await SharePage(database: database, accounts: accounts, publicBaseURL: configuration.publicBaseURL)
                     .respond(to: request, shortGUID: shortGUID)
@@ -145,7 +149,14 @@ public struct CloudKitResponder<Context: RequestContext>: HTTPResponder {
             var caller = authentication.caller
             caller.deviceID = NotificationsRoute.deviceID(request.headers[HeaderName.deviceID].map { Substring($0) })
             let access = DatabaseAccess(caller: caller, scope: route.scope)
-            let endpoint = DatabaseEndpoints(database: database, accounts: accounts, access: access, body: body)
+            let endpoint = DatabaseEndpoints(
+                database: database,
+                accounts: accounts,
+                courier: courier,
+                publicBaseURL: configuration.publicBaseURL,
+                access: access,
+                body: body
+            )
             exchange.body = try await endpoint.respond(to: route.operation)
             exchange.status = .ok
         } catch {

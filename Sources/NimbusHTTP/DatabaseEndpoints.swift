@@ -19,6 +19,9 @@ import NimbusWire
 struct DatabaseEndpoints {
     let database: DatabaseService
     let accounts: AccountService
+    let courier: WebCourier
+    /// Where the web courier URL points.
+    let publicBaseURL: String
     let access: DatabaseAccess
     let body: [UInt8]
 
@@ -148,6 +151,8 @@ struct DatabaseEndpoints {
             return try await modifySubscriptions()
         case .notificationsExplain:
             return try await explainNotification()
+        case .tokensCreate, .tokensRegister:
+            return try await pushToken(register: operation == .tokensRegister)
         }
     }
 

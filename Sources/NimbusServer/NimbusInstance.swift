@@ -8,6 +8,7 @@ public import Logging
 public import NimbusEngine
 import NimbusModel
 public import NimbusSQL
+import NimbusStore
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -114,6 +115,9 @@ public struct NimbusInstance: Sendable {
         let cutoff = SQLStore.systemTime() - Int64(configuration.inboxRetention.components.seconds) * 1000
         return try await store.pruneInboxes(before: cutoff)
     }
+
+    /// Where push tokens are kept.
+    var pushTokens: any PushTokenStore { store }
 
     public func schemaVersion() async throws -> Int64 {
         try await store.schemaVersion()

@@ -24,9 +24,16 @@ final class LoadSession: @unchecked Sendable {
     let database: String?
 
     var databasePath: String { directory.appendingPathComponent("nimbus.sqlite").path }
+    /// The `nimbus` executable the session runs.
+    let nimbus: String
+    /// `--data DIR` and, on PostgreSQL, `--database URL`: what every admin command needs.
+    var dataOptions: [String] { ["--data", directory.path] + (database.map { ["--database", $0] } ?? []) }
+    /// The server's process ID, for its memory.
+    var serverPID: Int32 { server.processIdentifier }
 
     private init(
         directory: URL,
+        nimbus: String,
         url: String,
         apiToken: String,
         webAuthTokens: [String],
@@ -36,6 +43,7 @@ final class LoadSession: @unchecked Sendable {
         database: String?
     ) {
         self.directory = directory
+        self.nimbus = nimbus
         self.url = url
         self.apiToken = apiToken
         self.webAuthTokens = webAuthTokens
@@ -78,6 +86,7 @@ final class LoadSession: @unchecked Sendable {
         }
         let session = LoadSession(
             directory: directory,
+            nimbus: nimbus,
             url: url,
             apiToken: container["apiToken"] ?? "",
             webAuthTokens: tokens,

@@ -26,6 +26,9 @@ struct NimbusLoad: AsyncParsableCommand {
     @Option(help: "Scenarios to run, comma separated (default: all).") var only: String?
     @Flag(help: "Keep the data directory (its path is printed) for inspection.") var keepData = false
     @Option(help: "The largest zone the sync benchmark fills (1000, 100000 or 1000000).") var syncZoneSize = 1_000_000
+    @Option(help: "Members of the chat the notification benchmark fans out to.") var chatMembers = 1_000
+    @Option(help: "Messages the notification benchmark sends.") var chatSends = 50
+    @Option(help: "Idle WebSocket connections the notification benchmark holds.") var idleConnections = 10_000
     @Option(help: "A postgres:// URL: run the server on PostgreSQL; the storage ceiling is then raw PostgreSQL inserts (pgbench).")
     var database: String?
 
@@ -48,6 +51,15 @@ struct NimbusLoad: AsyncParsableCommand {
         if database == nil, selected?.contains("sharing") ?? true {
             sharing = try SharingBenchmark.run(session: session)
         }
+        var notifications: NotificationBenchmark.Result?
+        if selected?.contains("notifications") ?? true {
+            notifications = try await NotificationBenchmark.run(
+                session: session,
+                members: chatMembers,
+                sends: chatSends,
+                idleConnections: idleConnections
+            )
+        }
         var sdk: SDKBenchmark.Result?
         if selected?.contains("sdk") ?? true {
             sdk = try await SDKBenchmark.run(session: session)
@@ -59,5 +71,6 @@ struct NimbusLoad: AsyncParsableCommand {
         if let sync { Report.print(sync: sync) }
         if let sharing { Report.print(sharing: sharing) }
         if let sdk { Report.print(sdk: sdk) }
+        if let notifications { Report.print(notifications: notifications) }
     }
 }

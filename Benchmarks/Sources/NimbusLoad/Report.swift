@@ -93,6 +93,40 @@ enum Report {
         )
     }
 
+    static func print(notifications n: NotificationBenchmark.Result) {
+        Swift.print(
+            String(
+                format: """
+
+                    Notifications, a chat of %d members each on a WebSocket, %d messages one at a time:
+                    | measure | p50 ms | p99 ms |
+                    |---|---:|---:|
+                    | send to last member's delivery | %.1f | %.1f |
+                    | send to first member's delivery | %.1f | - |
+                    | the writer's records/modify, no subscribers | %.2f | %.2f |
+                    | the writer's records/modify, %d subscribers connected | %.2f | %.2f |
+                    writer p50 with/without subscribers: %.2f×
+                    %d idle WebSockets: server resident memory %.0f MiB (%.0f MiB before opening them; %.1f KiB each)
+                    """,
+                n.members,
+                n.sends,
+                n.lastDeliveryP50,
+                n.lastDeliveryP99,
+                n.firstDeliveryP50,
+                n.writeWithoutP50,
+                n.writeWithoutP99,
+                n.members,
+                n.writeWithP50,
+                n.writeWithP99,
+                n.writeWithP50 / n.writeWithoutP50,
+                n.idleConnections,
+                Double(n.idleMemoryBytes) / 1_048_576,
+                Double(n.baselineMemoryBytes) / 1_048_576,
+                Double(n.idleMemoryBytes - n.baselineMemoryBytes) / 1024 / Double(max(n.idleConnections, 1))
+            )
+        )
+    }
+
     private static func format(_ value: Double) -> String {
         let rounded = Int(value.rounded())
         var text = String(rounded)

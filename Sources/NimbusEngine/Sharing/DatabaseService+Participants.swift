@@ -8,8 +8,10 @@ import NimbusModel
 import NimbusStore
 
 extension DatabaseService {
-    /// The most participants one `records/modify` request may list across its shares.
-    static let maximumParticipantsPerRequest = 200
+    /// The most participants one `records/modify` request may list across its shares. A share's
+    /// participant list is saved whole, so this is also the largest share: 1,000 (CloudKit
+    /// stops at 100), enough for a large group chat.
+    static let maximumParticipantsPerRequest = 1_000
 
     /// Finds the users that the participant lists of a batch name, before its transaction: a
     /// lookup that matches nobody becomes a placeholder participant.

@@ -43,6 +43,8 @@ public struct DatabaseRoute: Sendable, Hashable {
         case subscriptionsLookup = "subscriptions/lookup"
         case subscriptionsModify = "subscriptions/modify"
         case notificationsExplain = "notifications/explain"
+        case tokensCreate = "tokens/create"
+        case tokensRegister = "tokens/register"
     }
 
     private static func exactEnvironment(_ text: Substring) -> Environment? {
@@ -83,6 +85,8 @@ public struct DatabaseRoute: Sendable, Hashable {
         case ("subscriptions", "lookup"): .subscriptionsLookup
         case ("subscriptions", "modify"): .subscriptionsModify
         case ("notifications", "explain"): .notificationsExplain
+        case ("tokens", "create"): .tokensCreate
+        case ("tokens", "register"): .tokensRegister
         default: nil
         }
     }
@@ -104,6 +108,14 @@ public struct DatabaseRoute: Sendable, Hashable {
     /// Parses a request path, or says why it is not one Nimbus answers.
     public static func parse(_ path: String) throws(NimbusError) -> DatabaseRoute {
         let segments = path.split(separator: "/", omittingEmptySubsequences: true)
+        // Push tokens belong to no database: Apple documents `/database/1/{c}/{env}/tokens/{op}`,
+        // OpenCloudKit sends `/device/1/...`, MistKit adds a database segment (parsed below).
+        if segments.count == 6, segments[0] == "database" || segments[0] == "device", segments[1] == "1", segments[4] == "tokens",
+            let environment = exactEnvironment(segments[3]) ?? Environment(parsing: segments[3]),
+            let operation = operation(area: "tokens", name: segments[5])
+        {
+            return DatabaseRoute(container: String(segments[2]), environment: environment, scope: .private, operation: operation)
+        }
         // Apple documents `subscriptions/lookup` without a database segment: the private one.
         if segments.count == 6, segments[0] == "database", segments[1] == "1", segments[4] == "subscriptions", segments[5] == "lookup",
             let environment = exactEnvironment(segments[3]) ?? Environment(parsing: segments[3])

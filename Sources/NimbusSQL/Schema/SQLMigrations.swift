@@ -259,6 +259,21 @@ enum SQLMigrations {
                 "CREATE INDEX notification_inbox_by_age ON notification_inbox (created_at)",
             ]
         },
+        // Push tokens: web courier (long poll) tokens, stored hashed since the URL is the only
+        // credential, and APNs device tokens registered by signed-in users.
+        Migration(version: 8) { _ in
+            [
+                """
+                CREATE TABLE push_tokens (
+                    token_key TEXT PRIMARY KEY, kind TEXT NOT NULL, container TEXT NOT NULL, environment TEXT NOT NULL,
+                    user_record_name TEXT NOT NULL, apns_environment TEXT NOT NULL, apns_token TEXT,
+                    delivered_through BIGINT NOT NULL, created_at BIGINT NOT NULL)
+                """,
+                """
+                CREATE INDEX push_tokens_by_user ON push_tokens (container, environment, user_record_name)
+                """,
+            ]
+        },
     ]
 
     /// Brings the schema up to the latest version (or to `through`, for tests of an upgrade).

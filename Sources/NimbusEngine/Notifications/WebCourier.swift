@@ -1,0 +1,129 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+public import NimbusModel
+public import NimbusStore
+
+/// CloudKit's push token endpoints and the web courier (long poll) they lead to.
+///
+/// `tokens/create` gives a signed-in user a token and the URL to poll with it: the URL is the
+/// credential (browsers poll it without headers), so the server keeps only the token's hash.
+/// Each poll answers the next notification after the last one that token delivered, waiting
+/// for it if need be. `tokens/register` records an APNs device token for the user.
+public struct WebCourier: Sendable {
+    let tokens: any PushTokenStore
+    let dispatcher: NotificationDispatcher
+
+    /// Creates the courier over a token store and the dispatcher whose inboxes it reads.
+    public init(tokens: any PushTokenStore, dispatcher: NotificationDispatcher) {
+        self.tokens = tokens
+        self.dispatcher = dispatcher
+    }
+
+    /// `tokens/create`: a new web courier token for the caller, starting after their latest
+    /// notification. Returns the token, to be put in the courier URL.
+    public func createToken(apnsEnvironment: String, caller: Caller) async throws(NimbusError) -> String {
+        let user = try Self.user(of: caller)
+        let container = ContainerEnvironment(container: caller.container, environment: caller.environment)
+        let token = Credentials.makeAPIToken()
+        try await run {
+            let last = try await dispatcher.lastSequence(of: user, in: container)
+            try await tokens.savePushToken(
+                PushToken(
+                    key: Credentials.hash(token),
+                    kind: .webCourier,
+                    container: container,
+                    userRecordName: user,
+                    apnsEnvironment: apnsEnvironment,
+                    deliveredThrough: last
+                )
+            )
+        }
+        return token
+    }
+
+    /// `tokens/register`: ties an APNs device token to the caller.
+    public func register(apnsToken: String, apnsEnvironment: String, caller: Caller) async throws(NimbusError) {
+        let user = try Self.user(of: caller)
+        guard !apnsToken.isEmpty, apnsToken.utf8.count <= 512, !apnsToken.contains(where: \.isWhitespace) else {
+            throw .badRequest("apnsToken must be a non-empty token of at most 512 characters without spaces")
+        }
+        let container = ContainerEnvironment(container: caller.container, environment: caller.environment)
+        try await run {
+            let last = try await dispatcher.lastSequence(of: user, in: container)
+            try await tokens.savePushToken(
+                PushToken(
+                    key: "apns:" + apnsToken,
+                    kind: .apns,
+                    container: container,
+                    userRecordName: user,
+                    apnsEnvironment: apnsEnvironment,
+                    deliveredThrough: last
+                )
+            )
+        }
+    }
+
+    /// One web courier poll: the next notification after the token's position, waiting up to
+    /// `timeout` for one; `nil` when none came (the client polls again).
+    /// - Throws: `.unknownItem` for a token the server does not know.
+    public func poll(token: String, timeout: Duration) async throws(NimbusError) -> InboxEntry? {
+        let key = Credentials.hash(token)
+        guard let stored = try await run({ try await tokens.pushToken(key) }), stored.kind == .webCourier else {
+            throw NimbusError(.unknownItem, "unknown web courier token")
+        }
+        // Listen first, so an entry written between the inbox read and the wait is not missed.
+        let listener = dispatcher.hub.listen(to: stored.userRecordName, in: stored.container)
+        defer { dispatcher.hub.stopListening(listener) }
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let next = try await run {
+                try await dispatcher.inbox(of: stored.userRecordName, in: stored.container, after: stored.deliveredThrough, limit: 1)
+            }.first
+            if let next {
+                try await run { try await tokens.advancePushToken(key, through: next.sequence) }
+                return next
+            }
+            guard await Self.wait(for: listener, until: deadline) else { return nil }
+        }
+    }
+
+    // MARK: - Private
+
+    /// Waits for the listener's next event; false at the deadline.
+    private static func wait(for listener: NotificationHub.Listener, until deadline: ContinuousClock.Instant) async -> Bool {
+        await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                var events = listener.events.makeAsyncIterator()
+                return await events.next() != nil
+            }
+            group.addTask {
+                try? await Task.sleep(until: deadline)
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+    }
+
+    private static func user(of caller: Caller) throws(NimbusError) -> String {
+        guard caller.kind == .user, let user = caller.userRecordName else {
+            throw NimbusError(.authenticationRequired, "push tokens belong to a signed-in user (ckWebAuthToken)")
+        }
+        return user
+    }
+
+    private func run<Result>(_ body: () async throws -> Result) async throws(NimbusError) -> Result {
+        do {
+            return try await body()
+        } catch let error as NimbusError {
+            throw error
+        } catch {
+            throw NimbusError(.serviceUnavailable, "the notification store is unavailable; try again")
+        }
+    }
+}
