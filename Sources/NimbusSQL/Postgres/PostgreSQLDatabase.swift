@@ -137,18 +137,32 @@ package final class PostgreSQLDatabase: SQLDatabase {
     }
 
     /// Holds one pooled connection for `LISTEN` until cancelled.
+    ///
+    /// The listening runs in a task of its own, and cancellation returns at once whatever that
+    /// task is doing: postgres-nio may not answer a cancellation while it waits for a lease or
+    /// for `LISTEN` to start, and a server shutting down must not wait on it. The task ends when
+    /// it sees the cancellation, or when the pool closes its connection.
     package func listen(channel: String, _ receive: @escaping @Sendable (String) -> Void) async throws {
-        do {
-            try await client.withConnection { connection in
-                try await connection.listen(on: channel) { notifications in
-                    for try await notification in notifications { receive(notification.payload) }
+        let client = client
+        let outcome = ListenOutcome()
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let listening = Task {
+                    do {
+                        try await client.withConnection { connection in
+                            try await connection.listen(on: channel) { notifications in
+                                for try await notification in notifications { receive(notification.payload) }
+                            }
+                        }
+                        outcome.finish(.success(()))
+                    } catch {
+                        outcome.finish(Task.isCancelled ? .success(()) : .failure(PostgresFailure(error).storeError))
+                    }
                 }
+                outcome.start(continuation, listening: listening)
             }
-        } catch is CancellationError {
-            return
-        } catch {
-            if Task.isCancelled { return }
-            throw PostgresFailure(error).storeError
+        } onCancel: {
+            outcome.finish(.success(()))
         }
     }
 
@@ -305,5 +319,40 @@ private final class LeaseRace<Value: Sendable>: Sendable {
         guard let continuation = state.withLock({ $0.leased ? nil : $0.continuation.take() }) else { return false }
         continuation.resume(throwing: error)
         return true
+    }
+}
+
+/// Resumes a listener's caller once: with the listening task's end, or at cancellation (which
+/// also cancels the task).
+private final class ListenOutcome: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<Void, any Error>?
+        var listening: Task<Void, Never>?
+        var result: Result<Void, any Error>?
+    }
+
+    private let state = Mutex(State())
+
+    func start(_ continuation: CheckedContinuation<Void, any Error>, listening: Task<Void, Never>) {
+        let ready = state.withLock { state -> Result<Void, any Error>? in
+            state.listening = listening
+            if let result = state.result { return result }
+            state.continuation = continuation
+            return nil
+        }
+        if let ready {
+            listening.cancel()
+            continuation.resume(with: ready)
+        }
+    }
+
+    func finish(_ result: Result<Void, any Error>) {
+        let (continuation, listening) = state.withLock { state -> (CheckedContinuation<Void, any Error>?, Task<Void, Never>?) in
+            if state.result == nil { state.result = result }
+            defer { state.continuation = nil }
+            return (state.continuation, state.listening)
+        }
+        listening?.cancel()
+        continuation?.resume(with: result)
     }
 }
