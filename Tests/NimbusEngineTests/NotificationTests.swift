@@ -342,6 +342,33 @@ struct NotificationTests {
         }
     }
 
+    @Test("deleting a zone notifies the owner's and the former participants' database and zone subscriptions")
+    func zoneDeletion() async throws {
+        try await EngineFixture.with { f in
+            let dispatcher = Self.dispatcher(f)
+            try await Self.sharedChat(f)
+            try await Self.subscribe(f, f.bob, .shared, Subscription(subscriptionID: "db", kind: .database))
+            try await Self.subscribe(
+                f,
+                f.bob,
+                .shared,
+                Subscription(
+                    subscriptionID: "messages",
+                    kind: .query(Query(recordType: "Message"), zoneID: nil, firesOn: [.delete], firesOnce: false)
+                )
+            )
+            try await Self.subscribe(f, f.alice, .private, Subscription(subscriptionID: "chats", kind: .zone(Self.chats)))
+            _ = try await Self.dispatch(dispatcher)
+            let results = try await f.database.modifyZones([.delete(Self.chats)], access: f.access(f.alice))
+            guard case .deleted = results.first else { Issue.record("zone not deleted: \(results)"); return }
+            let received = try await Self.dispatch(dispatcher)
+            #expect(Set(received.map { "\($0.user == f.alice ? "alice" : "bob")/\($0.subscriptionID ?? "")" }) == ["alice/chats", "bob/db"])
+            for notification in received {
+                #expect((notification.ck["nimbus"] as? [String: Any])?["zoneDeleted"] as? Bool == true)
+            }
+        }
+    }
+
     @Test("bad subscriptions are refused with a reason and nothing is saved")
     func badSubscriptions() async throws {
         try await EngineFixture.with { f in

@@ -134,6 +134,50 @@ public final class NotificationDispatcher: Sendable {
         }
     }
 
+    /// A deleted zone notifies the database subscriptions of its owner and of the participants
+    /// who lost it, and the zone subscriptions on it; query subscriptions have no record to
+    /// match (CloudKit does not fire them either).
+    private static func handleZoneDeletion(
+        _ event: ChangeEvent,
+        in transaction: any NotificationTransaction,
+        makeID: @Sendable () -> String
+    ) async throws -> [InboxEntry] {
+        let tenant = event.tenant
+        let container = ContainerEnvironment(container: tenant.container, environment: tenant.environment)
+        let zoneID = ZoneID(zoneName: event.zoneName, ownerRecordName: tenant.owner)
+        var audience: [(NotificationPlanner.Recipient, [Subscription])] = []
+        let own = try await transaction.subscriptions(of: [tenant.owner], scope: .private, in: container)
+        audience.append((.init(userRecordName: tenant.owner, scope: .private, shares: nil), own.map(\.subscription)))
+        let theirs = try await transaction.subscriptions(of: event.note.formerParticipants, scope: .shared, in: container)
+        for (user, subscriptions) in Dictionary(grouping: theirs, by: \.userRecordName) {
+            audience.append((.init(userRecordName: user, scope: .shared, shares: []), subscriptions.map(\.subscription)))
+        }
+        var drafts: [NotificationDraft] = []
+        for (recipient, subscriptions) in audience.sorted(by: { $0.0.userRecordName < $1.0.userRecordName }) {
+            for subscription in subscriptions.sorted(by: { $0.subscriptionID < $1.subscriptionID }) {
+                switch subscription.kind {
+                case .database: break
+                case .zone(let watched) where watched == zoneID: break
+                default: continue
+                }
+                let id = makeID()
+                let payload = NotificationPayload(
+                    event: event,
+                    notificationID: id,
+                    recipient: recipient,
+                    subscription: subscription,
+                    changes: [],
+                    decision: .visible,
+                    rules: []
+                )
+                drafts.append(
+                    NotificationDraft(userRecordName: recipient.userRecordName, notificationID: id, originDeviceID: nil, payload: payload.bytes())
+                )
+            }
+        }
+        return try await transaction.deliver(drafts, in: container)
+    }
+
     /// How often one event may fail on its own before it is set aside.
     static let maximumAttempts = 3
 
@@ -227,6 +271,7 @@ public final class NotificationDispatcher: Sendable {
         in transaction: any NotificationTransaction,
         makeID: @Sendable () -> String
     ) async throws -> [InboxEntry] {
+        if event.note.zoneDeleted { return try await handleZoneDeletion(event, in: transaction, makeID: makeID) }
         let rows = try await transaction.rows(of: event)
         guard !rows.saved.isEmpty || !rows.deleted.isEmpty || !rows.exits.isEmpty else { return [] }
         let tenant = event.tenant

@@ -106,6 +106,10 @@ struct NotificationPayload {
         writer.key("nimbus")
         writer.beginObject()
         writer.field("zoneCounter", event.counterThrough)
+        if event.note.zoneDeleted {
+            writer.key("zoneDeleted")
+            writer.bool(true)
+        }
         writer.field("decision", decision.rawValue)
         if !rules.isEmpty {
             writer.key("rules")

@@ -8,7 +8,8 @@ import NimbusModel
 import NimbusStore
 
 /// The `body` column of an outbox row: a ``ChangeNote`` as compact JSON,
-/// `{"w": writer, "d": device, "c": [created], "x": [{"n": name, "t": type, "f": fields}]}`.
+/// `{"w": writer, "d": device, "c": [created], "x": [{"n": name, "t": type, "f": fields}]}`,
+/// and for a deleted zone `"z": true, "p": [former participants]`.
 /// Deleted records keep only their unencrypted fields: encrypted ones never leave the record.
 enum ChangeNoteCoding {
     static func encode(_ note: ChangeNote) -> String {
@@ -31,6 +32,14 @@ enum ChangeNoteCoding {
             writer.endObject()
         }
         writer.endArray()
+        if note.zoneDeleted {
+            writer.key("z")
+            writer.bool(true)
+            writer.key("p")
+            writer.beginArray()
+            for user in note.formerParticipants { writer.string(user) }
+            writer.endArray()
+        }
         writer.endObject()
         return String(decoding: writer.bytes, as: UTF8.self)
     }
@@ -53,7 +62,9 @@ enum ChangeNoteCoding {
             writer: try members.required("w", at: "").string(at: "w"),
             deviceID: try members.optional("d")?.string(at: "d"),
             created: Set(try (members.optional("c")?.array(at: "c") ?? []).map { (name) throws(NimbusError) in try name.string(at: "c") }),
-            deleted: deleted
+            deleted: deleted,
+            zoneDeleted: members["z"] == .bool(true),
+            formerParticipants: try (members.optional("p")?.array(at: "p") ?? []).map { (user) throws(NimbusError) in try user.string(at: "p") }
         )
     }
 }

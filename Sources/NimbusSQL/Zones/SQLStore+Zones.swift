@@ -82,7 +82,8 @@ extension SQLStore {
     }
 
     public func deleteZone(named name: String, of tenant: Tenant) async throws -> Bool {
-        try await database.write(serializing: Self.writeKey(tenant)) { connection in
+        let createdAt = now()
+        return try await database.write(serializing: Self.writeKey(tenant)) { connection in
             let rows = try await connection.query(
                 """
                 UPDATE zones SET is_deleted = 1, change_counter = change_counter + 1
@@ -91,7 +92,33 @@ extension SQLStore {
                 """,
                 Self.binds(tenant, zone: name)
             )
-            guard !rows.isEmpty else { return false }
+            guard let counter = rows.first?.int(0) else { return false }
+            // Subscribers hear of the deletion: participants too, read before their rows go.
+            let participants = try await connection.query(
+                """
+                SELECT DISTINCT user_record_name FROM share_participants
+                WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ?
+                  AND acceptance = 'ACCEPTED' AND role <> 'OWNER' AND user_record_name IS NOT NULL
+                """,
+                Self.binds(tenant, zone: name)
+            ).map { $0.string(0) }
+            let note = ChangeNote(
+                writer: tenant.owner,
+                deviceID: nil,
+                created: [],
+                deleted: [],
+                zoneDeleted: true,
+                formerParticipants: participants.sorted()
+            )
+            try await connection.execute(
+                """
+                INSERT INTO change_events (container, environment, owner, zone_name, counter_through, counter_from, body, created_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+                Self.binds(tenant, zone: name) + [
+                    .integer(counter), .integer(counter - 1), .text(ChangeNoteCoding.encode(note)), .integer(createdAt),
+                ]
+            )
             // Only a delete that happened moves the database feed.
             let position = try await Self.nextDatabaseCounter(of: tenant, on: connection)
             try await connection.execute(

@@ -17,13 +17,27 @@ public struct ChangeNote: Sendable, Hashable {
     /// The records the write deleted, as they were (unencrypted fields only): what query
     /// subscriptions match deletions against.
     public var deleted: [Record]
+    /// Whether the write deleted the whole zone.
+    public var zoneDeleted: Bool
+    /// For a deleted zone, the participants of its shares, who lose it: their share rows go
+    /// with the zone.
+    public var formerParticipants: [String]
 
     /// Creates a note.
-    public init(writer: String, deviceID: String?, created: Set<String>, deleted: [Record]) {
+    public init(
+        writer: String,
+        deviceID: String?,
+        created: Set<String>,
+        deleted: [Record],
+        zoneDeleted: Bool = false,
+        formerParticipants: [String] = []
+    ) {
         self.writer = writer
         self.deviceID = deviceID
         self.created = created
         self.deleted = deleted
+        self.zoneDeleted = zoneDeleted
+        self.formerParticipants = formerParticipants
     }
 }
 
