@@ -119,6 +119,9 @@ public struct CloudKitResponder<Context: RequestContext>: HTTPResponder {
             exchange.webAuthToken = authentication.webAuthToken
             switch route.channel {
             case .ws:
+                if let after = query["after"], (Int64(after) ?? -1) < 0 {
+                    throw NimbusError.badRequest("after must be a sequence number (0 or more), not '\(after.prefix(32))'")
+                }
                 throw NimbusError.badRequest("the notification stream is a WebSocket: send Connection: Upgrade and Upgrade: websocket")
             case .inbox:
                 guard request.method == .post || request.method == .get else {

@@ -236,6 +236,31 @@ struct NotificationTests {
         }
     }
 
+    @Test("a record created and changed again before the dispatcher runs is still reported created")
+    func creationThenUpdateBeforeDispatch() async throws {
+        try await EngineFixture.with { f in
+            let dispatcher = Self.dispatcher(f)
+            try await f.makeZone("Chats", for: f.alice)
+            try await Self.subscribe(
+                f,
+                f.alice,
+                .private,
+                Subscription(
+                    subscriptionID: "new",
+                    kind: .query(Query(recordType: "Message"), zoneID: Self.chats, firesOn: [.create], firesOnce: false)
+                )
+            )
+            _ = try await f.modify([RecordOperation(kind: .create, recordName: "m", recordType: "Message")], zone: "Chats")
+            _ = try await f.modify(
+                [RecordOperation(kind: .forceUpdate, recordName: "m", fields: ["text": FieldInput(.string("edited"))])],
+                zone: "Chats"
+            )
+            let received = try await Self.dispatch(dispatcher)
+            #expect(received.map(\.subscriptionID) == ["new"])
+            #expect(received.first?.reasons == ["m": 1])
+        }
+    }
+
     @Test("sequence numbers count up per recipient without gaps; the writer's device is recorded")
     func sequencesAndOrigin() async throws {
         try await EngineFixture.with { f in

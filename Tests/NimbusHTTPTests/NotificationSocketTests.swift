@@ -154,6 +154,12 @@ struct NotificationSocketTests {
             )
             let reason = try plain.expectError("BAD_REQUEST", status: .badRequest)
             #expect(reason.contains("WebSocket"))
+            let token = f.alice.webAuthToken.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+            let badAfter = try await client.send(.get, path + "&ckWebAuthToken=\(token)&after=yesterday")
+            #expect(try badAfter.expectError("BAD_REQUEST", status: .badRequest).contains("after"))
+            await #expect(throws: (any Error).self) {
+                _ = try await SocketProbe.open(Self.streamURL(f, port: port, token: f.alice.webAuthToken, query: "&after=-3"))
+            }
         }
     }
 }

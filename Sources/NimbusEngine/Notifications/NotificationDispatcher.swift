@@ -95,8 +95,15 @@ public final class NotificationDispatcher: Sendable {
             let events = try await transaction.claimEvents(limit: limit)
             if let expected, events.first.map(EventKey.init) != expected { return (0, []) }
             var entries: [InboxEntry] = []
-            for event in events {
-                entries += try await Self.handle(event, in: transaction, makeID: makeID)
+            // Creations whose record a later write of the same zone changed again before this
+            // pass: that write's row reports the record, and must report it created.
+            var carried: [String: Set<String>] = [:]
+            for var event in events {
+                let zoneKey = "\(event.tenant)/\(event.zoneName)"
+                event.note.created.formUnion(carried.removeValue(forKey: zoneKey) ?? [])
+                let (written, movedOn) = try await Self.handle(event, in: transaction, makeID: makeID)
+                if !movedOn.isEmpty { carried[zoneKey, default: []].formUnion(movedOn) }
+                entries += written
                 try await transaction.finish(event)
             }
             try await transaction.announce(entries, from: instanceID)
@@ -197,18 +204,25 @@ public final class NotificationDispatcher: Sendable {
     /// Hands other instances' announcements to this instance's connections until cancelled,
     /// reconnecting after a lost channel.
     public func relayAnnouncements() async {
+        // A store without announcements (SQLite: one process) has nothing to relay.
+        guard store.announcesAcrossInstances else { return }
+        var lapsed = false
         while !Task.isCancelled {
+            if lapsed {
+                // Announcements sent while nobody listened are lost: every connection reads its
+                // inbox once, which finds whatever they announced.
+                hub.entriesMayBeMissing()
+            }
             do {
                 try await store.followAnnouncements { [hub, instanceID] announcement in
                     guard announcement.instance != instanceID else { return }
                     hub.entriesWritten(for: announcement.recipients)
                 }
-                // A store without announcements (SQLite) returns at once: nothing to relay.
-                if !Task.isCancelled { return }
             } catch {
                 logger.warning("Listening for other instances' notifications failed", metadata: ["nimbus.error": "\(error)"])
                 try? await Task.sleep(for: .seconds(1))
             }
+            lapsed = true
         }
     }
 
@@ -270,10 +284,13 @@ public final class NotificationDispatcher: Sendable {
         _ event: ChangeEvent,
         in transaction: any NotificationTransaction,
         makeID: @Sendable () -> String
-    ) async throws -> [InboxEntry] {
-        if event.note.zoneDeleted { return try await handleZoneDeletion(event, in: transaction, makeID: makeID) }
+    ) async throws -> (entries: [InboxEntry], movedOnCreations: Set<String>) {
+        if event.note.zoneDeleted { return (try await handleZoneDeletion(event, in: transaction, makeID: makeID), []) }
         let rows = try await transaction.rows(of: event)
-        guard !rows.saved.isEmpty || !rows.deleted.isEmpty || !rows.exits.isEmpty else { return [] }
+        var present = Set(rows.saved.map(\.recordID.recordName))
+        present.formUnion(rows.deleted.map(\.tombstone.recordName))
+        let movedOn = event.note.created.subtracting(present)
+        guard !rows.saved.isEmpty || !rows.deleted.isEmpty || !rows.exits.isEmpty else { return ([], movedOn) }
         let tenant = event.tenant
         let container = ContainerEnvironment(container: tenant.container, environment: tenant.environment)
         var audience: [(NotificationPlanner.Recipient, [Subscription])] = []
@@ -342,6 +359,6 @@ public final class NotificationDispatcher: Sendable {
                 }
             }
         }
-        return try await transaction.deliver(drafts, in: container)
+        return (try await transaction.deliver(drafts, in: container), movedOn)
     }
 }

@@ -46,8 +46,9 @@ public final class NotificationHub: Sendable {
     /// Starts a feed of the recipient's new entries; ``stopListening(_:)`` ends it.
     public func listen(to userRecordName: String, in container: ContainerEnvironment) -> Listener {
         let key = Key(container: container, userRecordName: userRecordName)
-        // A slow connection keeps at most this many entries waiting; it finds the rest in the inbox.
-        let (stream, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingOldest(1_000))
+        // A slow connection keeps at most this many events waiting, the newest: the sequence
+        // numbers then jump, and the connection reads what it missed from the inbox.
+        let (stream, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(1_000))
         let id = state.withLock { state in
             state.nextID += 1
             state.listeners[key, default: [:]][state.nextID] = continuation
@@ -83,6 +84,12 @@ public final class NotificationHub: Sendable {
             return deliveries
         }
         for (continuation, entry) in deliveries { continuation.yield(.entry(entry)) }
+    }
+
+    /// Tells every feed to read its inbox: after a lapse in hearing from other instances.
+    public func entriesMayBeMissing() {
+        let continuations = state.withLock { state in state.listeners.values.flatMap(\.values) }
+        for continuation in continuations { continuation.yield(.written) }
     }
 
     /// Tells the recipients' feeds that another instance wrote entries for them.

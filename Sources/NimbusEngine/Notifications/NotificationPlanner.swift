@@ -61,7 +61,9 @@ struct NotificationPlanner {
             for (name, share) in rows.exits where recipient.canRead(recordIn: share) && !seen.contains(name) {
                 let current = rows.saved.first { $0.recordID.recordName == name }
                 if let current, recipient.canRead(recordIn: current.containingShare) { continue }
-                changes.append(VisibleChange(recordName: name, recordType: current?.recordType ?? "", reason: .delete, record: current))
+                // The record as it is now is outside what the recipient may read: filters and
+                // rules must not see it, so the deletion carries no record.
+                changes.append(VisibleChange(recordName: name, recordType: current?.recordType ?? "", reason: .delete, record: nil))
                 seen.insert(name)
             }
         }

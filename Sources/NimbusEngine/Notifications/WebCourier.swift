@@ -72,20 +72,24 @@ public struct WebCourier: Sendable {
     /// - Throws: `.unknownItem` for a token the server does not know.
     public func poll(token: String, timeout: Duration) async throws(NimbusError) -> InboxEntry? {
         let key = Credentials.hash(token)
-        guard let stored = try await run({ try await tokens.pushToken(key) }), stored.kind == .webCourier else {
+        guard let first = try await run({ try await tokens.pushToken(key) }), first.kind == .webCourier else {
             throw NimbusError(.unknownItem, "unknown web courier token")
         }
         // Listen first, so an entry written between the inbox read and the wait is not missed.
-        let listener = dispatcher.hub.listen(to: stored.userRecordName, in: stored.container)
+        let listener = dispatcher.hub.listen(to: first.userRecordName, in: first.container)
         defer { dispatcher.hub.stopListening(listener) }
         let deadline = ContinuousClock.now + timeout
+        var position = first.deliveredThrough
         while true {
             let next = try await run {
-                try await dispatcher.inbox(of: stored.userRecordName, in: stored.container, after: stored.deliveredThrough, limit: 1)
+                try await dispatcher.inbox(of: first.userRecordName, in: first.container, after: position, limit: 1)
             }.first
             if let next {
-                try await run { try await tokens.advancePushToken(key, through: next.sequence) }
-                return next
+                // Two polls of one token must not both answer the same entry: the first to move
+                // the position wins, the other reads on from where it now is.
+                if try await run({ try await tokens.advancePushToken(key, from: position, through: next.sequence) }) { return next }
+                position = try await run { try await tokens.pushToken(key) }?.deliveredThrough ?? next.sequence
+                continue
             }
             guard await Self.wait(for: listener, until: deadline) else { return nil }
         }

@@ -116,6 +116,7 @@ extension DatabaseService {
                         throw NimbusError.zoneNotFound
                     }
                     results.append(.deleted(reportedZoneID(name, of: tenant)))
+                    changeSignal.fire()
                 }
             } catch {
                 results.append(.failed(zoneID, error))

@@ -50,8 +50,10 @@ struct NotificationInbox {
         let entries: [InboxEntry]
         let last: Int64
         do {
-            entries = try await dispatcher.inbox(of: user, in: container, after: after, limit: limit + 1)
+            // The last sequence first: entries written after it are then at most extra, never
+            // a gap the client would take for expired entries.
             last = try await dispatcher.lastSequence(of: user, in: container)
+            entries = try await dispatcher.inbox(of: user, in: container, after: after, limit: limit + 1)
         } catch {
             throw NimbusError(.serviceUnavailable, "the notification inbox cannot be read now; retry later")
         }

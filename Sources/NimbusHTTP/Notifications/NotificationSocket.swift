@@ -39,7 +39,8 @@ public struct NotificationSocket: Sendable {
     /// stream; anything else (including a failed authentication) goes on to the HTTP
     /// responder, which answers it with the CloudKit-shaped error.
     public func shouldUpgrade(_ request: HTTPRequest) async -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>> {
-        guard let target = request.path.flatMap(Self.target) else { return .dontUpgrade }
+        // A target with a bad `after` is answered by the HTTP responder, with the reason.
+        guard let target = request.path.flatMap(Self.target), !target.hasInvalidAfter else { return .dontUpgrade }
         guard let authentication = try? await authenticate(target) else { return .dontUpgrade }
         guard let user = authentication.caller.userRecordName, authentication.caller.kind == .user else { return .dontUpgrade }
         var headers = HTTPFields()
@@ -72,6 +73,7 @@ public struct NotificationSocket: Sendable {
         var webAuthToken: String?
         var deviceID: String?
         var after: Int64?
+        var hasInvalidAfter = false
     }
 
     static func target(_ pathAndQuery: String) -> Target? {
@@ -83,7 +85,8 @@ public struct NotificationSocket: Sendable {
             apiToken: query["ckAPIToken"].map(String.init),
             webAuthToken: query["ckWebAuthToken"].map(String.init),
             deviceID: NotificationsRoute.deviceID(query["deviceID"]),
-            after: query["after"].flatMap { Int64($0) }.flatMap { $0 >= 0 ? $0 : nil }
+            after: query["after"].flatMap { Int64($0) }.flatMap { $0 >= 0 ? $0 : nil },
+            hasInvalidAfter: query["after"].map { Int64($0).map { $0 < 0 } ?? true } ?? false
         )
     }
 

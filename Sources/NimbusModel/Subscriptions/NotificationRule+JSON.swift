@@ -131,6 +131,7 @@ extension RuleCondition {
                 conditions.append(try read(element, at: jsonPath(keyPath, index), depth: depth + 1, lookups: &lookups))
             }
             guard !conditions.isEmpty else { throw .badRequest("\(keyPath) is empty") }
+            guard conditions.count <= 50 else { throw .badRequest("\(keyPath) has \(conditions.count) conditions; at most 50 are allowed") }
             return key == "all" ? .all(conditions) : .any(conditions)
         case "not":
             return .not(try read(value, at: keyPath, depth: depth + 1, lookups: &lookups))

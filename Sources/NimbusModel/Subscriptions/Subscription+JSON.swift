@@ -136,6 +136,16 @@ extension NotificationInfo {
                 for (index, element) in try value.array(at: keyPath).enumerated() { _ = try element.string(at: jsonPath(keyPath, index)) }
             }
         }
-        return NotificationInfo(values: members.filter { !$0.value.isNull })
+        let info = NotificationInfo(values: members.filter { !$0.value.isNull })
+        // It is copied into every notification, for every recipient.
+        var size = JSONWriter()
+        size.value(.object(info.values))
+        guard size.bytes.count <= maximumSize else {
+            throw .badRequest("\(path) is \(size.bytes.count) bytes; at most \(maximumSize) are allowed")
+        }
+        return info
     }
+
+    /// The largest `notificationInfo`, in bytes of JSON.
+    package static let maximumSize = 4_096
 }

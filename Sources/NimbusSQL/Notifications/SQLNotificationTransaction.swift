@@ -21,23 +21,38 @@ struct SQLNotificationTransaction: NotificationTransaction {
         let rows = try await connection.query(
             """
             SELECT container, environment, owner, zone_name, counter_through, counter_from, body, created_at
-            FROM change_events ORDER BY created_at LIMIT ?\(dialect.lockSkippingLocked)
+            FROM change_events ORDER BY created_at, counter_through LIMIT ?\(dialect.lockSkippingLocked)
             """,
             [.integer(Int64(limit))]
         )
-        return try rows.compactMap { row in
-            guard let environment = Environment(rawValue: row.string(1)) else { return nil }
-            let tenant = Tenant(container: row.string(0), environment: environment, owner: row.string(2))
+        var events: [ChangeEvent] = []
+        for row in rows {
+            let environment = Environment(rawValue: row.string(1))
+            let tenant = Tenant(container: row.string(0), environment: environment ?? .development, owner: row.string(2))
             let zoneID = ZoneID(zoneName: row.string(3), ownerRecordName: tenant.owner)
-            return ChangeEvent(
-                tenant: tenant,
-                zoneName: row.string(3),
-                counterFrom: row.int(5),
-                counterThrough: row.int(4),
-                note: try ChangeNoteCoding.decode(row.string(6), zoneID: zoneID),
-                createdAt: row.int(7)
+            guard environment != nil, let note = try? ChangeNoteCoding.decode(row.string(6), zoneID: zoneID) else {
+                // A row nothing can read would hold up every row behind it: it goes.
+                try await connection.execute(
+                    """
+                    DELETE FROM change_events
+                    WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND counter_through = ?
+                    """,
+                    [.text(row.string(0)), .text(row.string(1)), .text(row.string(2)), .text(row.string(3)), .integer(row.int(4))]
+                )
+                continue
+            }
+            events.append(
+                ChangeEvent(
+                    tenant: tenant,
+                    zoneName: row.string(3),
+                    counterFrom: row.int(5),
+                    counterThrough: row.int(4),
+                    note: note,
+                    createdAt: row.int(7)
+                )
             )
         }
+        return events
     }
 
     func rows(of event: ChangeEvent) async throws -> ChangeEventRows {
@@ -214,12 +229,22 @@ struct SQLNotificationTransaction: NotificationTransaction {
         let fields = try await SQLStore.fields(ofRecordType: query.recordType, in: container, on: connection)
         // A filter on a field no record of the type has, or with a value of another kind than
         // the field's, matches nothing; asking the database would be an error on PostgreSQL.
-        for filter in query.filters where SystemField(rawValue: filter.fieldName) == nil {
-            guard let type = fields[filter.fieldName]?.type, Self.comparable(type, with: filter.value) else { return nil }
+        for filter in query.filters {
+            let isList = filter.comparator == .in || filter.comparator == .notIn
+            if case .list = filter.value, !isList { return nil }
+            if isList, filter.value.type.isList == false { return nil }
+            let type: FieldType? =
+                switch SystemField(rawValue: filter.fieldName) {
+                case .createTime, .modTime: .timestamp
+                case .createdBy, .modifiedBy, .recordID: .string
+                case nil: fields[filter.fieldName]?.type
+                }
+            guard let type, Self.comparable(type, with: filter.value) else { return nil }
         }
         let request = RecordQuery(tenant: tenant, zoneName: zoneName, query: query, limit: 1, fieldTypes: fields.mapValues(\.type))
         var builder = QuerySQLBuilder(request: request, dialect: dialect)
-        let (sql, binds) = try builder.build()
+        // A lookup the store cannot express matches nothing; it must not fail the dispatch.
+        guard let (sql, binds) = try? builder.build() else { return nil }
         let codec = RecordRowCodec(cipher: cipher, tenant: tenant, zoneName: zoneName)
         return try await connection.query(sql, binds).first.map {
             try codec.record(from: $0, zoneID: ZoneID(zoneName: zoneName, ownerRecordName: tenant.owner))

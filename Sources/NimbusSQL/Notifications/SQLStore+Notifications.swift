@@ -72,6 +72,8 @@ extension SQLStore: NotificationStore {
         }
     }
 
+    public var announcesAcrossInstances: Bool { database.dialect == .postgres }
+
     public func followAnnouncements(_ receive: @escaping @Sendable (InboxAnnouncement) -> Void) async throws {
         try await database.listen(channel: InboxAnnouncementCoding.channel) { payload in
             if let announcement = InboxAnnouncementCoding.decode(payload) { receive(announcement) }

@@ -49,12 +49,12 @@ extension SQLStore: PushTokenStore {
         )
     }
 
-    public func advancePushToken(_ key: String, through sequence: Int64) async throws {
+    public func advancePushToken(_ key: String, from expected: Int64, through sequence: Int64) async throws -> Bool {
         try await database.write { connection in
-            try await connection.execute(
-                "UPDATE push_tokens SET delivered_through = ? WHERE token_key = ? AND delivered_through < ?",
-                [.integer(sequence), .text(key), .integer(sequence)]
-            )
+            try await !connection.query(
+                "UPDATE push_tokens SET delivered_through = ? WHERE token_key = ? AND delivered_through = ? RETURNING token_key",
+                [.integer(sequence), .text(key), .integer(expected)]
+            ).isEmpty
         }
     }
 }

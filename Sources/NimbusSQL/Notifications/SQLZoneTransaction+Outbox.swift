@@ -14,9 +14,10 @@ extension SQLZoneTransaction {
         try await connection.execute(
             """
             INSERT INTO change_events (container, environment, owner, zone_name, counter_through, counter_from, body, created_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            VALUES (?, ?, ?, ?, ?, ?, ?, \(dialect.currentTimeMilliseconds))
             """,
-            zoneBinds + [.integer(through), .integer(from), .text(ChangeNoteCoding.encode(note)), .integer(startedAt)]
+            // The time is taken now, under the zone's lock: a zone's rows are then in commit order.
+            zoneBinds + [.integer(through), .integer(from), .text(ChangeNoteCoding.encode(note))]
         )
     }
 }

@@ -96,6 +96,9 @@ public protocol NotificationStore: Sendable {
     /// Removes inbox entries written before `cutoff` (milliseconds since 1970).
     func pruneInboxes(before cutoff: Int64) async throws -> Int
 
+    /// Whether other server instances may share the store and announce their entries.
+    var announcesAcrossInstances: Bool { get }
+
     /// Calls `receive` for every announcement another instance commits (see
     /// ``NotificationTransaction/announce(_:from:)``) until cancelled; throws when the
     /// channel is lost. Returns at once where instances cannot share a database (SQLite).

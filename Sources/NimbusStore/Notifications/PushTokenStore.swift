@@ -56,6 +56,6 @@ public protocol PushTokenStore: Sendable {
     /// The token stored under `key`.
     func pushToken(_ key: String) async throws -> PushToken?
 
-    /// Records that the token delivered through `sequence`; never moves it back.
-    func advancePushToken(_ key: String, through sequence: Int64) async throws
+    /// Moves the token from `expected` to `sequence`; false when another poll moved it first.
+    func advancePushToken(_ key: String, from expected: Int64, through sequence: Int64) async throws -> Bool
 }
