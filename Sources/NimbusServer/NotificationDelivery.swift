@@ -16,19 +16,31 @@ struct NotificationDelivery: Service {
     let logger: Logger
 
     func run() async throws {
-        await cancelWhenGracefulShutdown {
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask { await instance.dispatcher.run() }
-                group.addTask { await instance.dispatcher.relayAnnouncements() }
-                group.addTask {
-                    while !Task.isCancelled {
-                        guard (try? await Task.sleep(for: .seconds(3600))) != nil else { return }
-                        do {
-                            let removed = try await instance.pruneInboxes()
-                            if removed > 0 { logger.info("Pruned notification inboxes", metadata: ["nimbus.count": "\(removed)"]) }
-                        } catch {
-                            logger.warning("Pruning notification inboxes failed", metadata: ["nimbus.error": "\(error)"])
-                        }
+        // The work runs in a task of its own: at shutdown it is cancelled, and the service
+        // returns within a few seconds even if some part of it does not notice.
+        let work = Task { await deliver() }
+        try? await gracefulShutdown()
+        work.cancel()
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await work.value }
+            group.addTask { try? await Task.sleep(for: .seconds(5)) }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
+    private func deliver() async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await instance.dispatcher.run() }
+            group.addTask { await instance.dispatcher.relayAnnouncements() }
+            group.addTask {
+                while !Task.isCancelled {
+                    guard (try? await Task.sleep(for: .seconds(3600))) != nil else { return }
+                    do {
+                        let removed = try await instance.pruneInboxes()
+                        if removed > 0 { logger.info("Pruned notification inboxes", metadata: ["nimbus.count": "\(removed)"]) }
+                    } catch {
+                        logger.warning("Pruning notification inboxes failed", metadata: ["nimbus.error": "\(error)"])
                     }
                 }
             }

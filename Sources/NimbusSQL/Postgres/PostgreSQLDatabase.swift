@@ -166,9 +166,17 @@ package final class PostgreSQLDatabase: SQLDatabase {
         }
     }
 
+    /// Stops the pool. Waits at most five seconds for it to wind down: a lease postgres-nio
+    /// never hands back must not keep a server from shutting down.
     package func close() async {
         runner.cancel()
-        await runner.value
+        let runner = runner
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await runner.value }
+            group.addTask { try? await Task.sleep(for: .seconds(5)) }
+            await group.next()
+            group.cancelAll()
+        }
     }
 
     /// Runs `body` between `begin` and `COMMIT` on one leased connection; rolls back if it throws.
