@@ -102,7 +102,7 @@ enum NotificationBenchmark {
                 path("records/modify", scope: "private", token: ownerToken),
                 #"{"zoneID":{"zoneName":"Chat"},"operations":[{"operationType":"create","record":{"recordName":"\#(name)","recordType":"Message","fields":{"text":{"value":"hello"}}}}]}"#
             )
-            return milliseconds(since: begin)
+            return Double.milliseconds(since: begin)
         }
         var without: [Double] = []
         for index in 0..<(sends + 10) {
@@ -160,8 +160,8 @@ enum NotificationBenchmark {
             guard times.count == members else { throw LoadError("message \(name) reached \(times.count) of \(members) members in 30 s") }
             if index >= 5 {
                 with.append(writeTime)
-                last.append(milliseconds(from: begin, to: times.max()!))
-                first.append(milliseconds(from: begin, to: times.min()!))
+                last.append(Double.milliseconds(from: begin, to: times.max()!))
+                first.append(Double.milliseconds(from: begin, to: times.min()!))
             }
         }
         sockets.cancel()
@@ -227,22 +227,6 @@ enum NotificationBenchmark {
         let sorted = values.sorted()
         guard !sorted.isEmpty else { return 0 }
         return sorted[min(sorted.count - 1, Int((Double(sorted.count) * fraction).rounded(.up)) - 1)]
-    }
-
-    static func milliseconds(since start: ContinuousClock.Instant) -> Double {
-        milliseconds(from: start, to: .now)
-    }
-
-    static func milliseconds(from start: ContinuousClock.Instant, to end: ContinuousClock.Instant) -> Double {
-        let elapsed = end - start
-        return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-    }
-
-    static func string(after marker: String, in text: String) throws -> String {
-        guard let range = text.range(of: marker), let end = text[range.upperBound...].firstIndex(of: "\"") else {
-            throw LoadError("no \(marker) in \(text.prefix(300))")
-        }
-        return String(text[range.upperBound..<end])
     }
 
     final class Counter: Sendable {

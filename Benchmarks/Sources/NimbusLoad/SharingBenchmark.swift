@@ -76,7 +76,7 @@ enum SharingBenchmark {
             "records/modify",
             #"{"zoneID":{"zoneName":"Shared"},"operations":[{"operationType":"create","record":{"recordName":"share","recordType":"cloudkit.share","forRecord":{"recordName":"root"},"participants":[{"permission":"READ_WRITE","userIdentity":{"lookupInfo":{"userRecordName":"\#(participantName)"}}}]}}]}"#
         )
-        let shareMilliseconds = milliseconds(since: start)
+        let shareMilliseconds = Double.milliseconds(since: start)
         let guid = try string(after: #""shortGUID":""#, in: shared)
         _ = try post(participant, "records/accept", scope: "public", user: 1, #"{"shortGUIDs":[{"value":"\#(guid)"}]}"#)
 
@@ -87,7 +87,7 @@ enum SharingBenchmark {
                 zone: "Shared",
                 [#"{"operationType":"forceUpdate","record":{"recordName":"branch","recordType":"Message","parent":{"recordName":"\#(parent)"}}}"#]
             )
-            return milliseconds(since: start)
+            return Double.milliseconds(since: start)
         }
         let moveOut = try moveBranch(to: "outside")
         let moveIn = try moveBranch(to: "root")
@@ -102,10 +102,10 @@ enum SharingBenchmark {
         for index in 0..<(saves + 20) {
             var begin = ContinuousClock.now
             try modify(owner, zone: "Plain", [create("p\(index)", parent: "root")])
-            let privateTime = milliseconds(since: begin)
+            let privateTime = Double.milliseconds(since: begin)
             begin = ContinuousClock.now
             try modify(participant, zone: sharedZone, scope: "shared", user: 1, [create("s\(index)", parent: "t0")])
-            let sharedTime = milliseconds(since: begin)
+            let sharedTime = Double.milliseconds(since: begin)
             // The first rounds warm connections and caches.
             if index >= 20 {
                 privateTimes.append(privateTime)
@@ -125,14 +125,4 @@ enum SharingBenchmark {
         )
     }
 
-    private static func milliseconds(since start: ContinuousClock.Instant) -> Double {
-        SyncBenchmark.seconds(ContinuousClock.now - start) * 1000
-    }
-
-    private static func string(after marker: String, in text: String) throws -> String {
-        guard let range = text.range(of: marker), let end = text[range.upperBound...].firstIndex(of: "\"") else {
-            throw LoadError("no \(marker) in \(text.prefix(300))")
-        }
-        return String(text[range.upperBound..<end])
-    }
 }

@@ -82,7 +82,7 @@ extension SQLStore {
     }
 
     public func deleteZone(named name: String, of tenant: Tenant) async throws -> Bool {
-        let createdAt = now()
+        let dialect = database.dialect
         return try await database.write(serializing: Self.writeKey(tenant)) { connection in
             let rows = try await connection.query(
                 """
@@ -110,15 +110,7 @@ extension SQLStore {
                 zoneDeleted: true,
                 formerParticipants: participants.sorted()
             )
-            try await connection.execute(
-                """
-                INSERT INTO change_events (container, environment, owner, zone_name, counter_through, counter_from, body, created_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-                Self.binds(tenant, zone: name) + [
-                    .integer(counter), .integer(counter - 1), .text(ChangeNoteCoding.encode(note)), .integer(createdAt),
-                ]
-            )
+            try await Self.insertChangeEvent(note, zone: name, of: tenant, from: counter - 1, through: counter, on: connection, dialect: dialect)
             // Only a delete that happened moves the database feed.
             let position = try await Self.nextDatabaseCounter(of: tenant, on: connection)
             try await connection.execute(
