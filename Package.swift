@@ -37,6 +37,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
+        .package(url: "https://github.com/apple/swift-nio-http2.git", from: "1.46.0"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
@@ -101,9 +103,25 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Pushes to Apple's push service (HTTP/2, provider tokens) for the engine's APNs delivery.
+        .target(
+            name: "NimbusAPNs",
+            dependencies: [
+                "NimbusEngine",
+                "NimbusModel",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "NimbusServer",
             dependencies: [
+                "NimbusAPNs",
                 "NimbusEngine",
                 "NimbusHTTP",
                 "NimbusModel",
@@ -151,6 +169,7 @@ let package = Package(
         .executableTarget(
             name: "NimbusCLI",
             dependencies: [
+                "NimbusAPNs",
                 "NimbusClient",
                 "NimbusEngine",
                 "NimbusModel",
@@ -191,6 +210,7 @@ let package = Package(
         .testTarget(
             name: "NimbusHTTPTests",
             dependencies: [
+                "NimbusAPNs",
                 "NimbusEngine",
                 "NimbusHTTP",
                 "NimbusModel",
@@ -198,10 +218,15 @@ let package = Package(
                 "NimbusWire",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdHTTP2", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 "NimbusSQL",
                 "NimbusStore",
                 "NimbusTestSupport",

@@ -7,6 +7,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import NimbusAPNs
 import NimbusServer
 
 /// `nimbus serve`: runs the server on the embedded SQLite store, or on PostgreSQL with `--database`.
@@ -35,7 +36,8 @@ struct Serve: AsyncParsableCommand {
             signatureDateWindowSeconds: environment["NIMBUS_SIGNATURE_WINDOW"].flatMap { Int($0) } ?? 300,
             tombstoneRetention: try Self.tombstoneRetention(environment["NIMBUS_TOMBSTONE_RETENTION_DAYS"]),
             inboxRetention: try Self.inboxRetention(environment["NIMBUS_INBOX_RETENTION_DAYS"]),
-            notificationDelay: try Self.notificationDelay(environment["NIMBUS_NOTIFICATION_DELAY_MS"])
+            notificationDelay: try Self.notificationDelay(environment["NIMBUS_NOTIFICATION_DELAY_MS"]),
+            apns: try Self.apns(environment)
         )
         let instance = try await NimbusInstance.open(configuration, logger: logger)
         if let quickstart = try await NimbusServer.makeQuickstart(instance) {
@@ -76,6 +78,36 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("NIMBUS_INBOX_RETENTION_DAYS must be a whole number of days from 1 to 365")
         }
         return .seconds(days * 24 * 3600)
+    }
+
+    /// APNs, from `NIMBUS_APNS_KEY_FILE` (the team's `.p8` key), `NIMBUS_APNS_KEY_ID`,
+    /// `NIMBUS_APNS_TEAM_ID`, and optionally `NIMBUS_APNS_TOPIC` (default: the container ID
+    /// without `iCloud.`), `NIMBUS_APNS_DEVELOPMENT_URL`, `NIMBUS_APNS_PRODUCTION_URL` and
+    /// `NIMBUS_APNS_CA_FILE` (extra trusted certificates, PEM). No key file: no APNs.
+    static func apns(_ environment: [String: String]) throws -> APNsConfiguration? {
+        guard let keyFile = environment["NIMBUS_APNS_KEY_FILE"] else {
+            if environment["NIMBUS_APNS_KEY_ID"] != nil || environment["NIMBUS_APNS_TEAM_ID"] != nil {
+                throw ValidationError("NIMBUS_APNS_KEY_ID and NIMBUS_APNS_TEAM_ID need NIMBUS_APNS_KEY_FILE, the .p8 key")
+            }
+            return nil
+        }
+        guard let keyID = environment["NIMBUS_APNS_KEY_ID"], let teamID = environment["NIMBUS_APNS_TEAM_ID"] else {
+            throw ValidationError("NIMBUS_APNS_KEY_FILE needs NIMBUS_APNS_KEY_ID and NIMBUS_APNS_TEAM_ID")
+        }
+        func read(_ path: String, _ name: String) throws -> String {
+            guard let contents = FileManager.default.contents(atPath: path) else { throw ValidationError("cannot read \(name) \(path)") }
+            return String(decoding: contents, as: UTF8.self)
+        }
+        var configuration = APNsConfiguration(
+            keyPEM: try read(keyFile, "NIMBUS_APNS_KEY_FILE"),
+            keyID: keyID,
+            teamID: teamID,
+            topic: environment["NIMBUS_APNS_TOPIC"],
+            additionalTrustRootsPEM: try environment["NIMBUS_APNS_CA_FILE"].map { try read($0, "NIMBUS_APNS_CA_FILE") }
+        )
+        if let url = environment["NIMBUS_APNS_DEVELOPMENT_URL"] { configuration.developmentURL = url }
+        if let url = environment["NIMBUS_APNS_PRODUCTION_URL"] { configuration.productionURL = url }
+        return configuration
     }
 
     /// `NIMBUS_NOTIFICATION_DELAY_MS`: how long to gather writes before dispatching (default 0).

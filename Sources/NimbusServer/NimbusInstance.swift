@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 public import Logging
+import NimbusAPNs
 public import NimbusEngine
 import NimbusModel
 public import NimbusSQL
@@ -29,6 +30,9 @@ public struct NimbusInstance: Sendable {
     public let accounts: AccountService
     /// Turns committed writes into notifications and hands them to connections.
     public let dispatcher: NotificationDispatcher
+    /// Pushes notifications to APNs device tokens; `nil` without an APNs configuration.
+    public let apns: APNsDelivery?
+    private let apnsClient: APNsClient?
     let store: SQLStore
     let tokenKey: [UInt8]
     /// Whether the store held no data before this open: a new data directory or an empty database.
@@ -98,11 +102,33 @@ public struct NimbusInstance: Sendable {
             batchDelay: configuration.notificationDelay,
             logger: logger
         )
+        var apnsClient: APNsClient?
+        var apns: APNsDelivery?
+        if let apnsConfiguration = configuration.apns {
+            do {
+                let client = try await APNsClient(configuration: apnsConfiguration, logger: logger)
+                apnsClient = client
+                apns = APNsDelivery(
+                    tokens: store,
+                    notifications: store,
+                    sender: client,
+                    wake: dispatcher.hub.written,
+                    now: now,
+                    inboxRetention: configuration.inboxRetention,
+                    logger: logger
+                )
+            } catch {
+                await store.close()
+                throw ServerError("the APNs configuration is not usable: \(error)")
+            }
+        }
         return NimbusInstance(
             configuration: configuration,
             database: database,
             accounts: accounts,
             dispatcher: dispatcher,
+            apns: apns,
+            apnsClient: apnsClient,
             store: store,
             tokenKey: keys.token,
             isNew: isNew
@@ -123,8 +149,9 @@ public struct NimbusInstance: Sendable {
         try await store.schemaVersion()
     }
 
-    /// Closes the store.
+    /// Closes the connections to APNs and the store.
     public func close() async {
+        try? await apnsClient?.shutdown()
         await store.close()
     }
 }

@@ -8,9 +8,9 @@ import Logging
 import NimbusEngine
 import ServiceLifecycle
 
-/// Runs the notification dispatcher, and now and then empties old inbox entries, until
-/// graceful shutdown (before the store closes). Its first pass handles what a previous run
-/// left in the outbox.
+/// Runs the notification dispatcher and the APNs pushes, and now and then empties old inbox
+/// entries, until graceful shutdown (before the store closes). Its first pass handles what a
+/// previous run left in the outbox.
 struct NotificationDelivery: Service {
     let instance: NimbusInstance
     let logger: Logger
@@ -33,6 +33,7 @@ struct NotificationDelivery: Service {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await instance.dispatcher.run() }
             group.addTask { await instance.dispatcher.relayAnnouncements() }
+            if let apns = instance.apns { group.addTask { await apns.run() } }
             group.addTask {
                 while !Task.isCancelled {
                     guard (try? await Task.sleep(for: .seconds(3600))) != nil else { return }

@@ -4,6 +4,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 
+public import NimbusAPNs
+
 /// How to run a Nimbus server; every value has a documented default.
 ///
 /// Only executables build this from flags and the environment (see `nimbus serve --help`);
@@ -39,6 +41,9 @@ public struct ServerConfiguration: Sendable {
     /// How long the dispatcher waits after a write before turning it into notifications, to
     /// handle a burst together (zero by default: at once).
     public var notificationDelay: Duration
+    /// Apple's push service: the team's key and where APNs is. `nil` (the default): no APNs
+    /// pushes; devices still register their tokens, and get what is owed once it is configured.
+    public var apns: APNsConfiguration?
 
     /// Creates a configuration with the defaults above.
     public init(
@@ -53,7 +58,8 @@ public struct ServerConfiguration: Sendable {
         signatureDateWindowSeconds: Int = 300,
         tombstoneRetention: Duration? = .seconds(30 * 24 * 3600),
         inboxRetention: Duration = .seconds(7 * 24 * 3600),
-        notificationDelay: Duration = .zero
+        notificationDelay: Duration = .zero,
+        apns: APNsConfiguration? = nil
     ) {
         self.dataDirectory = dataDirectory
         self.databaseURL = databaseURL
@@ -67,6 +73,7 @@ public struct ServerConfiguration: Sendable {
         self.tombstoneRetention = tombstoneRetention
         self.inboxRetention = inboxRetention
         self.notificationDelay = notificationDelay
+        self.apns = apns
     }
 
     /// The SQLite database file inside the data directory.

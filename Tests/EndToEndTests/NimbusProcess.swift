@@ -35,16 +35,16 @@ enum NimbusBinary {
     }
 
     /// Runs a subcommand to completion and returns its exit status and output.
-    static func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        try runProcess(path, arguments)
+    static func run(_ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
+        try await runProcess(path, arguments)
     }
 }
 
 /// Runs a program to completion, returning its status and output.
-func runProcess(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> (
+func runProcess(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) async throws -> (
     status: Int32, stdout: String, stderr: String
 ) {
-    try ProcessLaunch.runToCompletion(executable, arguments, environment: environment)
+    try await ProcessLaunch.runToCompletion(executable, arguments, environment: environment)
 }
 
 /// A `nimbus serve` process on a free port; stopped with SIGTERM by ``stop()``.
@@ -88,9 +88,9 @@ final class ServerProcess: Sendable {
     }
 
     /// Kills the process with SIGKILL, as a crash or an out-of-memory kill would, and waits for it.
-    func kill() {
+    func kill() async {
         child.signal(SIGKILL)
-        _ = child.waitForExit()
+        _ = await child.waitForExit()
     }
 
     /// Sends SIGTERM and waits for the process to exit; returns its exit status.
@@ -101,10 +101,10 @@ final class ServerProcess: Sendable {
         }
         if child.isRunning {
             child.signal(SIGKILL)
-            _ = child.waitForExit()
+            _ = await child.waitForExit()
             throw EndToEndFailure("server did not stop within 10 s of SIGTERM")
         }
-        return child.waitForExit()
+        return await child.waitForExit()
     }
 }
 

@@ -23,36 +23,36 @@ struct NotificationDurabilityTests {
             "--api-token", #require(server.exported("NIMBUS_API_TOKEN")),
             "--web-auth-token", #require(server.exported("NIMBUS_WEB_AUTH_TOKEN")),
         ]
-        func nimbus(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-            try NimbusBinary.run(arguments + client)
+        func nimbus(_ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
+            try await NimbusBinary.run(arguments + client)
         }
         let rulesFile = directory.appendingPathComponent("rules.json").path
         try #"[{"name": "no-drafts", "recordTypes": ["Draft"], "then": "none"}]"#.write(toFile: rulesFile, atomically: true, encoding: .utf8)
-        let created = try nimbus(["subscription", "create", "zone", "--zone", "_defaultZone", "--id", "notes", "--rules", rulesFile])
+        let created = try await nimbus(["subscription", "create", "zone", "--zone", "_defaultZone", "--id", "notes", "--rules", rulesFile])
         #expect(created.status == 0, "\(created.stderr)")
         #expect(created.stdout.contains("notes  zone  zone _defaultZone  rules: no-drafts"), "\(created.stdout)")
         let badRules = directory.appendingPathComponent("bad.json").path
         try #"[{"name": "x", "then": "maybe"}]"#.write(toFile: badRules, atomically: true, encoding: .utf8)
-        let refused = try nimbus(["subscription", "create", "database", "--rules", badRules])
+        let refused = try await nimbus(["subscription", "create", "database", "--rules", badRules])
         #expect(refused.status != 0 && refused.stderr.contains("unknown decision 'maybe'"), "\(refused)")
 
         // The watcher replays from the start of the inbox, so it cannot miss the save below.
         let watcher = try ProcessLaunch.start(NimbusBinary.path, ["notifications", "watch", "--after", "0", "--count", "1", "--json"] + client)
-        let saved = try nimbus(["record", "save", "--json", #"{"recordName":"n1","recordType":"Note","fields":{}}"#])
+        let saved = try await nimbus(["record", "save", "--json", #"{"recordName":"n1","recordType":"Note","fields":{}}"#])
         #expect(saved.status == 0, "\(saved.stderr)")
         for _ in 0..<100 where watcher.isRunning { try await Task.sleep(for: .milliseconds(100)) }
         if watcher.isRunning { watcher.signal(SIGKILL) }
-        #expect(watcher.waitForExit() == 0, "\(watcher.stderr)")
+        #expect(await watcher.waitForExit() == 0, "\(watcher.stderr)")
         let message = try JSONSerialization.jsonObject(with: Data(watcher.stdout.utf8)) as? [String: Any]
         #expect(message?["sequence"] as? Int == 1, "\(watcher.stdout)")
         #expect(((message?["ck"] as? [String: Any])?["fet"] as? [String: Any])?["sid"] as? String == "notes")
 
-        let listed = try nimbus(["subscription", "list", "--json"])
+        let listed = try await nimbus(["subscription", "list", "--json"])
         #expect(listed.stdout.contains(#""subscriptionID":"notes""#), "\(listed)")
-        let inbox = try nimbus(["notifications", "inbox"])
+        let inbox = try await nimbus(["notifications", "inbox"])
         #expect(inbox.stdout.contains("#1 notes in _defaultZone: n1"), "\(inbox)")
         #expect(inbox.stdout.contains("last sequence 1"), "\(inbox)")
-        #expect(try nimbus(["subscription", "delete", "notes"]).stdout.contains("deleted notes"))
+        #expect(try await nimbus(["subscription", "delete", "notes"]).stdout.contains("deleted notes"))
         #expect(try await server.stop() == 0)
     }
 
@@ -67,8 +67,8 @@ struct NotificationDurabilityTests {
         let apiToken = try #require(first.exported("NIMBUS_API_TOKEN"))
         let webAuthToken = try #require(first.exported("NIMBUS_WEB_AUTH_TOKEN"))
 
-        func post(_ server: ServerProcess, _ path: String, _ body: String) throws -> [String: Any] {
-            let result = try runProcess(
+        func post(_ server: ServerProcess, _ path: String, _ body: String) async throws -> [String: Any] {
+            let result = try await runProcess(
                 "/usr/bin/env",
                 [
                     "curl", "-s", "-X", "POST", "--url-query", "ckAPIToken=\(apiToken)", "--url-query", "ckWebAuthToken=\(webAuthToken)",
@@ -78,26 +78,26 @@ struct NotificationDurabilityTests {
             return try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] ?? [:]
         }
 
-        let subscribed = try post(
+        let subscribed = try await post(
             first,
             "private/subscriptions/modify",
             #"{"operations":[{"operationType":"create","subscription":{"subscriptionID":"notes","subscriptionType":"zone","zoneID":{"zoneName":"_defaultZone"}}}]}"#
         )
         #expect((subscribed["subscriptions"] as? [[String: Any]])?.first?["subscriptionID"] as? String == "notes", "\(subscribed)")
-        let saved = try post(
+        let saved = try await post(
             first,
             "private/records/modify",
             #"{"operations":[{"operationType":"create","record":{"recordName":"before-crash","recordType":"Note","fields":{}}}]}"#
         )
         #expect((saved["records"] as? [[String: Any]])?.first?["recordName"] as? String == "before-crash", "\(saved)")
-        let undelivered = try post(first, "notifications/inbox", "{}")
+        let undelivered = try await post(first, "notifications/inbox", "{}")
         #expect((undelivered["notifications"] as? [Any])?.isEmpty == true, "delivered before the kill: the test proves nothing")
-        first.kill()
+        await first.kill()
 
         let second = try await ServerProcess(data)
         var notifications: [[String: Any]] = []
         for _ in 0..<100 where notifications.isEmpty {
-            notifications = try post(second, "notifications/inbox", "{}")["notifications"] as? [[String: Any]] ?? []
+            notifications = try await post(second, "notifications/inbox", "{}")["notifications"] as? [[String: Any]] ?? []
             if notifications.isEmpty { try await Task.sleep(for: .milliseconds(100)) }
         }
         #expect(notifications.count == 1)

@@ -33,7 +33,7 @@ struct ServeAndAdminTests {
             }
             // The printed URL names the configured port (0 here); the log line has the real one.
             environment["NIMBUS_URL"] = server.url
-            let result = try runProcess("/bin/bash", ["-euo", "pipefail", "-c", script], environment: environment)
+            let result = try await runProcess("/bin/bash", ["-euo", "pipefail", "-c", script], environment: environment)
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout.contains(#""zoneName":"Notes""#))
             #expect(result.stdout.components(separatedBy: "Hello, Nimbus").count >= 4, "\(result.stdout)")
@@ -62,7 +62,7 @@ struct ServeAndAdminTests {
                 environment[name] = value
             }
             environment["NIMBUS_URL"] = server.url
-            let result = try runProcess("/bin/bash", ["-euo", "pipefail", "-c", shim + script], environment: environment)
+            let result = try await runProcess("/bin/bash", ["-euo", "pipefail", "-c", shim + script], environment: environment)
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout.contains("created Notes"), "\(result.stdout)")
             // Saved, found by the query, and in the change feed: three times.
@@ -82,35 +82,35 @@ struct ServeAndAdminTests {
                 "--api-token", #require(server.exported("NIMBUS_API_TOKEN")),
                 "--web-auth-token", #require(server.exported("NIMBUS_WEB_AUTH_TOKEN")),
             ]
-            func nimbus(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-                try NimbusBinary.run(arguments + client)
+            func nimbus(_ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
+                try await NimbusBinary.run(arguments + client)
             }
-            #expect(try nimbus(["zone", "create", "Notes"]).status == 0)
-            let zones = try nimbus(["zone", "list", "--json"])
+            #expect(try await nimbus(["zone", "create", "Notes"]).status == 0)
+            let zones = try await nimbus(["zone", "list", "--json"])
             #expect(zones.stdout.contains(#""zoneName":"Notes""#), "\(zones)")
-            let first = try nimbus(["changes", "fetch", "--zone", "Notes", "--json"])
+            let first = try await nimbus(["changes", "fetch", "--zone", "Notes", "--json"])
             let token = try #require(
                 (try JSONSerialization.jsonObject(with: Data(first.stdout.split(separator: "\n").last!.utf8)) as? [String: Any])?["syncToken"]
                     as? String
             )
-            let saved = try nimbus([
+            let saved = try await nimbus([
                 "record", "save", "--zone", "Notes", "--json", #"{"recordName":"n1","recordType":"Note","fields":{"count":{"value":3}}}"#,
             ])
             #expect(saved.status == 0, "\(saved.stderr)")
             #expect(saved.stdout.contains(#""recordChangeTag""#))
-            let later = try nimbus(["changes", "fetch", "--zone", "Notes", "--token", token])
+            let later = try await nimbus(["changes", "fetch", "--zone", "Notes", "--token", token])
             #expect(later.stdout.contains("n1  Note"), "\(later)")
-            let query = try nimbus(["record", "query", "--zone", "Notes", "--type", "Note", "--filter", "count GREATER_THAN 2"])
+            let query = try await nimbus(["record", "query", "--zone", "Notes", "--type", "Note", "--filter", "count GREATER_THAN 2"])
             #expect(query.stdout.contains("count: "), "\(query)")
-            #expect(try nimbus(["record", "delete", "--zone", "Notes", "n1"]).stdout.contains("deleted n1"))
+            #expect(try await nimbus(["record", "delete", "--zone", "Notes", "n1"]).stdout.contains("deleted n1"))
 
-            let missing = try nimbus(["record", "get", "--zone", "Notes", "n1"])
+            let missing = try await nimbus(["record", "get", "--zone", "Notes", "n1"])
             #expect(missing.status != 0)
             #expect(missing.stderr.contains("NOT_FOUND"), "\(missing)")
-            let badFilter = try nimbus(["record", "query", "--zone", "Notes", "--type", "Note", "--filter", "count"])
+            let badFilter = try await nimbus(["record", "query", "--zone", "Notes", "--type", "Note", "--filter", "count"])
             #expect(badFilter.status != 0)
             #expect(badFilter.stderr.contains("field COMPARATOR value"), "\(badFilter)")
-            let anonymous = try NimbusBinary.run(["zone", "list", "--url", server.url, "--container", "iCloud.x"])
+            let anonymous = try await NimbusBinary.run(["zone", "list", "--url", server.url, "--container", "iCloud.x"])
             #expect(anonymous.status != 0)
             #expect(anonymous.stderr.contains("no credentials"), "\(anonymous)")
             #expect(try await server.stop() == 0)
@@ -124,7 +124,9 @@ struct ServeAndAdminTests {
             let container = try #require(server.exported("NIMBUS_CONTAINER"))
             let common = try ["--url", server.url, "--container", container, "--api-token", #require(server.exported("NIMBUS_API_TOKEN"))]
             let alice = try common + ["--web-auth-token", #require(server.exported("NIMBUS_WEB_AUTH_TOKEN"))]
-            let added = try NimbusBinary.run(["user", "add", "Bob", "--container", container, "--email", "bob@example.com", "--json"] + data.options)
+            let added = try await NimbusBinary.run(
+                ["user", "add", "Bob", "--container", container, "--email", "bob@example.com", "--json"] + data.options
+            )
             let bobToken = try #require((try JSONSerialization.jsonObject(with: Data(added.stdout.utf8)) as? [String: String])?["webAuthToken"])
             let bob = common + ["--web-auth-token", bobToken]
             func json(_ result: (status: Int32, stdout: String, stderr: String)) throws -> [String: Any] {
@@ -132,17 +134,19 @@ struct ServeAndAdminTests {
                 return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
             }
 
-            #expect(try NimbusBinary.run(["zone", "create", "Trip"] + alice).status == 0)
-            let share = try json(NimbusBinary.run(["share", "create", "--zone", "Trip", "--invite", "bob@example.com:read-write", "--json"] + alice))
+            #expect(try await NimbusBinary.run(["zone", "create", "Trip"] + alice).status == 0)
+            let share = try await json(
+                NimbusBinary.run(["share", "create", "--zone", "Trip", "--invite", "bob@example.com:read-write", "--json"] + alice)
+            )
             let shareURL = try #require(share["url"] as? String)
             #expect(shareURL.hasPrefix(server.url + "/share/"))
-            let accepted = try json(NimbusBinary.run(["share", "accept", shareURL, "--json"] + bob))
+            let accepted = try await json(NimbusBinary.run(["share", "accept", shareURL, "--json"] + bob))
             let owner = try #require(accepted["ownerRecordName"] as? String)
-            let shared = try NimbusBinary.run(["zone", "list", "--scope", "shared"] + bob)
+            let shared = try await NimbusBinary.run(["zone", "list", "--scope", "shared"] + bob)
             #expect(shared.stdout.contains("Trip"), "\(shared)")
-            let left = try NimbusBinary.run(["share", "leave", "--zone", "Trip", "--owner", owner] + bob)
+            let left = try await NimbusBinary.run(["share", "leave", "--zone", "Trip", "--owner", owner] + bob)
             #expect(left.status == 0, "\(left.stderr)")
-            #expect(!(try NimbusBinary.run(["zone", "list", "--scope", "shared"] + bob).stdout.contains("Trip")))
+            #expect(!(try await NimbusBinary.run(["zone", "list", "--scope", "shared"] + bob).stdout.contains("Trip")))
             #expect(try await server.stop() == 0)
         }
     }
@@ -153,14 +157,14 @@ struct ServeAndAdminTests {
             let server = try await ServerProcess(data)
             let logLines = server.stderr.split(separator: "\n").filter { !$0.isEmpty }
             #expect(logLines.count == 1 && logLines.first?.contains("Nimbus ready") == true, "\(logLines)")
-            let container = try NimbusBinary.run(["container", "create", "iCloud.e2e", "--environment", "production", "--json"] + data.options)
+            let container = try await NimbusBinary.run(["container", "create", "iCloud.e2e", "--environment", "production", "--json"] + data.options)
             #expect(container.status == 0, "\(container.stderr)")
             let created = try JSONSerialization.jsonObject(with: Data(container.stdout.utf8)) as? [String: String]
             #expect(created?["container"] == "iCloud.e2e" && created?["environment"] == "production")
             let apiToken = try #require(created?["apiToken"])
             #expect(apiToken.count == 64)
 
-            let user = try NimbusBinary.run(
+            let user = try await NimbusBinary.run(
                 [
                     "user", "add", "Ann Example", "--container", "iCloud.e2e", "--email", "ann@example.com", "--json",
                 ] + data.options
@@ -171,14 +175,22 @@ struct ServeAndAdminTests {
 
             let keyDirectory = data.directory + "/keys"
             try FileManager.default.createDirectory(atPath: keyDirectory, withIntermediateDirectories: true)
-            _ = try runProcess("/usr/bin/env", ["openssl", "ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", keyDirectory + "/k.pem"])
-            _ = try runProcess("/usr/bin/env", ["openssl", "ec", "-in", keyDirectory + "/k.pem", "-pubout", "-out", keyDirectory + "/k.pub.pem"])
-            let key = try NimbusBinary.run(["key", "add", "--container", "iCloud.e2e", "--public-key", keyDirectory + "/k.pub.pem"] + data.options)
+            _ = try await runProcess(
+                "/usr/bin/env",
+                ["openssl", "ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", keyDirectory + "/k.pem"]
+            )
+            _ = try await runProcess(
+                "/usr/bin/env",
+                ["openssl", "ec", "-in", keyDirectory + "/k.pem", "-pubout", "-out", keyDirectory + "/k.pub.pem"]
+            )
+            let key = try await NimbusBinary.run(
+                ["key", "add", "--container", "iCloud.e2e", "--public-key", keyDirectory + "/k.pub.pem"] + data.options
+            )
             #expect(key.status == 0, "\(key.stderr)")
             #expect(key.stdout.contains("keyID"))
 
             // The running server sees what the admin commands wrote.
-            let current = try runProcess(
+            let current = try await runProcess(
                 "/usr/bin/env",
                 [
                     "curl", "-s", "--url-query", "ckAPIToken=\(apiToken)", "--url-query", "ckWebAuthToken=\(token)",
@@ -196,7 +208,7 @@ struct ServeAndAdminTests {
                     #"{"zoneID":{"zoneName":"Lists"},"operations":[{"operationType":"create","record":{"recordName":"list1","recordType":"List"}},{"operationType":"create","record":{"recordName":"share1","recordType":"cloudkit.share","forRecord":{"recordName":"list1"},"participants":[{"userIdentity":{"lookupInfo":{"emailAddress":"bea@example.com"}}}]}}]}"#
                 ),
             ] {
-                let saved = try runProcess(
+                let saved = try await runProcess(
                     "/usr/bin/env",
                     [
                         "curl", "-s", "-X", "POST", "--url-query", "ckAPIToken=\(apiToken)", "--url-query", "ckWebAuthToken=\(token)",
@@ -206,7 +218,7 @@ struct ServeAndAdminTests {
                 #expect(!saved.stdout.contains("serverErrorCode"), "\(saved.stdout)")
             }
             let annName = try #require(added?["userRecordName"])
-            let listed = try NimbusBinary.run(
+            let listed = try await NimbusBinary.run(
                 [
                     "share", "list", "--container", "iCloud.e2e", "--environment", "production", "--user", annName, "--json",
                 ] + data.options
@@ -218,13 +230,13 @@ struct ServeAndAdminTests {
             #expect(participants.map { $0["role"] ?? "" } == ["OWNER", "PRIVATE_USER"])
             #expect(participants.last?["email"] == "bea@example.com" && participants.last?["acceptance"] == "PENDING")
 
-            let failure = try NimbusBinary.run(["user", "add", "Nobody", "--container", "iCloud.missing"] + data.options)
+            let failure = try await NimbusBinary.run(["user", "add", "Nobody", "--container", "iCloud.missing"] + data.options)
             #expect(failure.status != 0)
             #expect(failure.stderr.contains("iCloud.missing"))
 
             #expect(try await server.stop() == 0)
             if !data.database.isPostgres {
-                let check = try runProcess("/usr/bin/env", ["sqlite3", data.database.sqlitePath, "PRAGMA integrity_check"])
+                let check = try await runProcess("/usr/bin/env", ["sqlite3", data.database.sqlitePath, "PRAGMA integrity_check"])
                 #expect(check.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "ok")
             }
         }

@@ -18,8 +18,8 @@ struct TwoServersTests {
         let container: String
 
         /// POSTs `body` to `operation` of the private database on `server`; returns the JSON answer.
-        func post(_ server: ServerProcess, _ operation: String, _ body: String) throws -> [String: Any] {
-            let result = try runProcess("/usr/bin/env", ["curl", "-s", "-X", "POST"] + arguments(server, operation, body))
+        func post(_ server: ServerProcess, _ operation: String, _ body: String) async throws -> [String: Any] {
+            let result = try await runProcess("/usr/bin/env", ["curl", "-s", "-X", "POST"] + arguments(server, operation, body))
             let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
             return try #require(object, "not JSON: \(result.stdout)")
         }
@@ -47,8 +47,8 @@ struct TwoServersTests {
         // Only the first start of a new database prints the quick start.
         #expect(second.exported("NIMBUS_API_TOKEN") == nil)
 
-        _ = try client.post(first, "zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Notes"}}}]}"#)
-        let created = try client.post(
+        _ = try await client.post(first, "zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Notes"}}}]}"#)
+        let created = try await client.post(
             first,
             "records/modify",
             #"{"zoneID":{"zoneName":"Notes"},"operations":[{"operationType":"create","record":{"recordName":"n1","recordType":"Note","fields":{"title":{"value":"from the first"}}}}]}"#
@@ -56,15 +56,15 @@ struct TwoServersTests {
         let tag = try #require((created["records"] as? [[String: Any]])?.first?["recordChangeTag"] as? String)
 
         // The second server reads it, finds it by query, and syncs it.
-        let lookup = try client.post(second, "records/lookup", #"{"zoneID":{"zoneName":"Notes"},"records":[{"recordName":"n1"}]}"#)
+        let lookup = try await client.post(second, "records/lookup", #"{"zoneID":{"zoneName":"Notes"},"records":[{"recordName":"n1"}]}"#)
         #expect((lookup["records"] as? [[String: Any]])?.first?["recordChangeTag"] as? String == tag)
-        let query = try client.post(
+        let query = try await client.post(
             second,
             "records/query",
             #"{"zoneID":{"zoneName":"Notes"},"query":{"recordType":"Note","filterBy":[{"comparator":"EQUALS","fieldName":"title","fieldValue":{"value":"from the first"}}]}}"#
         )
         #expect((query["records"] as? [[String: Any]])?.map { $0["recordName"] as? String } == ["n1"])
-        let sync = try client.post(second, "records/changes", #"{"zoneID":{"zoneName":"Notes"}}"#)
+        let sync = try await client.post(second, "records/changes", #"{"zoneID":{"zoneName":"Notes"}}"#)
         let token = try #require(sync["syncToken"] as? String)
 
         // Updates racing through both servers with the same change tag: one wins.
@@ -74,7 +74,10 @@ struct TwoServersTests {
         let quote = { (argument: String) in "'" + argument.replacingOccurrences(of: "'", with: "'\\''") + "'" }
         let curlFirst = (["curl", "-s", "-X", "POST"] + client.arguments(first, "records/modify", update("A"))).map(quote).joined(separator: " ")
         let curlSecond = (["curl", "-s", "-X", "POST"] + client.arguments(second, "records/modify", update("B"))).map(quote).joined(separator: " ")
-        let race = try runProcess("/bin/bash", ["-c", "\(curlFirst) > \(directory.path)/a.json & \(curlSecond) > \(directory.path)/b.json & wait"])
+        let race = try await runProcess(
+            "/bin/bash",
+            ["-c", "\(curlFirst) > \(directory.path)/a.json & \(curlSecond) > \(directory.path)/b.json & wait"]
+        )
         #expect(race.status == 0)
         let answers = try ["a.json", "b.json"].map { name in
             let text = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
@@ -86,7 +89,7 @@ struct TwoServersTests {
         let winningTitle = ((winners.first?["fields"] as? [String: Any])?["title"] as? [String: Any])?["value"] as? String
 
         // The second server's token continues with the winner's change.
-        let next = try client.post(second, "records/changes", #"{"zoneID":{"zoneName":"Notes"},"syncToken":"\#(token)"}"#)
+        let next = try await client.post(second, "records/changes", #"{"zoneID":{"zoneName":"Notes"},"syncToken":"\#(token)"}"#)
         let changed = next["records"] as? [[String: Any]] ?? []
         #expect(changed.count == 1)
         #expect(((changed.first?["fields"] as? [String: Any])?["title"] as? [String: Any])?["value"] as? String == winningTitle)

@@ -100,7 +100,7 @@ struct FieldTests {
             var sawTitle = false
             if f.testDatabase.isPostgres {
                 // The server's files are out of reach; every stored byte of the records is not.
-                let dump = try f.testDatabase.inspect(
+                let dump = try await f.testDatabase.inspect(
                     "SELECT record_name, fields, encode(encrypted_fields, 'escape') FROM records"
                 )
                 #expect(!dump.contains(secret), "clear text found in the records table")

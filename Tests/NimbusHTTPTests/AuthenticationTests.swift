@@ -125,7 +125,7 @@ struct AuthenticationTests {
     @Test("server-to-server: a request signed with an openssl key acts on the public database as the key's creator")
     func signedRequests() async throws {
         try await HTTPFixture.with { f, client in
-            let key = try OpenSSLKey.make()
+            let key = try await OpenSSLKey.make()
             let keyID = try await f.instance.accounts.addServerKey(publicKeyPEM: key.publicKeyPEM, container: HTTPFixture.container)
             #expect(keyID.count == 64)
             let path = "/database/1/\(HTTPFixture.container)/development/public/records/modify"
@@ -156,8 +156,8 @@ struct AuthenticationTests {
     @Test("bad signatures are AUTHENTICATION_FAILED and write nothing")
     func badSignatures() async throws {
         try await HTTPFixture.with { f, client in
-            let key = try OpenSSLKey.make()
-            let other = try OpenSSLKey.make()
+            let key = try await OpenSSLKey.make()
+            let other = try await OpenSSLKey.make()
             let keyID = try await f.instance.accounts.addServerKey(publicKeyPEM: key.publicKeyPEM, container: HTTPFixture.container)
             let path = "/database/1/\(HTTPFixture.container)/development/public/records/modify"
             let body = #"{"operations":[{"operationType":"create","record":{"recordName":"forged","recordType":"Note"}}]}"#
@@ -185,7 +185,7 @@ struct AuthenticationTests {
     @Test("a server-to-server key cannot reach a private database")
     func signedPrivateIsDenied() async throws {
         try await HTTPFixture.with { f, client in
-            let key = try OpenSSLKey.make()
+            let key = try await OpenSSLKey.make()
             let keyID = try await f.instance.accounts.addServerKey(publicKeyPEM: key.publicKeyPEM, container: HTTPFixture.container)
             let path = "/database/1/\(HTTPFixture.container)/development/private/zones/list"
             let response = try await client.send(.get, path, headers: try signed(key, keyID: keyID, path: path, body: ""))

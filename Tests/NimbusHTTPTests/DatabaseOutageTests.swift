@@ -16,20 +16,10 @@ private enum OutageCluster {
     static let url = ProcessInfo.processInfo.environment["NIMBUS_TEST_OUTAGE_DATABASE"]
     static let control = ProcessInfo.processInfo.environment["NIMBUS_TEST_OUTAGE_DATABASE_CONTROL"]
 
-    /// Runs pg_ctl on the cluster (`stop -m immediate`, `start`), on a thread of its own: waiting
-    /// for a process blocks its thread, and the cooperative pool has only as many as cores.
+    /// Runs pg_ctl on the cluster (`stop -m immediate`, `start`) to completion.
     static func run(_ arguments: [String]) async throws {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            Thread.detachNewThread {
-                continuation.resume(with: Result { try runBlocking(arguments) })
-            }
-        }
-    }
-
-    /// Runs pg_ctl to completion on the calling thread.
-    private static func runBlocking(_ arguments: [String]) throws {
         guard let control else { throw FixtureFailure("no control script") }
-        let result = try ProcessLaunch.runToCompletion(control, arguments)
+        let result = try await ProcessLaunch.runToCompletion(control, arguments)
         guard result.status == 0 else { throw FixtureFailure("pg_ctl \(arguments) exited with status \(result.status): \(result.stderr)") }
     }
 }

@@ -9,6 +9,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import NimbusAPNs
 import NimbusEngine
 import NimbusModel
 import NimbusServer
@@ -33,6 +34,8 @@ final class TestClock: Sendable {
 struct HTTPFixture: Sendable {
     static let container = "iCloud.test.http"
     let directory: URL
+    /// The database the server runs on, for looking into it as an operator would.
+    let database: TestDatabase
     let instance: NimbusInstance
     let clock: TestClock
     let apiToken: String
@@ -43,6 +46,7 @@ struct HTTPFixture: Sendable {
     static func with(
         signatureWindowSeconds: Int = 300,
         postgresServer: String? = TestDatabase.postgresServer,
+        apns: APNsConfiguration? = nil,
         seed: (TestDatabase) async throws -> Void = { _ in },
         _ body: @escaping @Sendable (HTTPFixture, any TestClientProtocol) async throws -> Void
     ) async throws {
@@ -59,7 +63,8 @@ struct HTTPFixture: Sendable {
             databaseURL: database.postgresURL,
             port: 0,
             publicBaseURL: "http://nimbus.test",
-            signatureDateWindowSeconds: signatureWindowSeconds
+            signatureDateWindowSeconds: signatureWindowSeconds,
+            apns: apns
         )
         let instance = try await NimbusInstance.open(configuration, logger: logger, now: { clock.now })
         let created = try await instance.accounts.createContainer(container, environment: .development)
@@ -67,6 +72,7 @@ struct HTTPFixture: Sendable {
         let bob = try await instance.accounts.addUser(name: "Bob", email: nil, phone: nil, container: container)
         let fixture = HTTPFixture(
             directory: directory,
+            database: database,
             instance: instance,
             clock: clock,
             apiToken: created.apiToken,

@@ -14,11 +14,16 @@ import NimbusTestSupport
 import Testing
 
 /// Two server instances on one PostgreSQL database: a change written through one reaches
-/// WebSocket connections held by the other, through the database's own LISTEN/NOTIFY.
+/// WebSocket connections held by the other, through the database's own LISTEN/NOTIFY, and each
+/// notification is pushed to APNs once, not once per instance.
 @Suite("notifications across server instances", .enabled(if: TestDatabase.postgresServer != nil, "needs the PostgreSQL server scripts/test starts"))
 struct TwoInstanceNotificationTests {
-    @Test("a write through one instance reaches a WebSocket connected to the other")
+    @Test("a write through one instance reaches a WebSocket connected to the other; APNs gets each push once")
     func acrossInstances() async throws {
+        try await FakeAPNs.with(topic: "test.two") { fake, url in try await Self.acrossInstances(fake, url) }
+    }
+
+    static func acrossInstances(_ fake: FakeAPNs, _ url: String) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-two-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -32,7 +37,8 @@ struct TwoInstanceNotificationTests {
                 publicBaseURL: "http://nimbus.test",
                 // Both instances must seal and encrypt alike, as a deployment's would.
                 fieldEncryptionKey: String(repeating: "A", count: 43) + "=",
-                tokenKey: String(repeating: "B", count: 43) + "="
+                tokenKey: String(repeating: "B", count: 43) + "=",
+                apns: APNsDeliveryTests.configuration(fake, url: url)
             )
             return try await NimbusInstance.open(configuration, logger: logger)
         }
@@ -52,6 +58,13 @@ struct TwoInstanceNotificationTests {
                     json: #"{"operations": [{"operationType": "create", "subscription": {"subscriptionID": "all", "subscriptionType": "database"}}]}"#
                 )
                 #expect(subscribed.status == .ok)
+                let device = String(repeating: "e", count: 64)
+                let registered = try await writer.send(
+                    .post,
+                    "/database/1/\(container)/development/tokens/register?\(query)",
+                    json: #"{"apnsEnvironment": "production", "apnsToken": "\#(device)"}"#
+                )
+                #expect(registered.status == .ok)
                 let port = try #require(reader.port)
                 let socket = try await NotificationSocketTests.SocketProbe.open(
                     "ws://127.0.0.1:\(port)/database/1/\(container)/development/notifications/ws?\(query)"
@@ -68,6 +81,12 @@ struct TwoInstanceNotificationTests {
                     let message = await socket.next()
                     #expect(message?["sequence"] as? Int == index, "message \(index) did not cross instances: \(String(describing: message))")
                 }
+                // Both instances hear of every entry; the lease on the token lets one push it.
+                let pushes = try await fake.waitForRequests(3)
+                try await Task.sleep(for: .milliseconds(1_500))
+                #expect(fake.received.count == 3, "\(fake.received.map { $0.headers["apns-id"] ?? "" })")
+                #expect(Set(pushes.compactMap { $0.headers["apns-id"] }).count == 3)
+                #expect(pushes.allSatisfy { $0.problem == nil && $0.deviceToken == device })
             }
         }
         await first.close()

@@ -78,7 +78,7 @@ struct ChangeBookkeepingTests {
             try await store.write(zone: "Z", of: Self.tenant) { try await $0.delete([Tombstone(recordName: "gone", recordType: "Note")]) }
             #expect(try await store.records(named: ["gone"], inZone: "Z", of: Self.tenant).isEmpty)
             #expect(try #require(try await store.zone(named: "Z", of: Self.tenant)).changeCounter == before + 1)
-            let rows = try database.inspect("SELECT record_type, is_deleted, change_counter FROM records WHERE record_name = 'gone'")
+            let rows = try await database.inspect("SELECT record_type, is_deleted, change_counter FROM records WHERE record_name = 'gone'")
             #expect(rows == "Note|1|\(before + 1)")
         }
     }

@@ -80,7 +80,7 @@ struct PostgresDriverTests {
         for store in stores {
             #expect(try await store.schemaVersion() == latest)
         }
-        let applied = try database.inspect("SELECT COUNT(*) FROM schema_migrations")
+        let applied = try await database.inspect("SELECT COUNT(*) FROM schema_migrations")
         #expect(applied == "\(SQLMigrations.all.count)")
         for store in stores { await store.close() }
     }

@@ -14,7 +14,7 @@ import Synchronization
 /// which `Process` uses to watch its children. Children here write their output to temporary
 /// files (no pipe can fill and block them), start with a clean signal mask (a thread of the
 /// concurrency pool blocks SIGTERM and SIGALRM, and a child inherits its starter's mask), and
-/// are waited for with `waitpid` on their own pid.
+/// are waited for by polling `waitpid` on their own pid, never blocking a thread of the pool.
 public final class ProcessLaunch: Sendable {
     /// The child's process ID.
     public let pid: pid_t
@@ -65,14 +65,17 @@ public final class ProcessLaunch: Sendable {
         return ProcessLaunch(pid: pid, outPath: outPath, errPath: errPath)
     }
 
-    /// Runs `executable` with `arguments` to completion; returns its exit status and output.
+    /// Runs `executable` with `arguments` to completion; returns its exit status and output. A
+    /// child still running after `timeout` is killed (status 137), so a hung one fails its
+    /// test instead of holding the suite.
     public static func runToCompletion(
         _ executable: String,
         _ arguments: [String],
-        environment: [String: String]? = nil
-    ) throws -> (status: Int32, stdout: String, stderr: String) {
+        environment: [String: String]? = nil,
+        timeout: Duration = .seconds(120)
+    ) async throws -> (status: Int32, stdout: String, stderr: String) {
         let child = try start(executable, arguments, environment: environment)
-        let status = child.waitForExit()
+        let status = await child.waitForExit(timeout: timeout)
         return (status, child.stdout, child.stderr)
     }
 
@@ -84,9 +87,23 @@ public final class ProcessLaunch: Sendable {
     /// Whether the child is still running (reaps it if it ended).
     public var isRunning: Bool { reap(blocking: false) == nil }
 
-    /// Blocks until the child exits; returns its exit status.
-    public func waitForExit() -> Int32 {
-        reap(blocking: true) ?? -1
+    /// Waits for the child to exit and returns its exit status; kills it after `timeout`, or
+    /// when the waiting task is cancelled.
+    ///
+    /// It polls rather than blocking in `waitpid`: a blocked thread is lost to the concurrency
+    /// pool, which has only as many threads as cores, and with two blocked the whole test
+    /// process stands still.
+    public func waitForExit(timeout: Duration = .seconds(120)) async -> Int32 {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            if let code = reap(blocking: false) { return code }
+            if ContinuousClock.now >= deadline || Task.isCancelled {
+                kill(pid, SIGKILL)
+                // Killed, it is gone at once: this wait is short.
+                return reap(blocking: true) ?? -1
+            }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
     }
 
     /// Sends a signal (SIGTERM by default).

@@ -47,14 +47,14 @@ public struct TestDatabase: Sendable {
 
     /// Runs `sql` with the database's own command-line tool (`sqlite3` or `psql`), as an operator
     /// would, and returns its output: one line per row, columns separated by `|`.
-    public func inspect(_ sql: String) throws -> String {
+    public func inspect(_ sql: String) async throws -> String {
         let arguments: [String]
         if let server = postgresServer, let postgresSchema {
             arguments = ["psql", String(server.prefix { $0 != "?" }), "-qAt", "-c", "SET search_path TO \(postgresSchema)", "-c", sql]
         } else {
             arguments = ["sqlite3", sqlitePath, sql]
         }
-        let result = try ProcessLaunch.runToCompletion("/usr/bin/env", arguments)
+        let result = try await ProcessLaunch.runToCompletion("/usr/bin/env", arguments)
         return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 

@@ -345,7 +345,9 @@ public final class NotificationDispatcher: Sendable {
                         userRecordName: recipient.userRecordName,
                         notificationID: id,
                         originDeviceID: event.note.deviceID,
-                        payload: payload.bytes()
+                        payload: payload.bytes(),
+                        // A silent push is not shown: nothing on the device to collapse.
+                        collapseID: decided.decision == .silent ? nil : subscription.notificationInfo.collapseIDKey
                     )
                 )
                 if case .query(_, _, _, true) = subscription.kind {

@@ -39,6 +39,9 @@ public final class NotificationHub: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Fires whenever entries were written, by this instance or (as far as it heard) another:
+    /// what pushes entries to devices (APNs) waits on it.
+    public let written = ChangeSignal()
 
     /// Creates an empty hub.
     public init() {}
@@ -75,6 +78,7 @@ public final class NotificationHub: Sendable {
     /// Hands entries to their recipients' feeds.
     public func publish(_ entries: [InboxEntry]) {
         guard !entries.isEmpty else { return }
+        written.fire()
         let deliveries = state.withLock { state -> [(AsyncStream<Event>.Continuation, InboxEntry)] in
             var deliveries: [(AsyncStream<Event>.Continuation, InboxEntry)] = []
             for entry in entries {
@@ -88,12 +92,14 @@ public final class NotificationHub: Sendable {
 
     /// Tells every feed to read its inbox: after a lapse in hearing from other instances.
     public func entriesMayBeMissing() {
+        written.fire()
         let continuations = state.withLock { state in state.listeners.values.flatMap(\.values) }
         for continuation in continuations { continuation.yield(.written) }
     }
 
     /// Tells the recipients' feeds that another instance wrote entries for them.
     public func entriesWritten(for recipients: [InboxRecipient]) {
+        written.fire()
         let continuations = state.withLock { state -> [AsyncStream<Event>.Continuation] in
             recipients.flatMap { recipient in
                 (state.listeners[Key(container: recipient.container, userRecordName: recipient.userRecordName)] ?? [:]).values

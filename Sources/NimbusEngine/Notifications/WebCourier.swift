@@ -7,6 +7,12 @@
 public import NimbusModel
 public import NimbusStore
 
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
 /// CloudKit's push token endpoints and the web courier (long poll) they lead to.
 ///
 /// `tokens/create` gives a signed-in user a token and the URL to poll with it: the URL is the
@@ -45,23 +51,28 @@ public struct WebCourier: Sendable {
         return token
     }
 
-    /// `tokens/register`: ties an APNs device token to the caller.
+    /// `tokens/register`: ties an APNs device token to the caller, from their latest
+    /// notification on. A token registered again (by the same or another user of the device)
+    /// is replaced. The caller's device ID, if it sent one, keeps their own changes from being
+    /// pushed to it.
     public func register(apnsToken: String, apnsEnvironment: String, caller: Caller) async throws(NimbusError) {
         let user = try Self.user(of: caller)
-        guard !apnsToken.isEmpty, apnsToken.utf8.count <= 512, !apnsToken.contains(where: \.isWhitespace) else {
-            throw .badRequest("apnsToken must be a non-empty token of at most 512 characters without spaces")
+        guard let apnsToken = Self.deviceToken(apnsToken) else {
+            throw .badRequest("apnsToken must be an APNs device token: 4 to 100 bytes, in hexadecimal or base64")
         }
         let container = ContainerEnvironment(container: caller.container, environment: caller.environment)
         try await run {
             let last = try await dispatcher.lastSequence(of: user, in: container)
             try await tokens.savePushToken(
                 PushToken(
-                    key: "apns:" + apnsToken,
+                    key: PushToken.apnsKey(apnsToken, in: container),
                     kind: .apns,
                     container: container,
                     userRecordName: user,
                     apnsEnvironment: apnsEnvironment,
-                    deliveredThrough: last
+                    deliveredThrough: last,
+                    apnsToken: apnsToken,
+                    deviceID: caller.deviceID
                 )
             )
         }
@@ -112,6 +123,16 @@ public struct WebCourier: Sendable {
             group.cancelAll()
             return first
         }
+    }
+
+    /// A device token in the lowercase hexadecimal APNs addresses it by: apps send it in hex
+    /// (as most do) or in base64 (as `Data` encodes in JSON).
+    static func deviceToken(_ text: String) -> String? {
+        let hexDigits = Array("0123456789abcdef")
+        let lowered = text.lowercased()
+        if lowered.count % 2 == 0, (8...200).contains(lowered.count), lowered.allSatisfy(hexDigits.contains) { return lowered }
+        guard let bytes = Data(base64Encoded: text), (4...100).contains(bytes.count) else { return nil }
+        return String(bytes.flatMap { [hexDigits[Int($0 >> 4)], hexDigits[Int($0 & 0x0f)]] })
     }
 
     private static func user(of caller: Caller) throws(NimbusError) -> String {

@@ -171,7 +171,8 @@ struct SQLNotificationTransaction: NotificationTransaction {
                     notificationID: draft.notificationID,
                     originDeviceID: draft.originDeviceID,
                     createdAt: now,
-                    payload: draft.payload
+                    payload: draft.payload,
+                    collapseID: draft.collapseID
                 )
             )
         }
@@ -183,14 +184,14 @@ struct SQLNotificationTransaction: NotificationTransaction {
                     containerBinds + [
                         .text(entry.userRecordName), .integer(entry.sequence), .text(entry.notificationID),
                         entry.originDeviceID.map(SQLValue.text) ?? .null, .text(String(decoding: entry.payload, as: UTF8.self)),
-                        .integer(entry.createdAt),
+                        .integer(entry.createdAt), entry.collapseID.map(SQLValue.text) ?? .null,
                     ]
             }
             try await connection.execute(
                 """
                 INSERT INTO notification_inbox (container, environment, user_record_name, sequence, notification_id,
-                    origin_device, payload, created_at)
-                VALUES \(Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?)", count: batch.count).joined(separator: ", "))
+                    origin_device, payload, created_at, collapse_id)
+                VALUES \(Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?)", count: batch.count).joined(separator: ", "))
                 """,
                 binds
             )

@@ -30,7 +30,7 @@ extension SQLStore: NotificationStore {
     {
         let rows = try await database.readStatement(
             """
-            SELECT sequence, notification_id, origin_device, created_at, payload FROM notification_inbox
+            SELECT sequence, notification_id, origin_device, created_at, payload, collapse_id FROM notification_inbox
             WHERE container = ? AND environment = ? AND user_record_name = ? AND sequence > ?
             ORDER BY sequence LIMIT ?
             """,
@@ -47,7 +47,8 @@ extension SQLStore: NotificationStore {
                 notificationID: row.string(1),
                 originDeviceID: row[2].text,
                 createdAt: row.int(3),
-                payload: Array(row.string(4).utf8)
+                payload: Array(row.string(4).utf8),
+                collapseID: row[5].text
             )
         }
     }

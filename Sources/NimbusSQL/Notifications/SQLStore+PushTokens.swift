@@ -8,45 +8,39 @@ public import NimbusModel
 public import NimbusStore
 
 extension SQLStore: PushTokenStore {
+    /// The columns ``pushToken(from:)`` reads, in its order.
+    private static let tokenColumns = """
+        token_key, kind, container, environment, user_record_name, apns_environment, delivered_through, apns_token,
+        device_id, failures
+        """
+
     public func savePushToken(_ token: PushToken) async throws {
         let createdAt = now()
         try await database.write { connection in
+            // A device registering again starts afresh: position, failures and back-off.
             try await connection.execute(
                 """
                 INSERT INTO push_tokens (token_key, kind, container, environment, user_record_name, apns_environment,
-                    delivered_through, created_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    delivered_through, created_at, apns_token, device_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (token_key) DO UPDATE SET kind = excluded.kind, container = excluded.container,
                     environment = excluded.environment, user_record_name = excluded.user_record_name,
-                    apns_environment = excluded.apns_environment, delivered_through = excluded.delivered_through
+                    apns_environment = excluded.apns_environment, delivered_through = excluded.delivered_through,
+                    apns_token = excluded.apns_token, device_id = excluded.device_id, failures = 0, next_attempt_at = 0
                 """,
                 [
                     .text(token.key), .text(token.kind.rawValue), .text(token.container.container),
                     .text(token.container.environment.rawValue), .text(token.userRecordName), .text(token.apnsEnvironment),
-                    .integer(token.deliveredThrough), .integer(createdAt),
+                    .integer(token.deliveredThrough), .integer(createdAt), token.apnsToken.map(SQLValue.text) ?? .null,
+                    token.deviceID.map(SQLValue.text) ?? .null,
                 ]
             )
         }
     }
 
     public func pushToken(_ key: String) async throws -> PushToken? {
-        let rows = try await database.readStatement(
-            """
-            SELECT kind, container, environment, user_record_name, apns_environment, delivered_through
-            FROM push_tokens WHERE token_key = ?
-            """,
-            [.text(key)]
-        )
-        guard let row = rows.first, let kind = PushToken.Kind(rawValue: row.string(0)), let environment = Environment(rawValue: row.string(2))
-        else { return nil }
-        return PushToken(
-            key: key,
-            kind: kind,
-            container: ContainerEnvironment(container: row.string(1), environment: environment),
-            userRecordName: row.string(3),
-            apnsEnvironment: row.string(4),
-            deliveredThrough: row.int(5)
-        )
+        let rows = try await database.readStatement("SELECT \(Self.tokenColumns) FROM push_tokens WHERE token_key = ?", [.text(key)])
+        return rows.first.flatMap(Self.pushToken(from:))
     }
 
     public func advancePushToken(_ key: String, from expected: Int64, through sequence: Int64) async throws -> Bool {
@@ -56,5 +50,64 @@ extension SQLStore: PushTokenStore {
                 [.integer(sequence), .text(key), .integer(expected)]
             ).isEmpty
         }
+    }
+
+    public func claimDueAPNsTokens(now: Int64, leaseUntil: Int64, limit: Int) async throws -> [PushToken] {
+        // One claimer at a time across instances: the claim reads, then marks, what it takes.
+        try await database.write(serializing: "push.apns.claim") { connection in
+            let rows = try await connection.query(
+                """
+                SELECT \(Self.tokenColumns) FROM push_tokens t
+                WHERE t.kind = 'apns' AND t.next_attempt_at <= ? AND t.claimed_until <= ?
+                    AND EXISTS (SELECT 1 FROM notification_inbox i
+                        WHERE i.container = t.container AND i.environment = t.environment
+                            AND i.user_record_name = t.user_record_name AND i.sequence > t.delivered_through)
+                ORDER BY t.next_attempt_at, t.token_key LIMIT ?
+                """,
+                [.integer(now), .integer(now), .integer(Int64(limit))]
+            )
+            let tokens = rows.compactMap(Self.pushToken(from:))
+            guard !tokens.isEmpty else { return [] }
+            try await connection.execute(
+                "UPDATE push_tokens SET claimed_until = ? WHERE token_key IN (\(Array(repeating: "?", count: tokens.count).joined(separator: ", ")))",
+                [.integer(leaseUntil)] + tokens.map { .text($0.key) }
+            )
+            return tokens
+        }
+    }
+
+    public func releasePushToken(_ key: String, deliveredThrough: Int64, failures: Int, nextAttemptAt: Int64) async throws {
+        try await database.write { connection in
+            // The position only moves forward: a device that registered again meanwhile keeps its own.
+            try await connection.execute(
+                """
+                UPDATE push_tokens SET delivered_through = CASE WHEN delivered_through > ? THEN delivered_through ELSE ? END,
+                    failures = ?, next_attempt_at = ?, claimed_until = 0
+                WHERE token_key = ?
+                """,
+                [.integer(deliveredThrough), .integer(deliveredThrough), .integer(Int64(failures)), .integer(nextAttemptAt), .text(key)]
+            )
+        }
+    }
+
+    public func deletePushToken(_ key: String) async throws {
+        try await database.write { connection in
+            try await connection.execute("DELETE FROM push_tokens WHERE token_key = ?", [.text(key)])
+        }
+    }
+
+    private static func pushToken(from row: SQLRow) -> PushToken? {
+        guard let kind = PushToken.Kind(rawValue: row.string(1)), let environment = Environment(rawValue: row.string(3)) else { return nil }
+        return PushToken(
+            key: row.string(0),
+            kind: kind,
+            container: ContainerEnvironment(container: row.string(2), environment: environment),
+            userRecordName: row.string(4),
+            apnsEnvironment: row.string(5),
+            deliveredThrough: row.int(6),
+            apnsToken: row[7].text,
+            deviceID: row[8].text,
+            failures: Int(row.int(9))
+        )
     }
 }

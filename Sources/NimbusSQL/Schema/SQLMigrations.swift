@@ -274,6 +274,25 @@ enum SQLMigrations {
                 """,
             ]
         },
+        // APNs delivery: an APNs token is unique per container and environment and remembers the
+        // device that registered it (its own changes are not pushed back to it), its failures and
+        // when to try again, and a lease that keeps two instances from pushing the same entries.
+        // Inbox entries carry the collapse ID their pushes send.
+        Migration(version: 9) { _ in
+            [
+                "ALTER TABLE push_tokens ADD COLUMN device_id TEXT",
+                "ALTER TABLE push_tokens ADD COLUMN failures BIGINT NOT NULL DEFAULT 0",
+                "ALTER TABLE push_tokens ADD COLUMN next_attempt_at BIGINT NOT NULL DEFAULT 0",
+                "ALTER TABLE push_tokens ADD COLUMN claimed_until BIGINT NOT NULL DEFAULT 0",
+                """
+                UPDATE push_tokens SET apns_token = substr(token_key, 6),
+                    token_key = 'apns:' || container || '/' || environment || '/' || substr(token_key, 6)
+                WHERE kind = 'apns'
+                """,
+                "CREATE INDEX push_tokens_due ON push_tokens (kind, next_attempt_at)",
+                "ALTER TABLE notification_inbox ADD COLUMN collapse_id TEXT",
+            ]
+        },
     ]
 
     /// Brings the schema up to the latest version (or to `through`, for tests of an upgrade).

@@ -17,13 +17,16 @@ public struct NotificationDraft: Sendable, Hashable {
     /// The message members other than `id` and `sequence`, as one JSON object: `ck`, and `aps`
     /// where an APNs payload would have one.
     public var payload: [UInt8]
+    /// The subscription's `collapseIDKey`: a device shows only the latest push of one ID.
+    public var collapseID: String?
 
     /// Creates a draft.
-    public init(userRecordName: String, notificationID: String, originDeviceID: String?, payload: [UInt8]) {
+    public init(userRecordName: String, notificationID: String, originDeviceID: String?, payload: [UInt8], collapseID: String? = nil) {
         self.userRecordName = userRecordName
         self.notificationID = notificationID
         self.originDeviceID = originDeviceID
         self.payload = payload
+        self.collapseID = collapseID
     }
 }
 
@@ -43,6 +46,8 @@ public struct InboxEntry: Sendable, Hashable {
     public var createdAt: Int64
     /// `ck` (and `aps`) as one JSON object.
     public var payload: [UInt8]
+    /// The collapse ID pushes of it carry, if its subscription names one.
+    public var collapseID: String?
 
     /// Creates an entry.
     public init(
@@ -52,7 +57,8 @@ public struct InboxEntry: Sendable, Hashable {
         notificationID: String,
         originDeviceID: String?,
         createdAt: Int64,
-        payload: [UInt8]
+        payload: [UInt8],
+        collapseID: String? = nil
     ) {
         self.container = container
         self.userRecordName = userRecordName
@@ -61,6 +67,7 @@ public struct InboxEntry: Sendable, Hashable {
         self.originDeviceID = originDeviceID
         self.createdAt = createdAt
         self.payload = payload
+        self.collapseID = collapseID
     }
 }
 

@@ -17,7 +17,8 @@ public struct PushToken: Sendable, Hashable {
         case apns
     }
 
-    /// The key the token is stored under: the hash of a web courier token, the APNs token itself.
+    /// The key the token is stored under: the hash of a web courier token; for an APNs token,
+    /// `apns:{container}/{environment}/{token}` (see ``apnsKey(_:in:)``).
     public var key: String
     /// What it is for.
     public var kind: Kind
@@ -29,6 +30,12 @@ public struct PushToken: Sendable, Hashable {
     public var apnsEnvironment: String
     /// The last inbox sequence delivered through it.
     public var deliveredThrough: Int64
+    /// The APNs device token (for ``Kind/apns``).
+    public var apnsToken: String?
+    /// The device that registered it (`X-Nimbus-Device-ID`): changes it made are not pushed to it.
+    public var deviceID: String?
+    /// Failed delivery attempts since the last success.
+    public var failures: Int
 
     /// Creates a token.
     public init(
@@ -37,7 +44,10 @@ public struct PushToken: Sendable, Hashable {
         container: ContainerEnvironment,
         userRecordName: String,
         apnsEnvironment: String,
-        deliveredThrough: Int64
+        deliveredThrough: Int64,
+        apnsToken: String? = nil,
+        deviceID: String? = nil,
+        failures: Int = 0
     ) {
         self.key = key
         self.kind = kind
@@ -45,6 +55,15 @@ public struct PushToken: Sendable, Hashable {
         self.userRecordName = userRecordName
         self.apnsEnvironment = apnsEnvironment
         self.deliveredThrough = deliveredThrough
+        self.apnsToken = apnsToken
+        self.deviceID = deviceID
+        self.failures = failures
+    }
+
+    /// The key of an APNs device token: one device token is one app on one device, and may be
+    /// registered in several containers.
+    public static func apnsKey(_ token: String, in container: ContainerEnvironment) -> String {
+        "apns:\(container.container)/\(container.environment.rawValue)/\(token)"
     }
 }
 
@@ -58,4 +77,16 @@ public protocol PushTokenStore: Sendable {
 
     /// Moves the token from `expected` to `sequence`; false when another poll moved it first.
     func advancePushToken(_ key: String, from expected: Int64, through sequence: Int64) async throws -> Bool
+
+    /// Claims, until `leaseUntil`, up to `limit` APNs tokens whose user has inbox entries past the
+    /// token's position, that are not waiting out a back-off at `now`, and that no other
+    /// instance holds. Oldest-due first.
+    func claimDueAPNsTokens(now: Int64, leaseUntil: Int64, limit: Int) async throws -> [PushToken]
+
+    /// Ends a claim: records the position reached, the failures since the last success, and
+    /// when to try again.
+    func releasePushToken(_ key: String, deliveredThrough: Int64, failures: Int, nextAttemptAt: Int64) async throws
+
+    /// Removes a token (one APNs says is no longer valid).
+    func deletePushToken(_ key: String) async throws
 }
