@@ -100,12 +100,11 @@ struct EngineFixture {
         }
     }
 
-    func access(_ user: String?, _ scope: DatabaseScope = .private, kind: Caller.Kind? = nil) -> DatabaseAccess {
+    func access(_ user: String?, _ scope: DatabaseScope = .private, kind: Caller.Kind? = nil, deviceID: String? = nil) -> DatabaseAccess {
         let kind = kind ?? (user == nil ? .anonymous : .user)
-        return DatabaseAccess(
-            caller: Caller(container: Self.container, environment: .development, kind: kind, userRecordName: user),
-            scope: scope
-        )
+        var caller = Caller(container: Self.container, environment: .development, kind: kind, userRecordName: user)
+        caller.deviceID = deviceID
+        return DatabaseAccess(caller: caller, scope: scope)
     }
 
     /// Runs `body` with another engine on the same database, as a second server instance is:

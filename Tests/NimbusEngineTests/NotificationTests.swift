@@ -394,6 +394,59 @@ struct NotificationTests {
         }
     }
 
+    @Test("joining, leaving and being removed from a share notify the participant's database subscription")
+    func membershipChanges() async throws {
+        try await EngineFixture.with { f in
+            let dispatcher = Self.dispatcher(f)
+            try await Self.subscribe(f, f.bob, .shared, Subscription(subscriptionID: "db", kind: .database))
+            try await Self.subscribe(f, f.alice, .private, Subscription(subscriptionID: "mine", kind: .database))
+            // Sharing and accepting: Bob's shared database gains the zone.
+            try await Self.sharedChat(f)
+            var received = try await Self.dispatch(dispatcher)
+            let joined = try #require(received.last { $0.user == f.bob }, "Bob heard nothing of joining: \(received.map(\.user))")
+            #expect(joined.subscriptionID == "db" && joined.ck["met"] != nil)
+            #expect(received.contains { $0.user == f.alice }, "the owner hears of the accepted share")
+
+            // Bob leaves from his phone: his other devices hear of it.
+            let left = try await f.database.modifyRecords(
+                [RecordOperation(kind: .forceDelete, recordName: "share-chat")],
+                inZone: ZoneID(zoneName: "Chats", ownerRecordName: f.alice),
+                atomic: true,
+                access: f.access(f.bob, .shared, deviceID: "bobs-phone")
+            )
+            #expect(left.first?.error == nil)
+            received = try await Self.dispatch(dispatcher)
+            let departed = try #require(received.first { $0.user == f.bob }, "Bob's database subscription heard nothing of leaving")
+            #expect(departed.subscriptionID == "db" && departed.changedRecords.isEmpty, "nothing he can no longer read is listed")
+            let entries = try await dispatcher.inbox(
+                of: f.bob,
+                in: ContainerEnvironment(container: EngineFixture.container, environment: .development),
+                after: departed.sequence - 1,
+                limit: 1
+            )
+            #expect(entries.first?.originDeviceID == "bobs-phone", "the phone he left from is not sent it")
+
+            // A second chat shared with him and accepted, then Alice removes him: he hears of it once.
+            _ = try await f.modify([RecordOperation(kind: .create, recordName: "chat2", recordType: "Chat")], zone: "Chats")
+            try await SharedSyncConvergenceTests.share("chat2", f)
+            _ = try await Self.dispatch(dispatcher)
+            let removed = try await f.modify(
+                [
+                    RecordOperation(
+                        kind: .forceUpdate,
+                        recordName: "share-chat2",
+                        recordType: Share.recordType,
+                        share: ShareChange(participants: [])
+                    )
+                ],
+                zone: "Chats"
+            )
+            #expect(removed.first?.error == nil)
+            received = try await Self.dispatch(dispatcher)
+            #expect(received.filter { $0.user == f.bob }.map(\.subscriptionID) == ["db"])
+        }
+    }
+
     @Test("bad subscriptions are refused with a reason and nothing is saved")
     func badSubscriptions() async throws {
         try await EngineFixture.with { f in

@@ -361,6 +361,49 @@ public final class NotificationDispatcher: Sendable {
                 }
             }
         }
+        // One still in another of the zone's shares hears of it as a participant, above.
+        let stillThere = Set(audience.map(\.0.userRecordName))
+        drafts += try await departureDrafts(of: event, except: stillThere, in: transaction, makeID: makeID)
         return (try await transaction.deliver(drafts, in: container), movedOn)
+    }
+
+    /// Participants the write took out of a share can no longer read what it changed, but
+    /// their shared database did change (a zone, or part of one, left it): their database
+    /// subscriptions hear of it, with no changes listed.
+    private static func departureDrafts(
+        of event: ChangeEvent,
+        except stillThere: Set<String>,
+        in transaction: any NotificationTransaction,
+        makeID: @Sendable () -> String
+    ) async throws -> [NotificationDraft] {
+        let departed = event.note.formerParticipants.filter { !stillThere.contains($0) }
+        guard !departed.isEmpty else { return [] }
+        let container = ContainerEnvironment(container: event.tenant.container, environment: event.tenant.environment)
+        let theirs = try await transaction.subscriptions(of: departed, scope: .shared, in: container)
+        var drafts: [NotificationDraft] = []
+        for found in theirs.sorted(by: { ($0.userRecordName, $0.subscription.subscriptionID) < ($1.userRecordName, $1.subscription.subscriptionID) })
+        {
+            guard case .database = found.subscription.kind else { continue }
+            let id = makeID()
+            let payload = NotificationPayload(
+                event: event,
+                notificationID: id,
+                recipient: .init(userRecordName: found.userRecordName, scope: .shared, shares: []),
+                subscription: found.subscription,
+                changes: [],
+                decision: .visible,
+                rules: []
+            )
+            drafts.append(
+                NotificationDraft(
+                    userRecordName: found.userRecordName,
+                    notificationID: id,
+                    originDeviceID: event.note.deviceID,
+                    payload: payload.bytes(),
+                    collapseID: found.subscription.notificationInfo.collapseIDKey
+                )
+            )
+        }
+        return drafts
     }
 }

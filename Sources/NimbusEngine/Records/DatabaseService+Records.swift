@@ -97,7 +97,9 @@ extension DatabaseService {
                     learned[recordType, default: schemas[recordType] ?? [:]].merge(fields) { old, _ in old }
                 }
                 let results = try await Self.apply(plan, in: transaction)
-                try await transaction.recordChange(Self.changeNote(of: plan, snapshot: snapshot.records, writer: user, deviceID: deviceID))
+                try await transaction.recordChange(
+                    Self.changeNote(of: plan, snapshot: snapshot.records, shares: snapshot.shares, writer: user, deviceID: deviceID)
+                )
                 return (results: results, schema: learned)
             }
         }
@@ -138,10 +140,24 @@ extension DatabaseService {
     // MARK: - Private
 
     /// What the notification outbox keeps of a write beside its rows: who wrote from where,
-    /// which saves were creations, and the deleted records as they were.
-    private static func changeNote(of plan: RecordBatchPlanner.Plan, snapshot: [String: Record], writer: String, deviceID: String?) -> ChangeNote {
+    /// which saves were creations, the deleted records as they were, and the participants the
+    /// write took out of a share (removed, left, or the share deleted), whose shared database
+    /// changed though they can no longer read what changed.
+    private static func changeNote(
+        of plan: RecordBatchPlanner.Plan,
+        snapshot: [String: Record],
+        shares: [String: Share],
+        writer: String,
+        deviceID: String?
+    ) -> ChangeNote {
         var created: Set<String> = []
         var deleted: [Record] = []
+        var departed: Set<String> = []
+        func accepted(_ share: Share?) -> Set<String> {
+            Set(
+                (share?.participants ?? []).filter { $0.acceptance == .accepted && $0.role != .owner }.compactMap(\.userRecordName)
+            )
+        }
         for write in plan.writes {
             switch write {
             case .save(let record, _):
@@ -152,11 +168,15 @@ extension DatabaseService {
                     record.encryptedFields = [:]
                     deleted.append(record)
                 }
+            case .saveShare(let share):
+                departed.formUnion(accepted(shares[share.recordName]).subtracting(accepted(share)))
+            case .deleteShare(let name):
+                departed.formUnion(accepted(shares[name]))
             default:
                 break
             }
         }
-        return ChangeNote(writer: writer, deviceID: deviceID, created: created, deleted: deleted)
+        return ChangeNote(writer: writer, deviceID: deviceID, created: created, deleted: deleted, formerParticipants: departed.sorted())
     }
 
     /// Writes a plan in operation order, batching runs of saves and of deletes, and returns the

@@ -81,7 +81,11 @@ extension DatabaseService {
                     try Self.join(&share, caller: caller)
                     try await transaction.saveShare(share)
                     record.modified = stamp
-                    return (share, try await transaction.save([record]).first)
+                    let saved = try await transaction.save([record]).first
+                    // Subscribers hear of it: the owner's see the share change, and the new
+                    // participant's database subscriptions see a zone join their shared database.
+                    try await transaction.recordChange(ChangeNote(writer: caller.userRecordName, deviceID: nil, created: [], deleted: []))
+                    return (share, saved)
                 }
             }
         } else {

@@ -9,7 +9,8 @@ import NimbusStore
 
 /// The `body` column of an outbox row: a ``ChangeNote`` as compact JSON,
 /// `{"w": writer, "d": device, "c": [created], "x": [{"n": name, "t": type, "f": fields}]}`,
-/// and for a deleted zone `"z": true, "p": [former participants]`.
+/// with `"z": true` for a deleted zone, and `"p": [former participants]` when the write took
+/// participants out of the zone's shares.
 /// Deleted records keep only their unencrypted fields: encrypted ones never leave the record.
 enum ChangeNoteCoding {
     static func encode(_ note: ChangeNote) -> String {
@@ -35,6 +36,8 @@ enum ChangeNoteCoding {
         if note.zoneDeleted {
             writer.key("z")
             writer.bool(true)
+        }
+        if !note.formerParticipants.isEmpty {
             writer.key("p")
             writer.beginArray()
             for user in note.formerParticipants { writer.string(user) }
