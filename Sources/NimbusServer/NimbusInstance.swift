@@ -34,6 +34,8 @@ public struct NimbusInstance: Sendable {
     public let apns: APNsDelivery?
     private let apnsClient: APNsClient?
     let store: SQLStore
+    /// The clock the instance was opened with, in milliseconds since 1970.
+    let now: @Sendable () -> Int64
     let tokenKey: [UInt8]
     /// Whether the store held no data before this open: a new data directory or an empty database.
     public let isNew: Bool
@@ -130,16 +132,18 @@ public struct NimbusInstance: Sendable {
             apns: apns,
             apnsClient: apnsClient,
             store: store,
+            now: now,
             tokenKey: keys.token,
             isNew: isNew
         )
     }
 
     /// The version of the store's schema (after the migrations `open` ran).
-    /// Removes inbox entries older than the configured retention.
+    /// Removes inbox entries older than the configured retention, and web courier tokens
+    /// nobody polled for as long; returns how many entries and tokens went.
     public func pruneInboxes() async throws -> Int {
-        let cutoff = SQLStore.systemTime() - Int64(configuration.inboxRetention.components.seconds) * 1000
-        return try await store.pruneInboxes(before: cutoff)
+        let cutoff = now() - Int64(configuration.inboxRetention.components.seconds) * 1000
+        return try await store.pruneInboxes(before: cutoff) + store.pruneCourierTokens(unusedSince: cutoff)
     }
 
     /// Where push tokens are kept.

@@ -68,7 +68,7 @@ public enum NimbusServer {
             database: instance.database,
             accounts: instance.accounts,
             dispatcher: instance.dispatcher,
-            courier: WebCourier(tokens: instance.pushTokens, dispatcher: instance.dispatcher),
+            courier: WebCourier(tokens: instance.pushTokens, dispatcher: instance.dispatcher, now: instance.now),
             configuration: .init(maximumBodySize: configuration.maximumBodySize, publicBaseURL: baseURL),
             metrics: HTTPMetrics(factory: factory),
             renderMetrics: { registry.emitToString() },

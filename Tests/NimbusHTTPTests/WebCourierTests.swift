@@ -9,6 +9,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NimbusModel
+import NimbusStore
 import Testing
 
 /// CKWS push tokens and the web courier long poll (§7.4, §7.5).
@@ -92,6 +93,43 @@ struct WebCourierTests {
             #expect(body["apnsEnvironment"] as? String == "production")
             let badTimeout = try await client.send(.get, "/webcourier/abc?timeout=600")
             try badTimeout.expectError("BAD_REQUEST", status: .badRequest)
+        }
+    }
+    @Test("a courier token nobody polls for the inbox retention is removed; a user keeps their 100 latest device tokens")
+    func tokenLifetimes() async throws {
+        try await HTTPFixture.with { f, client in
+            let query =
+                "ckAPIToken=\(f.apiToken)&ckWebAuthToken=" + f.alice.webAuthToken.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+            let tokenPath = "/database/1/\(HTTPFixture.container)/development/tokens"
+            func courier() async throws -> String {
+                let created = try await client.send(.post, "\(tokenPath)/create?\(query)", json: "{}")
+                let url = try #require(try created.json["webcourierURL"] as? String)
+                return String(url.dropFirst("http://nimbus.test".count))
+            }
+            for index in 0...PushToken.maximumPerUser {
+                f.clock.advance(seconds: 1)
+                let device = String(format: "%064x", index)
+                let registered = try await client.send(
+                    .post,
+                    "\(tokenPath)/register?\(query)",
+                    json: #"{"apnsEnvironment": "production", "apnsToken": "\#(device)"}"#
+                )
+                #expect(registered.status == .ok)
+            }
+            #expect(try await f.database.inspect("SELECT count(*) FROM push_tokens WHERE kind = 'apns'") == "\(PushToken.maximumPerUser)")
+            let oldest = String(format: "%064x", 0)
+            #expect(try await f.database.inspect("SELECT count(*) FROM push_tokens WHERE apns_token = '\(oldest)'") == "0")
+
+            // The courier tokens: the web auth token runs out in the days below, the URLs do not.
+            let idle = try await courier()
+            let polled = try await courier()
+            f.clock.advance(seconds: 4 * 24 * 3600)
+            #expect(try await client.send(.get, "\(polled)?timeout=1").status == .ok)
+            // Eight days after both were made, four after one was last polled.
+            f.clock.advance(seconds: 4 * 24 * 3600)
+            _ = try await f.instance.pruneInboxes()
+            try await client.send(.get, "\(idle)?timeout=1").expectError("NOT_FOUND", status: .notFound)
+            #expect(try await client.send(.get, "\(polled)?timeout=1").status == .ok)
         }
     }
 }

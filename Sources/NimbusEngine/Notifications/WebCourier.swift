@@ -18,15 +18,22 @@ public import NimbusStore
 /// `tokens/create` gives a signed-in user a token and the URL to poll with it: the URL is the
 /// credential (browsers poll it without headers), so the server keeps only the token's hash.
 /// Each poll answers the next notification after the last one that token delivered, waiting
-/// for it if need be. `tokens/register` records an APNs device token for the user.
+/// for it if need be. A token nobody polls for the inbox retention is removed (the server's
+/// hourly prune). `tokens/register` records an APNs device token for the user.
 public struct WebCourier: Sendable {
     let tokens: any PushTokenStore
     let dispatcher: NotificationDispatcher
+    let now: @Sendable () -> Int64
+
+    /// How often a polled token is marked used, in milliseconds.
+    static let touchInterval: Int64 = 3_600_000
 
     /// Creates the courier over a token store and the dispatcher whose inboxes it reads.
-    public init(tokens: any PushTokenStore, dispatcher: NotificationDispatcher) {
+    /// - Parameter now: The clock, in milliseconds since 1970 (the store's).
+    public init(tokens: any PushTokenStore, dispatcher: NotificationDispatcher, now: @escaping @Sendable () -> Int64) {
         self.tokens = tokens
         self.dispatcher = dispatcher
+        self.now = now
     }
 
     /// `tokens/create`: a new web courier token for the caller, starting after their latest
@@ -86,6 +93,8 @@ public struct WebCourier: Sendable {
         guard let first = try await run({ try await tokens.pushToken(key) }), first.kind == .webCourier else {
             throw NimbusError(.unknownItem, "unknown web courier token")
         }
+        // A token nobody polls for the inbox retention is removed: mark it used (hourly is enough).
+        if now() - first.lastUsedAt > Self.touchInterval { try await run { try await tokens.touchPushToken(key) } }
         // Listen first, so an entry written between the inbox read and the wait is not missed.
         let listener = dispatcher.hub.listen(to: first.userRecordName, in: first.container)
         defer { dispatcher.hub.stopListening(listener) }

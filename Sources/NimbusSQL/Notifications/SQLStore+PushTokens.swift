@@ -11,7 +11,7 @@ extension SQLStore: PushTokenStore {
     /// The columns ``pushToken(from:)`` reads, in its order.
     private static let tokenColumns = """
         token_key, kind, container, environment, user_record_name, apns_environment, delivered_through, apns_token,
-        device_id, failures
+        device_id, failures, last_used_at
         """
 
     public func savePushToken(_ token: PushToken) async throws {
@@ -21,20 +21,51 @@ extension SQLStore: PushTokenStore {
             try await connection.execute(
                 """
                 INSERT INTO push_tokens (token_key, kind, container, environment, user_record_name, apns_environment,
-                    delivered_through, created_at, apns_token, device_id)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    delivered_through, created_at, apns_token, device_id, last_used_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (token_key) DO UPDATE SET kind = excluded.kind, container = excluded.container,
                     environment = excluded.environment, user_record_name = excluded.user_record_name,
                     apns_environment = excluded.apns_environment, delivered_through = excluded.delivered_through,
-                    apns_token = excluded.apns_token, device_id = excluded.device_id, failures = 0, next_attempt_at = 0
+                    apns_token = excluded.apns_token, device_id = excluded.device_id, failures = 0, next_attempt_at = 0,
+                    last_used_at = excluded.last_used_at
                 """,
                 [
                     .text(token.key), .text(token.kind.rawValue), .text(token.container.container),
                     .text(token.container.environment.rawValue), .text(token.userRecordName), .text(token.apnsEnvironment),
                     .integer(token.deliveredThrough), .integer(createdAt), token.apnsToken.map(SQLValue.text) ?? .null,
-                    token.deviceID.map(SQLValue.text) ?? .null,
+                    token.deviceID.map(SQLValue.text) ?? .null, .integer(createdAt),
                 ]
             )
+            let owner: [SQLValue] = [
+                .text(token.container.container), .text(token.container.environment.rawValue), .text(token.userRecordName),
+                .text(token.kind.rawValue),
+            ]
+            try await connection.execute(
+                """
+                DELETE FROM push_tokens
+                WHERE container = ? AND environment = ? AND user_record_name = ? AND kind = ? AND token_key NOT IN (
+                    SELECT token_key FROM push_tokens
+                    WHERE container = ? AND environment = ? AND user_record_name = ? AND kind = ?
+                    ORDER BY last_used_at DESC, token_key LIMIT ?)
+                """,
+                owner + owner + [.integer(Int64(PushToken.maximumPerUser))]
+            )
+        }
+    }
+
+    public func touchPushToken(_ key: String) async throws {
+        let usedAt = now()
+        try await database.write { connection in
+            try await connection.execute("UPDATE push_tokens SET last_used_at = ? WHERE token_key = ?", [.integer(usedAt), .text(key)])
+        }
+    }
+
+    public func pruneCourierTokens(unusedSince cutoff: Int64) async throws -> Int {
+        try await database.write { connection in
+            try await connection.query(
+                "DELETE FROM push_tokens WHERE kind = 'webcourier' AND last_used_at < ? RETURNING token_key",
+                [.integer(cutoff)]
+            ).count
         }
     }
 
@@ -107,7 +138,8 @@ extension SQLStore: PushTokenStore {
             deliveredThrough: row.int(6),
             apnsToken: row[7].text,
             deviceID: row[8].text,
-            failures: Int(row.int(9))
+            failures: Int(row.int(9)),
+            lastUsedAt: row.int(10)
         )
     }
 }

@@ -293,6 +293,14 @@ enum SQLMigrations {
                 "ALTER TABLE notification_inbox ADD COLUMN collapse_id TEXT",
             ]
         },
+        // When a push token was last used: web courier tokens nobody polls for the inbox
+        // retention are removed; a user keeps at most the 100 most recently used of each kind.
+        Migration(version: 10) { _ in
+            [
+                "ALTER TABLE push_tokens ADD COLUMN last_used_at BIGINT NOT NULL DEFAULT 0",
+                "UPDATE push_tokens SET last_used_at = created_at",
+            ]
+        },
     ]
 
     /// Brings the schema up to the latest version (or to `through`, for tests of an upgrade).

@@ -36,6 +36,8 @@ public struct PushToken: Sendable, Hashable {
     public var deviceID: String?
     /// Failed delivery attempts since the last success.
     public var failures: Int
+    /// When it was registered or last used, in milliseconds since 1970.
+    public var lastUsedAt: Int64
 
     /// Creates a token.
     public init(
@@ -47,7 +49,8 @@ public struct PushToken: Sendable, Hashable {
         deliveredThrough: Int64,
         apnsToken: String? = nil,
         deviceID: String? = nil,
-        failures: Int = 0
+        failures: Int = 0,
+        lastUsedAt: Int64 = 0
     ) {
         self.key = key
         self.kind = kind
@@ -58,7 +61,12 @@ public struct PushToken: Sendable, Hashable {
         self.apnsToken = apnsToken
         self.deviceID = deviceID
         self.failures = failures
+        self.lastUsedAt = lastUsedAt
     }
+
+    /// How many tokens of one kind a user keeps in a container and environment: registering
+    /// one more removes the least recently used.
+    public static let maximumPerUser = 100
 
     /// The key of an APNs device token: one device token is one app on one device, and may be
     /// registered in several containers.
@@ -69,8 +77,15 @@ public struct PushToken: Sendable, Hashable {
 
 /// Keeps push tokens.
 public protocol PushTokenStore: Sendable {
-    /// Saves a token; one of the same key is replaced (a device registering again).
+    /// Saves a token; one of the same key is replaced (a device registering again). The user's
+    /// least recently used tokens of the kind beyond ``PushToken/maximumPerUser`` are removed.
     func savePushToken(_ token: PushToken) async throws
+
+    /// Marks a token used now.
+    func touchPushToken(_ key: String) async throws
+
+    /// Removes web courier tokens not used since `cutoff`; returns how many.
+    func pruneCourierTokens(unusedSince cutoff: Int64) async throws -> Int
 
     /// The token stored under `key`.
     func pushToken(_ key: String) async throws -> PushToken?
