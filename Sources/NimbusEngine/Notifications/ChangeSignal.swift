@@ -56,4 +56,14 @@ public final class ChangeSignal: Sendable {
             waiter?.resume()
         }
     }
+
+    /// Returns once the signal fired (as ``wait()``) or `timeout` passed, whichever is first.
+    public func wait(atMost timeout: Duration) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.wait() }
+            group.addTask { try? await Task.sleep(for: timeout) }
+            await group.next()
+            group.cancelAll()
+        }
+    }
 }

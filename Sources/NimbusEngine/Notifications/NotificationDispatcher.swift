@@ -246,12 +246,7 @@ public final class NotificationDispatcher: Sendable {
             } catch {
                 logger.warning("Dispatching notifications failed", metadata: ["nimbus.error": "\(String(reflecting: error))"])
             }
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask { await self.signal.wait() }
-                group.addTask { try? await Task.sleep(for: self.pollInterval) }
-                await group.next()
-                group.cancelAll()
-            }
+            await signal.wait(atMost: pollInterval)
             if batchDelay > .zero { try? await Task.sleep(for: batchDelay) }
         }
     }

@@ -77,12 +77,7 @@ public final class APNsDelivery: Sendable {
             } catch {
                 logger.warning("Pushing notifications to APNs failed", metadata: ["nimbus.error": "\(error)"])
             }
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask { await self.wake.wait() }
-                group.addTask { try? await Task.sleep(for: self.pollInterval) }
-                await group.next()
-                group.cancelAll()
-            }
+            await wake.wait(atMost: pollInterval)
         }
     }
 
