@@ -50,11 +50,13 @@ public final class APNsClient: APNsSender {
         let base = push.apnsEnvironment == "development" ? configuration.developmentURL : configuration.productionURL
         var request = HTTPClientRequest(url: "\(base)/3/device/\(push.deviceToken)")
         request.method = .POST
+        let token: String
         do {
-            request.headers.add(name: "authorization", value: "bearer \(try await providerToken.value())")
+            token = try await providerToken.value()
         } catch {
             return .retryLater(reason: "cannot sign a provider token: \(error)", retryAfter: nil)
         }
+        request.headers.add(name: "authorization", value: "bearer \(token)")
         request.headers.add(name: "apns-push-type", value: push.pushType.rawValue)
         request.headers.add(name: "apns-topic", value: configuration.topic(for: push.container))
         request.headers.add(name: "apns-priority", value: "\(push.priority)")
@@ -74,7 +76,11 @@ public final class APNsClient: APNsSender {
         } catch {
             return .retryLater(reason: "APNs unreachable: \(error)", retryAfter: nil)
         }
-        return outcome(status: status, reason: APNsReason.read(body), retryAfter: retryAfter.flatMap { Int64($0) }.map { .seconds($0) })
+        let reason = APNsReason.read(body)
+        if status == .forbidden, reason == "ExpiredProviderToken" || reason == "InvalidProviderToken" {
+            await providerToken.renew(rejected: token)
+        }
+        return outcome(status: status, reason: reason, retryAfter: retryAfter.flatMap { Int64($0) }.map { .seconds($0) })
     }
 
     /// What an APNs answer means for the push and the token.
@@ -88,7 +94,7 @@ public final class APNsClient: APNsSender {
         case 400 where reason == "BadDeviceToken" || reason == "DeviceTokenNotForTopic":
             return .tokenInvalid(reason: reason)
         case 403 where reason == "ExpiredProviderToken" || reason == "InvalidProviderToken":
-            providerToken.renew()
+            // A new token is signed for the next try (see `send`).
             return .retryLater(reason: reason, retryAfter: nil)
         case 403, 429, 500...599:
             // A 403 of another kind is the account's configuration (a key or topic not allowed):

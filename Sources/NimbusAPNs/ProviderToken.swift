@@ -27,8 +27,9 @@ final class ProviderToken: Sendable {
         func verify(using algorithm: some JWTAlgorithm) throws {}
     }
 
+    /// The token in use: being signed, or signed.
     private struct Current {
-        var token: String
+        var signing: Task<String, any Error>
         var issuedAt: ContinuousClock.Instant
     }
 
@@ -48,17 +49,33 @@ final class ProviderToken: Sendable {
         self.teamID = teamID
     }
 
-    /// The token to send now: the current one, or a new one once it is old.
+    /// The token to send now: the current one, or a new one once it is old. Pushes that ask
+    /// at once share one signing: APNs throttles a provider that changes tokens too often.
     func value() async throws -> String {
         let now = ContinuousClock.now
-        if let current = current.withLock({ $0 }), now - current.issuedAt < Self.lifetime { return current.token }
-        let token = try await keys.sign(Claims(iss: IssuerClaim(value: teamID), iat: IssuedAtClaim(value: .now)), kid: JWKIdentifier(string: keyID))
-        current.withLock { $0 = Current(token: token, issuedAt: now) }
-        return token
+        let signing = current.withLock { current -> Task<String, any Error> in
+            if let current, now - current.issuedAt < Self.lifetime { return current.signing }
+            let signing = Task { [keys, keyID, teamID] in
+                try await keys.sign(
+                    Claims(iss: IssuerClaim(value: teamID), iat: IssuedAtClaim(value: .now)),
+                    kid: JWKIdentifier(string: keyID)
+                )
+            }
+            current = Current(signing: signing, issuedAt: now)
+            return signing
+        }
+        do {
+            return try await signing.value
+        } catch {
+            current.withLock { if $0?.signing == signing { $0 = nil } }
+            throw error
+        }
     }
 
-    /// Drops the current token: APNs said it expired or is invalid.
-    func renew() {
-        current.withLock { $0 = nil }
+    /// Drops `rejected`, which APNs said expired or is invalid, unless a newer token already
+    /// replaced it (many pushes in flight report the same token).
+    func renew(rejected: String) async {
+        guard let signing = current.withLock({ $0?.signing }), (try? await signing.value) == rejected else { return }
+        current.withLock { if $0?.signing == signing { $0 = nil } }
     }
 }

@@ -178,6 +178,29 @@ struct APNsDeliveryTests {
         }
     }
 
+    @Test("a provider token APNs calls expired is signed anew for the next try")
+    func expiredProviderToken() async throws {
+        try await FakeAPNs.with(topic: "test.http") { fake, url in
+            try await HTTPFixture.with(apns: Self.configuration(fake, url: url)) { f, client in
+                let alice = f.alice.webAuthToken
+                let subscription =
+                    #"{"operations": [{"operationType": "create", "subscription": {"subscriptionType": "zone", "subscriptionID": "alerts", "#
+                    + #""zoneID": {"zoneName": "_defaultZone"}, "notificationInfo": {"alertBody": "A note changed"}}}]}"#
+                #expect(try await client.send(.post, f.path("subscriptions/modify", user: alice), json: subscription).status == .ok)
+                let device = Self.deviceToken("f")
+                fake.script(device, [.init(status: 403, reason: "ExpiredProviderToken")])
+                #expect(try await Self.register(device, device: "phone", user: alice, f: f, client: client).status == .ok)
+                try await Self.save("n1", device: "web", f: f, client: client)
+                _ = try await fake.waitForRequests(1)
+                #expect(try await Self.eventually(f, "SELECT failures FROM push_tokens WHERE apns_token = '\(device)'", is: "1"))
+                f.clock.advance(seconds: 1)
+                let tries = try await fake.waitForRequests(2)
+                #expect(tries.count == 2 && tries.allSatisfy { $0.problem == nil })
+                #expect(tries.first?.headers["authorization"] != tries.last?.headers["authorization"], "the same provider token was sent again")
+            }
+        }
+    }
+
     /// Whether `sql` comes to answer `expected` within ten seconds.
     static func eventually(_ f: HTTPFixture, _ sql: String, is expected: String) async throws -> Bool {
         for _ in 0..<100 {
