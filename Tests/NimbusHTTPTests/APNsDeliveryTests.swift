@@ -124,7 +124,7 @@ struct APNsDeliveryTests {
                 #expect(Set(pruned.map(\.deviceToken)) == [Self.deviceToken("a"), Self.deviceToken("b")])
                 for push in pruned {
                     #expect(push.problem == nil, "APNs would refuse it: \(push.problem ?? "")")
-                    #expect(push.payload.count <= 4096 && push.ck["p"] as? Int == 1 && push.ck["nimbus"] == nil)
+                    #expect(push.payload.count <= 4096 && push.ck["p"] as? Bool == true && push.ck["nimbus"] == nil)
                     #expect(push.ck["fet"] != nil)
                 }
             }

@@ -23,6 +23,9 @@ public struct ReceivedNotification: Sendable, Hashable {
     public var isPruned: Bool
     /// `visible`, `silent` or `none` as the subscription's rules decided.
     public var decision: String?
+    /// The zone's change counter after the change (`ck.nimbus.zoneCounter`): notifications of
+    /// one zone are ordered by it, and one at or below a counter already handled is old news.
+    public var zoneCounter: Int64?
     /// The whole message, `{"id", "sequence", "ck", "aps"}`, as JSON text.
     public var json: String
 
@@ -44,7 +47,9 @@ public struct ReceivedNotification: Sendable, Hashable {
         isPruned = ck["p"] == .bool(true)
         var names: [String] = []
         var decision: String?
+        var zoneCounter: Int64?
         if case .object(let nimbus)? = ck["nimbus"] {
+            if case .integer(let counter)? = nimbus["zoneCounter"] { zoneCounter = counter }
             if case .array(let changes)? = nimbus["changes"] {
                 for case .object(let change) in changes { if case .string(let name)? = change["rid"] { names.append(name) } }
             }
@@ -52,6 +57,7 @@ public struct ReceivedNotification: Sendable, Hashable {
         }
         recordNames = names
         self.decision = decision
+        self.zoneCounter = zoneCounter
         json = text
     }
 }

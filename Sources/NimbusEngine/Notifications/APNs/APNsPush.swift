@@ -82,7 +82,7 @@ public struct APNsPush: Sendable, Hashable {
         var payload = entry.payload
         if payload.count > Self.maximumPayloadSize, case .object(var members)? = parsed, case .object(var ck)? = members["ck"] {
             ck["nimbus"] = nil
-            ck["p"] = .integer(1)
+            ck["p"] = .bool(true)
             members["ck"] = .object(ck)
             var writer = JSONWriter()
             writer.value(.object(members))

@@ -1,0 +1,45 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+import NimbusClient
+import NimbusModel
+import Testing
+
+@Suite("NimbusClient: subscriptions and the notification inbox against a live server", .timeLimit(.minutes(2)))
+struct NotificationClientTests {
+    let notes = ZoneID(zoneName: "Notes", ownerRecordName: "")
+
+    @Test("a saved subscription fires on a save; the inbox pages what followed a sequence, in order, with the zone's counter")
+    func inbox() async throws {
+        try await ClientFixture.with { f in
+            let container = f.container(as: f.alice)
+            let database = container.privateCloudDatabase
+            try await database.save(zones: [notes])
+            let saved = try await database.save(subscriptions: [Subscription(subscriptionID: "notes", kind: .zone(notes))])
+            #expect(saved.map(\.subscriptionID) == ["notes"])
+            #expect(try await database.allSubscriptions().map(\.subscriptionID) == ["notes"])
+
+            for name in ["n1", "n2", "n3"] { _ = try await database.save(.note(name, in: notes)) }
+            var page = try await container.notificationInbox(after: 0)
+            for _ in 0..<100 where page.notifications.count < 3 {
+                try await Task.sleep(for: .milliseconds(50))
+                page = try await container.notificationInbox(after: 0)
+            }
+            #expect(page.notifications.map(\.sequence) == [1, 2, 3])
+            #expect(page.notifications.map(\.recordNames) == [["n1"], ["n2"], ["n3"]])
+            #expect(page.notifications.allSatisfy { $0.subscriptionID == "notes" && $0.zoneName == "Notes" && !$0.isPruned })
+            let counters = page.notifications.compactMap(\.zoneCounter)
+            #expect(counters.count == 3 && counters == counters.sorted() && Set(counters).count == 3)
+            #expect(page.lastSequence == 3 && !page.moreComing)
+
+            let rest = try await container.notificationInbox(after: 1, limit: 1)
+            #expect(rest.notifications.map(\.sequence) == [2] && rest.moreComing)
+
+            try await database.delete(subscriptionIDs: ["notes"])
+            #expect(try await database.allSubscriptions().isEmpty)
+        }
+    }
+}
