@@ -17,9 +17,19 @@ public struct QueryResult: Sendable, Hashable {
 
 extension DatabaseService {
     /// The comparators the store can run today; the rest answer `BAD_REQUEST`.
-    static let supportedComparators: Set<Filter.Comparator> = [
-        .equals, .notEquals, .lessThan, .lessThanOrEquals, .greaterThan, .greaterThanOrEquals, .in, .notIn,
-        .beginsWith, .notBeginsWith,
+    static let supportedComparators: Set<Filter.Comparator> = Set(Filter.Comparator.allCases).subtracting([
+        .near, .containsAnyTokens, .containsAllTokens,
+    ])
+
+    /// The comparators that look inside a list field.
+    static let listComparators: Set<Filter.Comparator> = [
+        .listContains, .notListContains, .listMemberBeginsWith, .notListMemberBeginsWith, .listContainsAny, .notListContainsAny,
+        .listContainsAll, .notListContainsAll,
+    ]
+
+    /// The comparators whose value is a list.
+    static let listValuedComparators: Set<Filter.Comparator> = [
+        .in, .notIn, .listContainsAny, .notListContainsAny, .listContainsAll, .notListContainsAll,
     ]
 
     /// Runs a query over one zone and returns a page of results.
@@ -85,24 +95,44 @@ extension DatabaseService {
             guard Self.supportedComparators.contains(filter.comparator) else {
                 throw .badRequest("comparator \(filter.comparator.rawValue) is not supported yet")
             }
-            let isList = filter.comparator == .in || filter.comparator == .notIn
+            let comparator = filter.comparator
+            let isList = Self.listValuedComparators.contains(comparator)
+            let looksInside = Self.listComparators.contains(comparator)
             if case .list = filter.value, !isList {
-                throw .badRequest("\(filter.comparator.rawValue) on '\(filter.fieldName)' needs a single value, not a list")
+                throw .badRequest("\(comparator.rawValue) on '\(filter.fieldName)' needs a single value, not a list")
             }
             if isList, filter.value.type.isList == false {
-                throw .badRequest("\(filter.comparator.rawValue) on '\(filter.fieldName)' needs a list value")
+                throw .badRequest("\(comparator.rawValue) on '\(filter.fieldName)' needs a list value")
             }
             if let violation = FieldRules.valueViolation(filter.value, field: filter.fieldName) { throw .badRequest(violation) }
-            if SystemField(rawValue: filter.fieldName) != nil { continue }
+            let scalarType = filter.value.type.elementType ?? filter.value.type
+            guard [.string, .int64, .double, .timestamp, .reference, .bytes].contains(scalarType) else {
+                throw .badRequest("\(comparator.rawValue) on '\(filter.fieldName)': \(scalarType.rawValue) values cannot be compared")
+            }
+            if (comparator == .listMemberBeginsWith || comparator == .notListMemberBeginsWith), scalarType != .string {
+                throw .badRequest("\(comparator.rawValue) on '\(filter.fieldName)' needs a STRING value")
+            }
+            if SystemField(rawValue: filter.fieldName) != nil {
+                if looksInside { throw .badRequest("\(comparator.rawValue) needs a list field; '\(filter.fieldName)' is not a list") }
+                continue
+            }
             if let violation = FieldRules.nameViolation(filter.fieldName) { throw .badRequest(violation) }
             guard let field = fields[filter.fieldName] else { continue }
             if field.isEncrypted {
                 throw .badRequest("field '\(filter.fieldName)' is encrypted and cannot be used in a filter")
             }
-            if field.type.isList {
-                throw .badRequest("field '\(filter.fieldName)' is a list; list comparators are not supported yet")
+            if looksInside, !field.type.isList {
+                throw .badRequest("\(comparator.rawValue) needs a list field; '\(filter.fieldName)' is \(field.type.rawValue)")
             }
-            let wanted = isList ? (field.type.listType ?? field.type) : field.type
+            if !looksInside, field.type.isList {
+                throw .badRequest("field '\(filter.fieldName)' is a list (\(field.type.rawValue)): filter it with a LIST_ comparator")
+            }
+            let wanted: FieldType =
+                if looksInside {
+                    isList ? field.type : (field.type.elementType ?? field.type)
+                } else {
+                    isList ? (field.type.listType ?? field.type) : field.type
+                }
             guard let value = FieldRules.coerce(filter.value, to: wanted) else {
                 throw .badRequest("field '\(filter.fieldName)' is \(field.type.rawValue), the filter value is \(filter.value.type.rawValue)")
             }

@@ -58,6 +58,36 @@ package enum SQLDialect: Sendable {
         }
     }
 
+    /// The elements of the JSON array at `path` inside a JSON column, as a `FROM` item named
+    /// `alias`, and the expression of one element read as `kind` (a reference's record name
+    /// where `references`). A missing field, or one that is not an array, has no elements.
+    package func jsonArrayElements(column: String, path: [String], alias: String, references: Bool, as kind: SQLScalarKind)
+        -> (from: String, element: String)
+    {
+        switch self {
+        case .sqlite:
+            let jsonPath = "$" + path.map { ".\"" + $0.replacing("\"", with: "") + "\"" }.joined()
+            let array = "json_extract(\(column), '\(jsonPath.replacing("'", with: "''"))')"
+            // json_each of a scalar is that scalar: only arrays count.
+            let from = "json_each(CASE WHEN json_type(\(array)) = 'array' THEN \(array) ELSE '[]' END) AS \(alias)"
+            return (from, references ? "json_extract(\(alias).value, '$.recordName')" : "\(alias).value")
+        case .postgres:
+            let elements = path.map { "\"" + $0.replacing("\"", with: "").replacing("'", with: "''") + "\"" }
+            let array = "(CAST(\(column) AS jsonb) #> '{\(elements.joined(separator: ","))}')"
+            let from = "jsonb_array_elements(CASE WHEN jsonb_typeof(\(array)) = 'array' THEN \(array) ELSE '[]'::jsonb END) AS \(alias)(item)"
+            return (from, references ? "(\(alias).item ->> 'recordName')" : Self.cast("(\(alias).item #>> '{}')", to: kind))
+        }
+    }
+
+    /// The values of a JSON array bound to the placeholder, as a `FROM` item named `alias`, and
+    /// the expression of one value read as `kind`.
+    package func boundArrayValues(alias: String, as kind: SQLScalarKind) -> (from: String, value: String) {
+        switch self {
+        case .sqlite: ("json_each(?) AS \(alias)", "\(alias).value")
+        case .postgres: ("jsonb_array_elements_text(CAST(? AS jsonb)) AS \(alias)(item)", Self.cast("\(alias).item", to: kind))
+        }
+    }
+
     /// A test that `column` is one of the values of a JSON array bound to the placeholder.
     package func isMember(_ column: String, of kind: SQLScalarKind = .text) -> String {
         switch self {

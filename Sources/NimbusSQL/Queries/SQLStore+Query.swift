@@ -122,19 +122,7 @@ struct QuerySQLBuilder {
                 throw StoreError(.database, detail: "IN needs a list")
             }
             guard !elements.isEmpty else { return filter.comparator == .in ? "1 = 0" : "1 = 1" }
-            // One bind for the whole list keeps the statement text the same for any length.
-            var list = JSONWriter(capacity: elements.count * 16)
-            list.beginArray()
-            for element in elements {
-                switch try Self.bind(element) {
-                case .integer(let integer): list.integer(integer)
-                case .real(let real): list.double(real)
-                case .text(let text): list.string(text)
-                default: break
-                }
-            }
-            list.endArray()
-            binds.append(.text(String(decoding: list.bytes, as: UTF8.self)))
+            binds.append(try Self.jsonList(filter.value))
             let membership = dialect.isMember(expression, of: kind)
             return filter.comparator == .in ? membership : "NOT (\(membership))"
         case .beginsWith, .notBeginsWith:
@@ -144,9 +132,68 @@ struct QuerySQLBuilder {
             binds.append(.integer(Int64(prefix.unicodeScalars.count)))
             binds.append(.text(prefix))
             return "\(filter.comparator == .beginsWith ? "" : "NOT ")(substr(\(expression), 1, CAST(? AS INTEGER)) = ?)"
-        default:
+        case .listContains, .notListContains:
+            let list = listElements(of: filter.fieldName, comparedWith: filter.value, alias: "list_element")
+            binds.append(try Self.bind(filter.value))
+            let found = "EXISTS (SELECT 1 FROM \(list.from) WHERE \(list.element) = ?)"
+            return filter.comparator == .listContains ? found : negated(found, field: filter.fieldName)
+        case .listMemberBeginsWith, .notListMemberBeginsWith:
+            guard case .string(let prefix) = filter.value else {
+                throw StoreError(.database, detail: "LIST_MEMBER_BEGINS_WITH needs a string")
+            }
+            let list = listElements(of: filter.fieldName, comparedWith: filter.value, alias: "list_element")
+            binds.append(.integer(Int64(prefix.unicodeScalars.count)))
+            binds.append(.text(prefix))
+            let found = "EXISTS (SELECT 1 FROM \(list.from) WHERE substr(\(list.element), 1, CAST(? AS INTEGER)) = ?)"
+            return filter.comparator == .listMemberBeginsWith ? found : negated(found, field: filter.fieldName)
+        case .listContainsAny, .notListContainsAny:
+            let list = listElements(of: filter.fieldName, comparedWith: filter.value, alias: "list_element")
+            binds.append(try Self.jsonList(filter.value))
+            let found = "EXISTS (SELECT 1 FROM \(list.from) WHERE \(dialect.isMember(list.element, of: list.kind)))"
+            return filter.comparator == .listContainsAny ? found : negated(found, field: filter.fieldName)
+        case .listContainsAll, .notListContainsAll:
+            // No wanted value is missing from the list.
+            let list = listElements(of: filter.fieldName, comparedWith: filter.value, alias: "list_element")
+            let wanted = dialect.boundArrayValues(alias: "wanted", as: list.kind)
+            binds.append(try Self.jsonList(filter.value))
+            let all =
+                "NOT EXISTS (SELECT 1 FROM \(wanted.from) WHERE NOT EXISTS (SELECT 1 FROM \(list.from) WHERE \(list.element) = \(wanted.value)))"
+            return filter.comparator == .listContainsAll ? all : negated(all, field: filter.fieldName)
+        case .near, .containsAllTokens, .containsAnyTokens:
             throw StoreError(.database, detail: "comparator \(filter.comparator.rawValue) is not supported by the SQL store")
         }
+    }
+
+    /// The negation of a list condition, for records that have the field: a record lacking it
+    /// matches no filter, negated ones included, as with SQL's `NULL` for scalar fields.
+    private func negated(_ condition: String, field: String) -> String {
+        "(\(dialect.jsonScalar(column: "fields", path: [field, "value"], as: .text)) IS NOT NULL AND NOT \(condition))"
+    }
+
+    /// The elements of a list field as a `FROM` item, the expression of one element, and the
+    /// kind they compare as: the schema's element type, or for a field the schema does not know,
+    /// the filter value's.
+    private func listElements(of field: String, comparedWith value: FieldValue, alias: String)
+        -> (from: String, element: String, kind: SQLScalarKind)
+    {
+        let type = request.fieldTypes[field]
+        let sample = Self.scalar(of: value)
+        var kind: SQLScalarKind =
+            switch type?.elementType {
+            case .int64?, .timestamp?: .integer
+            case .double?: .real
+            default: .text
+            }
+        if type == nil, let key = SortKeyValue(sample) {
+            switch key {
+            case .integer: kind = .integer
+            case .real: kind = .real
+            case .text: kind = .text
+            }
+        }
+        let references = type == .referenceList || (type == nil && sample.type == .reference)
+        let (from, element) = dialect.jsonArrayElements(column: "fields", path: [field, "value"], alias: alias, references: references, as: kind)
+        return (from, element, kind)
     }
 
     private mutating func keyset(
@@ -170,6 +217,25 @@ struct QuerySQLBuilder {
         binds.append(Self.bind(value))
         let rest = keyset(sorts: sorts, values: values, recordName: recordName, from: index + 1)
         return "(\(expression) IS NULL OR \(beyond) OR (\(expression) = ? AND \(rest)))"
+    }
+
+    /// A list value (or a single value, as a list of one) as one JSON array bind: one bind for
+    /// the whole list keeps the statement text the same for any length.
+    private static func jsonList(_ value: FieldValue) throws -> SQLValue {
+        let elements: [FieldValue]
+        if case .list(_, let listed) = value { elements = listed } else { elements = [value] }
+        var list = JSONWriter(capacity: elements.count * 16)
+        list.beginArray()
+        for element in elements {
+            switch try bind(element) {
+            case .integer(let integer): list.integer(integer)
+            case .real(let real): list.double(real)
+            case .text(let text): list.string(text)
+            default: break
+            }
+        }
+        list.endArray()
+        return .text(String(decoding: list.bytes, as: UTF8.self))
     }
 
     /// A list's first element, for the kind of an `IN` list; any other value itself.
