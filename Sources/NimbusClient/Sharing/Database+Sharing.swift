@@ -116,27 +116,7 @@ extension Database {
                 writer.endObject()
             }
             writer.field("publicPermission", publicPermission.rawValue)
-            writer.key("participants")
-            writer.beginArray()
-            for invitation in invitations {
-                writer.beginObject()
-                writer.field("type", "USER")
-                writer.field("permission", invitation.permission.rawValue)
-                writer.field("acceptanceStatus", "INVITED")
-                writer.key("userIdentity")
-                writer.beginObject()
-                writer.key("lookupInfo")
-                writer.beginObject()
-                switch invitation.lookupInfo {
-                case .emailAddress(let address): writer.field("emailAddress", address)
-                case .phoneNumber(let number): writer.field("phoneNumber", number)
-                case .userRecordName(let user): writer.field("userRecordName", user)
-                }
-                writer.endObject()
-                writer.endObject()
-                writer.endObject()
-            }
-            writer.endArray()
+            ShareJSON.writeParticipants(keeping: [], inviting: invitations, to: &writer)
             writer.endObject()
             writer.endObject()
             writer.endArray()

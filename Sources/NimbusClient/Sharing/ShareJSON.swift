@@ -33,6 +33,38 @@ enum ShareJSON {
         )
     }
 
+    /// The `participants` key of a share save: the participants to keep, by ID, with their
+    /// permissions (the server removes those left out, never the owner), then new invitations.
+    static func writeParticipants(keeping participants: [ShareParticipant], inviting invitations: [ShareInvitation], to writer: inout JSONWriter) {
+        writer.key("participants")
+        writer.beginArray()
+        for participant in participants {
+            writer.beginObject()
+            writer.field("participantId", participant.participantID)
+            writer.field("permission", participant.permission.rawValue)
+            writer.endObject()
+        }
+        for invitation in invitations {
+            writer.beginObject()
+            writer.field("type", "USER")
+            writer.field("permission", invitation.permission.rawValue)
+            writer.field("acceptanceStatus", "INVITED")
+            writer.key("userIdentity")
+            writer.beginObject()
+            writer.key("lookupInfo")
+            writer.beginObject()
+            switch invitation.lookupInfo {
+            case .emailAddress(let address): writer.field("emailAddress", address)
+            case .phoneNumber(let number): writer.field("phoneNumber", number)
+            case .userRecordName(let user): writer.field("userRecordName", user)
+            }
+            writer.endObject()
+            writer.endObject()
+            writer.endObject()
+        }
+        writer.endArray()
+    }
+
     private static func participant(_ json: JSONValue) -> ShareParticipant? {
         guard case .object(let members) = json else { return nil }
         func text(_ key: String, in object: [String: JSONValue]) -> String? {

@@ -1,0 +1,86 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+public import NimbusModel
+
+extension Database {
+    /// Fetches a share as it stands: its participants (those the caller may see), public
+    /// permission and change tag.
+    /// - Parameters:
+    ///   - recordName: the share record's name; `cloudkit.zoneshare` for a zone share.
+    ///   - zoneID: its zone (owner-qualified in the shared database).
+    /// - Throws: `.unknownItem` when there is no such share, or the caller may not read it.
+    public func fetchShare(named recordName: String = Share.zoneShareName, in zoneID: ZoneID) async throws -> ShareInfo {
+        let response = try await post("records/lookup", idempotent: true) { writer in
+            writer.beginObject()
+            writer.key("zoneID")
+            RecordWireCoding.write(zoneID, to: &writer)
+            writer.key("records")
+            writer.beginArray()
+            writer.beginObject()
+            writer.field("recordName", recordName)
+            writer.endObject()
+            writer.endArray()
+            writer.endObject()
+        }
+        guard let item = try recordItems(response).first else { throw NimbusError(.internalError, "the server did not answer for the share") }
+        if RecordJSON.isError(item) { throw RecordJSON.error(item, in: zoneID) }
+        return try ShareJSON.share(item, in: zoneID, at: "records[0]")
+    }
+
+    /// Saves changes to a share, as CloudKit apps change a `CKShare` and save it: its
+    /// ``ShareInfo/publicPermission``, the permission of each participant in
+    /// ``ShareInfo/participants``, and the removal of any participant no longer listed (never
+    /// the owner, who cannot be removed). `invitations` add new participants, who must accept.
+    ///
+    /// Only the owner (or an administrator) may change a share.
+    /// - Parameters:
+    ///   - share: the share as fetched or last saved, changed; its change tag must be current.
+    ///   - invitations: people to add.
+    /// - Returns: the share as saved, with its new change tag.
+    /// - Throws: `.serverRecordChanged` when someone changed the share since it was fetched;
+    ///   `.permissionFailure` for a caller who may not change it; `.badRequest` when adding
+    ///   participants to a public share.
+    public func save(_ share: ShareInfo, inviting invitations: [ShareInvitation] = []) async throws -> ShareInfo {
+        let response = try await post("records/modify", idempotent: false) { writer in
+            writer.beginObject()
+            writer.key("zoneID")
+            RecordWireCoding.write(share.zoneID, to: &writer)
+            writer.key("operations")
+            writer.beginArray()
+            writer.beginObject()
+            writer.field("operationType", "update")
+            writer.key("record")
+            writer.beginObject()
+            writer.field("recordName", share.recordName)
+            writer.field("recordType", Share.recordType)
+            writer.field("recordChangeTag", share.recordChangeTag)
+            writer.key("fields")
+            writer.beginObject()
+            writer.endObject()
+            writer.field("publicPermission", share.publicPermission.rawValue)
+            ShareJSON.writeParticipants(keeping: share.participants, inviting: invitations, to: &writer)
+            writer.endObject()
+            writer.endObject()
+            writer.endArray()
+            writer.endObject()
+        }
+        guard let item = try recordItems(response).first else { throw NimbusError(.internalError, "the server did not answer for the share") }
+        if RecordJSON.isError(item) { throw RecordJSON.error(item, in: share.zoneID) }
+        return try ShareJSON.share(item, in: share.zoneID, at: "records[0]")
+    }
+
+    /// Stops sharing: the owner deletes the share, and every participant loses access at once.
+    /// The records stay in the owner's zone.
+    /// - Throws: `.permissionFailure` outside the private database (a participant leaves with
+    ///   ``leaveShare(_:)``); `.unknownItem` when there is no such share.
+    public func deleteShare(_ share: ShareInfo) async throws {
+        guard scope == .private else {
+            throw NimbusError.permissionFailure("the owner deletes a share through the private database; a participant leaves it")
+        }
+        try await deleteRecord(RecordID(recordName: share.recordName, zoneID: share.zoneID))
+    }
+}

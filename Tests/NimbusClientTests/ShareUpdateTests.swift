@@ -1,0 +1,70 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+import NimbusClient
+import NimbusModel
+import Testing
+
+@Suite("NimbusClient: the owner changes and deletes a share", .timeLimit(.minutes(2)))
+struct ShareUpdateTests {
+    @Test("permissions change, a participant is removed, a stale save conflicts, and deleting the share ends access")
+    func updateAndDelete() async throws {
+        try await ClientFixture.with { f in
+            let carolUser = try await f.instance.accounts.addUser(name: "Carol", email: nil, phone: nil, container: ClientFixture.containerID)
+            let alice = f.container(as: f.alice)
+            let bob = f.container(as: f.bob)
+            let carol = f.container(as: carolUser)
+            let trip = ZoneID(zoneName: "Trip", ownerRecordName: "")
+            try await alice.privateCloudDatabase.save(zones: [trip])
+            _ = try await alice.privateCloudDatabase.save(.note("plan", in: trip))
+            let created = try await alice.privateCloudDatabase.shareZone(
+                trip,
+                title: "Trip",
+                inviting: [
+                    ShareInvitation(.userRecordName(f.bob.user.userRecordName)),
+                    ShareInvitation(.userRecordName(carolUser.user.userRecordName)),
+                ]
+            )
+            let (_, shared) = try await bob.acceptShare(shortGUID: created.shortGUID)
+            _ = try await carol.acceptShare(shortGUID: created.shortGUID)
+
+            // Read-only: Bob cannot write yet.
+            await #expect(throws: NimbusError.self) {
+                _ = try await bob.sharedCloudDatabase.save(.note("bobs", in: shared))
+            }
+
+            // Alice makes Bob a writer and removes Carol.
+            var share = try await alice.privateCloudDatabase.fetchShare(in: trip)
+            #expect(share.participants.count == 3)
+            for index in share.participants.indices where share.participants[index].userRecordName == f.bob.user.userRecordName {
+                share.participants[index].permission = .readWrite
+            }
+            share.participants.removeAll { $0.userRecordName == carolUser.user.userRecordName }
+            let saved = try await alice.privateCloudDatabase.save(share)
+            #expect(saved.recordChangeTag != share.recordChangeTag)
+            #expect(saved.participants.first { $0.userRecordName == f.bob.user.userRecordName }?.permission == .readWrite)
+            #expect(!saved.participants.contains { $0.userRecordName == carolUser.user.userRecordName && $0.acceptance == .accepted })
+
+            _ = try await bob.sharedCloudDatabase.save(.note("bobs", in: shared))
+            #expect(try await carol.sharedCloudDatabase.allZones().isEmpty, "Carol was removed")
+
+            // A save from the old copy conflicts.
+            do {
+                _ = try await alice.privateCloudDatabase.save(share)
+                Issue.record("a stale share was saved")
+            } catch let error as NimbusError {
+                #expect(error.code == .serverRecordChanged, "\(error)")
+            }
+
+            // A participant cannot delete the share for everyone; the owner can.
+            await #expect(throws: NimbusError.self) { try await bob.sharedCloudDatabase.deleteShare(saved) }
+            try await alice.privateCloudDatabase.deleteShare(saved)
+            #expect(try await bob.sharedCloudDatabase.allZones().isEmpty, "deleting the share ends Bob's access")
+            let kept = try await alice.privateCloudDatabase.records(named: ["plan", "bobs"], in: trip)
+            #expect(kept.values.allSatisfy { (try? $0.get()) != nil } && kept.count == 2, "the records stay")
+        }
+    }
+}
