@@ -16,7 +16,7 @@ struct ShareCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "share",
         abstract: "Inspect shares (list, on the data directory), and create, accept and leave them (as a client of any server).",
-        subcommands: [List.self, ShareCreate.self, ShareAccept.self, ShareLeave.self]
+        subcommands: [List.self, ShareCreate.self, ShareInvite.self, ShareRemove.self, ShareAccept.self, ShareLeave.self]
     )
 
     /// `nimbus share list --container ID --user NAME`: the shares a user owns or is listed in.

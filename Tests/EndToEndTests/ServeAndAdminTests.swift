@@ -117,7 +117,7 @@ struct ServeAndAdminTests {
         }
     }
 
-    @Test("share subcommands: the owner shares a zone by email, the invitee accepts, sees it, and leaves")
+    @Test("share subcommands: the owner shares a zone by email, the invitee accepts, sees it, leaves, is invited again and removed")
     func shareSubcommands() async throws {
         try await withDataDirectory { data in
             let server = try await ServerProcess(data)
@@ -147,6 +147,17 @@ struct ServeAndAdminTests {
             let left = try await NimbusBinary.run(["share", "leave", "--zone", "Trip", "--owner", owner] + bob)
             #expect(left.status == 0, "\(left.stderr)")
             #expect(!(try await NimbusBinary.run(["zone", "list", "--scope", "shared"] + bob).stdout.contains("Trip")))
+
+            // Invited again and accepted, then removed by the owner.
+            let invited = try await NimbusBinary.run(["share", "invite", "--zone", "Trip", "--invite", "bob@example.com"] + alice)
+            #expect(invited.status == 0 && invited.stdout.contains("bob@example.com"), "\(invited)")
+            #expect(try await NimbusBinary.run(["share", "accept", shareURL] + bob).status == 0)
+            #expect(try await NimbusBinary.run(["zone", "list", "--scope", "shared"] + bob).stdout.contains("Trip"))
+            let removed = try await NimbusBinary.run(["share", "remove", "--zone", "Trip", "bob@example.com"] + alice)
+            #expect(removed.status == 0, "\(removed.stderr)")
+            #expect(!(try await NimbusBinary.run(["zone", "list", "--scope", "shared"] + bob).stdout.contains("Trip")))
+            let unknown = try await NimbusBinary.run(["share", "remove", "--zone", "Trip", "carol@example.com"] + alice)
+            #expect(unknown.status != 0 && unknown.stderr.contains("not a participant"), "\(unknown)")
             #expect(try await server.stop() == 0)
         }
     }
