@@ -118,6 +118,9 @@ struct DatabaseEndpoints {
                 ),
                 numbersAsStrings: request.numbersAsStrings
             )
+        case .recordsCount:
+            let request = try RecordsQueryRequest.parse(body)
+            return encode(RecordsCountResponse(count: try await database.countRecords(request.query, inZone: request.zoneID, access: access)))
         case .recordsResolve:
             return try await resolveShares(accept: false)
         case .recordsAccept:

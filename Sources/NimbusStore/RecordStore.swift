@@ -43,6 +43,9 @@ public protocol RecordStore: Sendable {
     /// Returns one page of a query's results, in the query's order.
     func query(_ query: RecordQuery) async throws -> [Record]
 
+    /// How many records match a query's filters (its sort, limit and position do not count).
+    func count(_ query: RecordQuery) async throws -> Int
+
     /// Returns one page of a zone's change feed, read from one snapshot.
     ///
     /// - Throws: ``StoreError`` `.zoneNotFound`; `.zoneRecreated` if the position belongs to an

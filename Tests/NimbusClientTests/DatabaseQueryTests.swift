@@ -37,6 +37,27 @@ struct DatabaseQueryTests {
         }
     }
 
+    @Test("count(matching:) counts what the filters match, past any page size, over what the caller may read")
+    func counts() async throws {
+        try await ClientFixture.with { f in
+            let database = f.container(as: f.alice).privateCloudDatabase
+            try await database.save(zones: [notes])
+            let records = (0..<250).map {
+                Record.note("n\($0)", in: notes, ["tags": .list(elementType: .string, [.string($0 % 5 == 0 ? "five" : "other")])])
+            }
+            _ = try await database.modifyRecords(saving: Array(records[..<200]), atomically: false)
+            _ = try await database.modifyRecords(saving: Array(records[200...]), atomically: false)
+            #expect(try await database.count(matching: Query(recordType: "Note"), in: notes) == 250)
+            let fives = Query(recordType: "Note", filters: [Filter("tags", .listContains, .string("five"))])
+            #expect(try await database.count(matching: fives, in: notes) == 50)
+            #expect(try await database.records(matching: fives, in: notes).count == 50)
+            // Bob cannot count Alice's records: her zone is not in his database.
+            await #expect(throws: NimbusError.self) {
+                _ = try await f.container(as: f.bob).privateCloudDatabase.count(matching: fives, in: notes)
+            }
+        }
+    }
+
     @Test("a filter the server cannot apply is badRequest with a reason naming the field")
     func badFilter() async throws {
         try await ClientFixture.with { f in

@@ -40,6 +40,42 @@ struct BadInputTests {
         }
     }
 
+    @Test("records/count answers the number of matches, and bad queries as records/query does")
+    func recordsCount() async throws {
+        try await HTTPFixture.with { f, client in
+            try await makeZone(f, client)
+            let saved = try await client.send(
+                .post,
+                f.path("records/modify", user: f.alice.webAuthToken),
+                json:
+                    #"{"zoneID": {"zoneName": "Notes"}, "operations": [{"operationType": "create", "record": {"recordType": "Note", "fields": {"n": {"value": 1}}}}, "#
+                    + #"{"operationType": "create", "record": {"recordType": "Note", "fields": {"n": {"value": 2}}}}]}"#
+            )
+            #expect(saved.status == .ok)
+            let counted = try await client.send(
+                .post,
+                f.path("records/count", user: f.alice.webAuthToken),
+                json:
+                    #"{"zoneID": {"zoneName": "Notes"}, "query": {"recordType": "Note", "filterBy": [{"fieldName": "n", "comparator": "GREATER_THAN", "fieldValue": {"value": 1}}]}}"#
+            )
+            #expect(try counted.json["count"] as? Int == 1)
+            for body in [
+                #"{"zoneID": {"zoneName": "Notes"}}"#,
+                #"{"zoneID": {"zoneName": "Notes"}, "query": {"recordType": "Note", "filterBy": [{"fieldName": "n", "comparator": "SOMETIMES", "fieldValue": {"value": 1}}]}}"#,
+                "[1, 2",
+            ] {
+                let response = try await client.send(.post, f.path("records/count", user: f.alice.webAuthToken), json: body)
+                try response.expectError("BAD_REQUEST", status: .badRequest)
+            }
+            let elsewhere = try await client.send(
+                .post,
+                f.path("records/count", user: f.alice.webAuthToken),
+                json: #"{"zoneID": {"zoneName": "Nowhere"}, "query": {"recordType": "Note"}}"#
+            )
+            try elsewhere.expectError("ZONE_NOT_FOUND", status: .notFound)
+        }
+    }
+
     @Test("a value of the wrong type for its field is a per-record BAD_REQUEST; the record is unchanged")
     func wrongFieldType() async throws {
         try await HTTPFixture.with { f, client in

@@ -53,6 +53,25 @@ extension Database {
         return page
     }
 
+    /// Counts the records a query's filters match (`records/count`, a Nimbus extension): no
+    /// records are fetched, and there is no limit. The query's sort does not matter.
+    /// - Throws: what ``queryPage(_:in:continuingFrom:resultsLimit:desiredKeys:)`` throws for
+    ///   the query and zone.
+    public func count(matching query: Query, in zoneID: ZoneID) async throws -> Int {
+        let response = try await post("records/count", idempotent: true) { writer in
+            writer.beginObject()
+            writer.key("zoneID")
+            RecordWireCoding.write(zoneID, to: &writer)
+            writer.key("query")
+            Self.write(query, to: &writer)
+            writer.endObject()
+        }
+        guard case .integer(let count)? = response["count"] else {
+            throw NimbusError(.internalError, "the server's records/count response has no count")
+        }
+        return Int(count)
+    }
+
     /// Fetches every result of a query, following cursors page after page.
     /// - Parameters:
     ///   - query: the record type, filters and sort order.

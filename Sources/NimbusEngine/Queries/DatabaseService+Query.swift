@@ -48,24 +48,9 @@ extension DatabaseService {
         guard (1...Self.maximumOperations).contains(limit) else {
             throw .badRequest("resultsLimit must be between 1 and \(Self.maximumOperations)")
         }
-        guard !query.recordType.isEmpty else { throw .badRequest("query needs a recordType") }
-        let target = try await target(zone: zoneID, access: access)
-        let tenant = target.tenant
+        var (request, target) = try await recordQuery(query, inZone: zoneID, limit: limit, access: access)
         let zoneName = target.zoneName
-        guard try await store({ try await records.zone(named: zoneName, of: tenant) }) != nil else {
-            throw NimbusError.zoneNotFound
-        }
-        let container = ContainerEnvironment(container: tenant.container, environment: tenant.environment)
-        let fields = try await store { try await schema.fields(of: query.recordType, in: container) }
-        let typed = try validated(query, fields: fields)
-        var request = RecordQuery(
-            tenant: tenant,
-            zoneName: zoneName,
-            query: typed,
-            limit: limit,
-            fieldTypes: fields.mapValues(\.type)
-        )
-        request.shareNames = target.shareAccess?.readableShares
+        let tenant = target.tenant
         let markers = ContinuationMarker(sealer: sealer)
         if let continuationMarker {
             request.after = try markers.decode(continuationMarker, for: request)
@@ -85,6 +70,42 @@ extension DatabaseService {
             },
             continuationMarker: marker
         )
+    }
+
+    /// Counts the records a query's filters match, over what the caller may read (an extension:
+    /// `records/count`). The sort does not matter; there is no limit.
+    ///
+    /// - Throws: what ``queryRecords(_:inZone:resultsLimit:continuationMarker:access:)`` throws
+    ///   for the query and zone.
+    public func countRecords(_ query: Query, inZone zoneID: ZoneID?, access: DatabaseAccess) async throws(NimbusError) -> Int {
+        let (request, _) = try await recordQuery(query, inZone: zoneID, limit: Self.maximumOperations, access: access)
+        return try await store { try await records.count(request) }
+    }
+
+    /// The store's form of a query: its zone, checked to exist, its filters checked against the
+    /// schema, and the shares the caller may read.
+    private func recordQuery(_ query: Query, inZone zoneID: ZoneID?, limit: Int, access: DatabaseAccess) async throws(NimbusError)
+        -> (RecordQuery, ZoneTarget)
+    {
+        guard !query.recordType.isEmpty else { throw .badRequest("query needs a recordType") }
+        let target = try await target(zone: zoneID, access: access)
+        let tenant = target.tenant
+        let zoneName = target.zoneName
+        guard try await store({ try await records.zone(named: zoneName, of: tenant) }) != nil else {
+            throw NimbusError.zoneNotFound
+        }
+        let container = ContainerEnvironment(container: tenant.container, environment: tenant.environment)
+        let fields = try await store { try await schema.fields(of: query.recordType, in: container) }
+        let typed = try validated(query, fields: fields)
+        var request = RecordQuery(
+            tenant: tenant,
+            zoneName: zoneName,
+            query: typed,
+            limit: limit,
+            fieldTypes: fields.mapValues(\.type)
+        )
+        request.shareNames = target.shareAccess?.readableShares
+        return (request, target)
     }
 
     /// Checks filters and sorts against the schema and gives untyped values the field's type.

@@ -29,6 +29,7 @@ public struct DatabaseRoute: Sendable, Hashable {
         case recordsModify = "records/modify"
         case recordsLookup = "records/lookup"
         case recordsQuery = "records/query"
+        case recordsCount = "records/count"
         case recordsResolve = "records/resolve"
         case recordsAccept = "records/accept"
         case usersCurrent = "users/current"
@@ -76,6 +77,7 @@ public struct DatabaseRoute: Sendable, Hashable {
         case ("records", "modify"): .recordsModify
         case ("records", "lookup"): .recordsLookup
         case ("records", "query"): .recordsQuery
+        case ("records", "count"): .recordsCount
         case ("records", "resolve"): .recordsResolve
         case ("records", "accept"): .recordsAccept
         case ("users", "current"): .usersCurrent

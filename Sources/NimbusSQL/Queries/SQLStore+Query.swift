@@ -22,6 +22,12 @@ extension SQLStore {
         let rows = try await database.readStatement(sql, binds)
         return try rows.map { try codec.record(from: $0, zoneID: zoneID) }
     }
+
+    public func count(_ request: RecordQuery) async throws -> Int {
+        var builder = QuerySQLBuilder(request: request, dialect: database.dialect)
+        let (sql, binds) = try builder.buildCount()
+        return Int(try await database.readStatement(sql, binds).first?.int(0) ?? 0)
+    }
 }
 
 /// Builds the SELECT for a ``RecordQuery``: filters, order, and keyset pagination.
@@ -41,17 +47,7 @@ struct QuerySQLBuilder {
     }
 
     mutating func build() throws -> (String, [SQLValue]) {
-        var conditions = [
-            "container = ?", "environment = ?", "owner = ?", "zone_name = ?", "record_type = ?", "is_deleted = 0",
-        ]
-        binds = SQLStore.binds(request.tenant, zone: request.zoneName) + [.text(request.query.recordType)]
-        if let shareNames = request.shareNames {
-            conditions.append(dialect.isMember("share_name"))
-            binds.append(SQLStore.jsonArray(shareNames))
-        }
-        for filter in request.query.filters {
-            conditions.append(try condition(for: filter))
-        }
+        var conditions = try filterConditions()
         let sorts = request.query.sortDescriptors.map { (expression: column(for: $0.fieldName).expression, ascending: $0.ascending) }
         if let after = request.after {
             guard after.sortValues.count == sorts.count else {
@@ -70,7 +66,29 @@ struct QuerySQLBuilder {
         return (sql, binds)
     }
 
+    /// `SELECT COUNT(*)` of the records the filters match.
+    mutating func buildCount() throws -> (String, [SQLValue]) {
+        let conditions = try filterConditions()
+        return ("SELECT COUNT(*) FROM records WHERE \(conditions.joined(separator: " AND "))", binds)
+    }
+
     // MARK: - Private
+
+    /// The zone, the type, what the caller may read, and the query's filters; binds from the start.
+    private mutating func filterConditions() throws -> [String] {
+        var conditions = [
+            "container = ?", "environment = ?", "owner = ?", "zone_name = ?", "record_type = ?", "is_deleted = 0",
+        ]
+        binds = SQLStore.binds(request.tenant, zone: request.zoneName) + [.text(request.query.recordType)]
+        if let shareNames = request.shareNames {
+            conditions.append(dialect.isMember("share_name"))
+            binds.append(SQLStore.jsonArray(shareNames))
+        }
+        for filter in request.query.filters {
+            conditions.append(try condition(for: filter))
+        }
+        return conditions
+    }
 
     /// The SQL expression of a field, and the type it compares as. A field the schema does not
     /// know (yet) compares as the filter's value does: no stored value can contradict it, and
