@@ -15,6 +15,7 @@ struct Nimbus: AsyncParsableCommand {
         subcommands: [
             Serve.self, ContainerCommand.self, UserCommand.self, KeyCommand.self, ShareCommand.self, Migrate.self,
             ZoneCommand.self, RecordCommand.self, ChangesCommand.self, SubscriptionCommand.self, NotificationsCommand.self,
+            SchemaCommand.self,
         ]
     )
 

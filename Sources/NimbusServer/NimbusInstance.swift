@@ -146,6 +146,9 @@ public struct NimbusInstance: Sendable {
         return try await store.pruneInboxes(before: cutoff) + store.pruneCourierTokens(unusedSince: cutoff)
     }
 
+    /// Schema export, import and deployment to production.
+    public var schema: SchemaAdministration { SchemaAdministration(store: store) }
+
     /// Where push tokens are kept.
     var pushTokens: any PushTokenStore { store }
 

@@ -117,6 +117,39 @@ struct ServeAndAdminTests {
         }
     }
 
+    @Test("schema subcommands: export the development schema, deploy it after a dry run, refuse a bad file")
+    func schemaSubcommands() async throws {
+        try await withDataDirectory { data in
+            let server = try await ServerProcess(data)
+            let container = try #require(server.exported("NIMBUS_CONTAINER"))
+            let client = try [
+                "--url", server.url, "--container", container, "--api-token", #require(server.exported("NIMBUS_API_TOKEN")),
+                "--web-auth-token", #require(server.exported("NIMBUS_WEB_AUTH_TOKEN")),
+            ]
+            let saved = try await NimbusBinary.run(
+                ["record", "save", "--json", #"{"recordName": "n1", "recordType": "Note", "fields": {"title": {"value": "Hi"}}}"#] + client
+            )
+            #expect(saved.status == 0, "\(saved.stderr)")
+            let exported = try await NimbusBinary.run(["schema", "export", "--container", container] + data.options)
+            #expect(exported.stdout.contains(#""title":{"type":"STRING","queryable":true,"sortable":true,"searchable":true}"#), "\(exported)")
+
+            let planned = try await NimbusBinary.run(["schema", "deploy", "--container", container, "--dry-run"] + data.options)
+            #expect(planned.stdout.contains("+ record type Note") && planned.stdout.contains("dry run: nothing changed"), "\(planned)")
+            let deployed = try await NimbusBinary.run(["schema", "deploy", "--container", container] + data.options)
+            #expect(deployed.status == 0 && deployed.stdout.contains("changes applied to \(container) production"), "\(deployed)")
+            let again = try await NimbusBinary.run(["schema", "deploy", "--container", container] + data.options)
+            #expect(again.stdout.contains("already has this schema"), "\(again)")
+            let production = try await NimbusBinary.run(["schema", "export", "--container", container, "--environment", "production"] + data.options)
+            #expect(production.stdout == exported.stdout, "production has what development has")
+
+            let badFile = data.directory + "/bad-schema.json"
+            try #"{"recordTypes": {"Note": {"fields": {"n": {"type": "NUMBER"}}}}}"#.write(toFile: badFile, atomically: true, encoding: .utf8)
+            let refused = try await NimbusBinary.run(["schema", "import", badFile, "--container", container] + data.options)
+            #expect(refused.status != 0 && refused.stderr.contains("unknown field type 'NUMBER'"), "\(refused)")
+            #expect(try await server.stop() == 0)
+        }
+    }
+
     @Test("share subcommands: the owner shares a zone by email, the invitee accepts, sees it, leaves, is invited again and removed")
     func shareSubcommands() async throws {
         try await withDataDirectory { data in

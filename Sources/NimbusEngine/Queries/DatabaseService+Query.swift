@@ -95,7 +95,12 @@ extension DatabaseService {
             throw NimbusError.zoneNotFound
         }
         let container = ContainerEnvironment(container: tenant.container, environment: tenant.environment)
-        let fields = try await store { try await schema.fields(of: query.recordType, in: container) }
+        var fields = try await store { try await schema.fields(of: query.recordType, in: container) }
+        if container.environment == .production, Self.missingIndex(query, fields: fields) != nil {
+            // A deployment may have added the index since the cache learned the type.
+            fields = try await store { try await schema.refreshed(query.recordType, in: container) }
+            if let missing = Self.missingIndex(query, fields: fields) { throw .badRequest(missing) }
+        }
         let typed = try validated(query, fields: fields)
         var request = RecordQuery(
             tenant: tenant,
@@ -106,6 +111,22 @@ extension DatabaseService {
         )
         request.shareNames = target.shareAccess?.readableShares
         return (request, target)
+    }
+
+    /// The first filter or sort of a production query whose field lacks the index it needs,
+    /// as CloudKit words it; `nil` when every one has its index. System fields always do.
+    static func missingIndex(_ query: Query, fields: [String: FieldSchema]) -> String? {
+        for filter in query.filters where SystemField(rawValue: filter.fieldName) == nil {
+            let field = fields[filter.fieldName]
+            let needsSearch = filter.comparator == .containsAnyTokens || filter.comparator == .containsAllTokens
+            if needsSearch ? field?.isSearchable != true : field?.isQueryable != true {
+                return "Field '\(filter.fieldName)' is not marked \(needsSearch ? "searchable" : "queryable")"
+            }
+        }
+        for sort in query.sortDescriptors where SystemField(rawValue: sort.fieldName) == nil {
+            if fields[sort.fieldName]?.isSortable != true { return "Field '\(sort.fieldName)' is not marked sortable" }
+        }
+        return nil
     }
 
     /// Checks filters and sorts against the schema and gives untyped values the field's type.

@@ -9,8 +9,10 @@ import NimbusStore
 
 /// The record types of every container environment, cached in memory over a ``SchemaStore``.
 ///
-/// Fields only ever get added, and a field's type never changes, so a cached entry can only be
-/// incomplete, never wrong: a miss goes to the store, which settles races between servers.
+/// Fields only ever get added, a field's type never changes, and index markings are only ever
+/// added, so a cached entry can only be incomplete, never wrong: a miss goes to the store, which
+/// settles races between servers, and a marking a query lacks is looked for there again
+/// (``refreshed(_:in:)``), since a deployment may have added it since.
 actor SchemaRegistry {
     private struct Key: Hashable {
         var container: ContainerEnvironment
@@ -31,7 +33,16 @@ actor SchemaRegistry {
         let fields = try await store.fields(ofRecordType: recordType, in: container)
         // Merge rather than overwrite: a write may have taught the cache newer fields while
         // this read was in flight, and fields are never removed.
-        let merged = (cache[key] ?? [:]).merging(fields) { known, _ in known }
+        let merged = (cache[key] ?? [:]).merging(fields) { known, stored in known.merging(stored) }
+        cache[key] = merged
+        return merged
+    }
+
+    /// The fields of a record type as the store has them now, merged into the cache.
+    func refreshed(_ recordType: String, in container: ContainerEnvironment) async throws -> [String: FieldSchema] {
+        let key = Key(container: container, recordType: recordType)
+        let stored = try await store.fields(ofRecordType: recordType, in: container)
+        let merged = (cache[key] ?? [:]).merging(stored) { known, stored in known.merging(stored) }
         cache[key] = merged
         return merged
     }
@@ -49,6 +60,6 @@ actor SchemaRegistry {
     /// that commit, or more.
     func remember(_ fields: [String: FieldSchema], for recordType: String, in container: ContainerEnvironment) {
         let key = Key(container: container, recordType: recordType)
-        cache[key] = (cache[key] ?? [:]).merging(fields) { known, _ in known }
+        cache[key] = (cache[key] ?? [:]).merging(fields) { known, new in known.merging(new) }
     }
 }

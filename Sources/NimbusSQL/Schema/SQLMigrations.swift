@@ -301,6 +301,22 @@ enum SQLMigrations {
                 "UPDATE push_tokens SET last_used_at = created_at",
             ]
         },
+        // Index markings of fields: production queries may filter only on queryable fields,
+        // sort only by sortable ones. Fields that existed before keep working: every one gets
+        // the indexes it can have.
+        Migration(version: 11) { _ in
+            [
+                "ALTER TABLE record_fields ADD COLUMN is_queryable BIGINT NOT NULL DEFAULT 0",
+                "ALTER TABLE record_fields ADD COLUMN is_sortable BIGINT NOT NULL DEFAULT 0",
+                "ALTER TABLE record_fields ADD COLUMN is_searchable BIGINT NOT NULL DEFAULT 0",
+                "UPDATE record_fields SET is_queryable = 1 - is_encrypted",
+                """
+                UPDATE record_fields SET is_sortable = 1
+                WHERE is_encrypted = 0 AND field_type IN ('STRING', 'INT64', 'DOUBLE', 'TIMESTAMP', 'REFERENCE', 'BYTES')
+                """,
+                "UPDATE record_fields SET is_searchable = 1 WHERE is_encrypted = 0 AND field_type = 'STRING'",
+            ]
+        },
     ]
 
     /// Brings the schema up to the latest version (or to `through`, for tests of an upgrade).

@@ -4,7 +4,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 
-import NimbusModel
+public import NimbusModel
 public import NimbusStore
 
 extension SQLStore: SchemaStore {
@@ -14,43 +14,102 @@ extension SQLStore: SchemaStore {
         }
     }
 
+    public func schema(of container: ContainerEnvironment) async throws -> [String: [String: FieldSchema]] {
+        let rows = try await database.readStatement(
+            "SELECT record_type, \(Self.fieldColumns) FROM record_fields WHERE container = ? AND environment = ?",
+            [.text(container.container), .text(container.environment.rawValue)]
+        )
+        var schema: [String: [String: FieldSchema]] = [:]
+        for row in rows {
+            guard let (name, field) = Self.field(from: row, at: 1) else { continue }
+            schema[row.string(0), default: [:]][name] = field
+        }
+        return schema
+    }
+
+    public func addSchema(_ schema: [String: [String: FieldSchema]], to container: ContainerEnvironment) async throws {
+        // One writer at a time per container environment, so the conflict check holds.
+        try await database.write(serializing: "schema.\(container.container).\(container.environment.rawValue)") { connection in
+            for (recordType, fields) in schema.sorted(by: { $0.key < $1.key }) {
+                let existing = try await Self.fields(ofRecordType: recordType, in: container, on: connection)
+                for (name, field) in fields.sorted(by: { $0.key < $1.key }) {
+                    if let known = existing[name], known.type != field.type || known.isEncrypted != field.isEncrypted {
+                        throw SchemaConflict(recordType: recordType, field: name, existing: known, incoming: field)
+                    }
+                }
+                try await Self.addFields(fields, toRecordType: recordType, in: container, on: connection, markings: .asGiven)
+            }
+        }
+    }
+
+    /// The columns ``field(from:at:)`` reads, in its order.
+    private static let fieldColumns = "field_name, field_type, is_encrypted, is_queryable, is_sortable, is_searchable"
+
+    private static func field(from row: SQLRow, at start: Int) -> (String, FieldSchema)? {
+        guard let type = FieldType(rawValue: row.string(start + 1)) else { return nil }
+        let field = FieldSchema(
+            type: type,
+            isEncrypted: row.int(start + 2) != 0,
+            isQueryable: row.int(start + 3) != 0,
+            isSortable: row.int(start + 4) != 0,
+            isSearchable: row.int(start + 5) != 0
+        )
+        return (row.string(start), field)
+    }
+
     static func fields(
         ofRecordType recordType: String,
         in container: ContainerEnvironment,
         on connection: any SQLConnection
     ) async throws -> [String: FieldSchema] {
         let rows = try await connection.query(
-            """
-            SELECT field_name, field_type, is_encrypted FROM record_fields
-            WHERE container = ? AND environment = ? AND record_type = ?
-            """,
+            "SELECT \(fieldColumns) FROM record_fields WHERE container = ? AND environment = ? AND record_type = ?",
             [.text(container.container), .text(container.environment.rawValue), .text(recordType)]
         )
         var fields: [String: FieldSchema] = [:]
         for row in rows {
-            guard let type = FieldType(rawValue: row.string(1)) else { continue }
-            fields[row.string(0)] = FieldSchema(type: type, isEncrypted: row.int(2) != 0)
+            if let (name, field) = field(from: row, at: 0) { fields[name] = field }
         }
         return fields
     }
 
-    /// The first writer of a field decides its type; later writers' inserts do nothing.
+    /// How a field a write brings is marked.
+    enum FieldMarkings {
+        /// As a save creates it: with every index it can have in development (where indexes
+        /// come as queries need them), with none in production (they are deployed).
+        case byEnvironment
+        /// As given (an imported or deployed schema); markings already there stay.
+        case asGiven
+    }
+
+    /// Adds fields; the first writer of a field decides its type, and markings are only added.
     static func addFields(
         _ fields: [String: FieldSchema],
         toRecordType recordType: String,
         in container: ContainerEnvironment,
-        on connection: any SQLConnection
+        on connection: any SQLConnection,
+        markings: FieldMarkings = .byEnvironment
     ) async throws {
-        for (name, field) in fields.sorted(by: { $0.key < $1.key }) {
+        for (name, given) in fields.sorted(by: { $0.key < $1.key }) {
+            let field: FieldSchema =
+                switch markings {
+                case .asGiven: given
+                case .byEnvironment: container.environment == .development ? given.withEveryIndex : given
+                }
             try await connection.execute(
                 """
-                INSERT INTO record_fields (container, environment, record_type, field_name, field_type, is_encrypted)
-                VALUES (?, ?, ?, ?, ?, ?)
-                ON CONFLICT (container, environment, record_type, field_name) DO NOTHING
+                INSERT INTO record_fields (container, environment, record_type, field_name, field_type, is_encrypted,
+                    is_queryable, is_sortable, is_searchable)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (container, environment, record_type, field_name) DO UPDATE SET
+                    is_queryable = CASE WHEN excluded.is_queryable = 1 THEN 1 ELSE record_fields.is_queryable END,
+                    is_sortable = CASE WHEN excluded.is_sortable = 1 THEN 1 ELSE record_fields.is_sortable END,
+                    is_searchable = CASE WHEN excluded.is_searchable = 1 THEN 1 ELSE record_fields.is_searchable END
                 """,
                 [
                     .text(container.container), .text(container.environment.rawValue), .text(recordType), .text(name),
-                    .text(field.type.rawValue), .integer(field.isEncrypted ? 1 : 0),
+                    .text(field.type.rawValue), .integer(field.isEncrypted ? 1 : 0), .integer(field.isQueryable ? 1 : 0),
+                    .integer(field.isSortable ? 1 : 0), .integer(field.isSearchable ? 1 : 0),
                 ]
             )
         }
