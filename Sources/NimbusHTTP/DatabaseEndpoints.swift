@@ -154,6 +154,8 @@ struct DatabaseEndpoints {
             return try await modifySubscriptions()
         case .notificationsExplain:
             return try await explainNotification()
+        case .linksCreate, .linksList, .linksRevoke, .linksRotate:
+            return try await shareLinks(operation)
         case .tokensCreate, .tokensRegister:
             return try await pushToken(register: operation == .tokensRegister)
         }

@@ -105,6 +105,12 @@ public protocol ZoneTransaction {
     /// ``save(_:)``.
     func saveShare(_ share: Share) async throws
 
+    /// The extra invitation links of a share of this zone, oldest first.
+    func shareLinks(of shareName: String) async throws -> [ShareLink]
+
+    /// Saves an extra invitation link of a share of this zone (a new one, or one used or revoked).
+    func saveShareLink(_ link: ShareLink) async throws
+
     /// Removes a share and its participants (its share record is deleted with ``delete(_:)``).
     func deleteShare(named name: String) async throws
 

@@ -11,8 +11,9 @@ public import NimbusModel
 /// Shares change only inside ``RecordStore/write(zone:of:_:)`` (with ``ZoneTransaction``'s
 /// share methods), so a share and its share record always commit together.
 public protocol ShareStore: Sendable {
-    /// Returns the share with this short GUID, with the tenant and zone it lives in; `nil` if
-    /// there is none (in `container`, when one is given).
+    /// Returns the share with this short GUID, or whose extra invitation link has it (in any
+    /// state: the caller decides what a revoked or expired link means), with the tenant and zone
+    /// it lives in; `nil` if there is none (in `container`, when one is given).
     func share(shortGUID: String, in container: ContainerEnvironment?) async throws -> LocatedShare?
 
     /// Returns shares of a zone by record name; absent names are left out.
@@ -47,12 +48,15 @@ public struct LocatedShare: Sendable, Hashable {
     public var zoneName: String
     /// The share.
     public var share: Share
+    /// The extra invitation link the short GUID named, if it named one rather than the share.
+    public var link: ShareLink?
 
     /// Creates a located share.
-    public init(tenant: Tenant, zoneName: String, share: Share) {
+    public init(tenant: Tenant, zoneName: String, share: Share, link: ShareLink? = nil) {
         self.tenant = tenant
         self.zoneName = zoneName
         self.share = share
+        self.link = link
     }
 }
 

@@ -67,4 +67,38 @@ struct ShareUpdateTests {
             #expect(kept.values.allSatisfy { (try? $0.get()) != nil } && kept.count == 2, "the records stay")
         }
     }
+
+    @Test("invitation links: a single-use link admits one person; revoking and rotating retire links")
+    func invitationLinks() async throws {
+        try await ClientFixture.with { f in
+            let carolUser = try await f.instance.accounts.addUser(name: "Carol", email: nil, phone: nil, container: ClientFixture.containerID)
+            let alice = f.container(as: f.alice)
+            let room = ZoneID(zoneName: "Room", ownerRecordName: "")
+            try await alice.privateCloudDatabase.save(zones: [room])
+            let share = try await alice.privateCloudDatabase.shareZone(room, title: "Room")
+            let once = try await alice.privateCloudDatabase.createInvitationLink(for: share, permission: .readWrite, singleUse: true)
+            #expect(once.isSingleUse && once.permission == .readWrite && once.createdBy == f.alice.user.userRecordName)
+
+            let (_, joined) = try await f.container(as: f.bob).acceptShare(shortGUID: once.shortGUID)
+            _ = try await f.container(as: f.bob).sharedCloudDatabase.save(.note("hello", in: joined))
+            do {
+                _ = try await f.container(as: carolUser).acceptShare(shortGUID: once.shortGUID)
+                Issue.record("a single-use link admitted two people")
+            } catch let error as NimbusError {
+                #expect(error.code == .permissionFailure && error.reason.contains("already used"), "\(error)")
+            }
+
+            let open = try await alice.privateCloudDatabase.createInvitationLink(for: share)
+            let revoked = try await alice.privateCloudDatabase.revokeInvitationLink(shortGUID: open.shortGUID)
+            #expect(revoked.revokedAt != nil)
+            let links = try await alice.privateCloudDatabase.invitationLinks(for: share)
+            #expect(links.map(\.shortGUID) == [once.shortGUID, open.shortGUID])
+            #expect(links.first?.usedBy == f.bob.user.userRecordName)
+            await #expect(throws: NimbusError.self) { _ = try await f.container(as: carolUser).acceptShare(shortGUID: open.shortGUID) }
+
+            let rotated = try await alice.privateCloudDatabase.rotateMainLink(of: share)
+            #expect(rotated != share.shortGUID)
+            #expect(try await alice.privateCloudDatabase.fetchShare(in: room).shortGUID == rotated)
+        }
+    }
 }

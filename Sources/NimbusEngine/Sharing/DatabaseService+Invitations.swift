@@ -71,14 +71,33 @@ extension DatabaseService {
         let shareName = located.share.recordName
         var share = located.share
         var shareRecord: Record?
-        if accept, Self.entry(in: share, for: caller).map({ $0.acceptance != .accepted && $0.role != .owner }) ?? true {
+        let isMember = Self.entry(in: share, for: caller).map { $0.acceptance == .accepted || $0.role == .owner } ?? false
+        // An extra link that no longer admits anyone still shows members their share.
+        if let link = located.link, !isMember, let refusal = link.refusal(for: caller.userRecordName, at: now()) {
+            throw .permissionFailure(refusal)
+        }
+        if accept, !isMember {
             let stamp = ChangeStamp(timestamp: now(), userRecordName: caller.userRecordName)
+            let now = now()
             (share, shareRecord) = try await store {
                 try await records.write(zone: located.zoneName, of: tenant) { transaction in
                     guard var share = try await transaction.shares(named: [shareName])[shareName],
                         var record = try await transaction.records(named: [shareName])[shareName]
                     else { throw NimbusError(.unknownItem, "no share has this short GUID") }
-                    try Self.join(&share, caller: caller)
+                    if let guid = located.link?.shortGUID {
+                        // Read again under the zone's lock: two people racing for a single-use link.
+                        guard var link = try await transaction.shareLinks(of: shareName).first(where: { $0.shortGUID == guid }) else {
+                            throw NimbusError(.unknownItem, "no share has this short GUID")
+                        }
+                        if let refusal = link.refusal(for: caller.userRecordName, at: now) { throw NimbusError.permissionFailure(refusal) }
+                        Self.join(&share, caller: caller, through: link)
+                        if link.isSingleUse {
+                            link.usedBy = caller.userRecordName
+                            try await transaction.saveShareLink(link)
+                        }
+                    } else {
+                        try Self.join(&share, caller: caller)
+                    }
                     try await transaction.saveShare(share)
                     record.modified = stamp
                     let saved = try await transaction.save([record]).first
@@ -88,7 +107,7 @@ extension DatabaseService {
                     return (share, saved)
                 }
             }
-        } else {
+        } else if located.link == nil {
             try Self.checkMayOpen(share, caller: caller)
         }
         let target = ZoneTarget(tenant: tenant, zoneName: located.zoneName)
@@ -162,6 +181,34 @@ extension DatabaseService {
                     role: .publicUser,
                     acceptance: .accepted,
                     permission: share.publicPermission
+                )
+            )
+        }
+    }
+}
+
+extension DatabaseService {
+    /// Makes the caller an accepted participant through an extra invitation link: an invited
+    /// participant accepts their invitation; anyone else (a stranger, or someone removed) joins
+    /// as a private user with the link's permission.
+    static func join(_ share: inout Share, caller: Invitee, through link: ShareLink) {
+        let entry = entry(in: share, for: caller)
+        if let entry, let index = share.participants.firstIndex(where: { $0.participantID == entry.participantID }) {
+            if entry.acceptance == .removed {
+                share.participants[index].role = .privateUser
+                share.participants[index].permission = link.permission
+            }
+            share.participants[index].userRecordName = caller.userRecordName
+            share.participants[index].acceptance = .accepted
+        } else {
+            share.participants.append(
+                ShareParticipant(
+                    participantID: ShareIdentifiers.participantID(),
+                    userRecordName: caller.userRecordName,
+                    lookupInfo: .userRecordName(caller.userRecordName),
+                    role: .privateUser,
+                    acceptance: .accepted,
+                    permission: link.permission
                 )
             )
         }

@@ -30,6 +30,10 @@ public struct DatabaseRoute: Sendable, Hashable {
         case recordsLookup = "records/lookup"
         case recordsQuery = "records/query"
         case recordsCount = "records/count"
+        case linksCreate = "links/create"
+        case linksList = "links/list"
+        case linksRevoke = "links/revoke"
+        case linksRotate = "links/rotate"
         case recordsResolve = "records/resolve"
         case recordsAccept = "records/accept"
         case usersCurrent = "users/current"
@@ -78,6 +82,10 @@ public struct DatabaseRoute: Sendable, Hashable {
         case ("records", "lookup"): .recordsLookup
         case ("records", "query"): .recordsQuery
         case ("records", "count"): .recordsCount
+        case ("links", "create"): .linksCreate
+        case ("links", "list"): .linksList
+        case ("links", "revoke"): .linksRevoke
+        case ("links", "rotate"): .linksRotate
         case ("records", "resolve"): .recordsResolve
         case ("records", "accept"): .recordsAccept
         case ("users", "current"): .usersCurrent

@@ -317,6 +317,19 @@ enum SQLMigrations {
                 "UPDATE record_fields SET is_searchable = 1 WHERE is_encrypted = 0 AND field_type = 'STRING'",
             ]
         },
+        // Extra invitation links of shares: expiring, single-use, revocable.
+        Migration(version: 12) { _ in
+            [
+                """
+                CREATE TABLE share_links (
+                    short_guid TEXT PRIMARY KEY, container TEXT NOT NULL, environment TEXT NOT NULL, owner TEXT NOT NULL,
+                    zone_name TEXT NOT NULL, share_name TEXT NOT NULL, permission TEXT NOT NULL, expires_at BIGINT,
+                    single_use BIGINT NOT NULL, created_by TEXT NOT NULL, created_at BIGINT NOT NULL, used_by TEXT,
+                    revoked_at BIGINT)
+                """,
+                "CREATE INDEX share_links_by_share ON share_links (container, environment, owner, zone_name, share_name)",
+            ]
+        },
     ]
 
     /// Brings the schema up to the latest version (or to `through`, for tests of an upgrade).

@@ -12,16 +12,27 @@ extension SQLStore: ShareStore {
         let dialect = database.dialect
         return try await database.read { connection in
             // Short GUIDs are unique across containers: the unique index answers either way.
-            let rows = try await connection.query(
+            // The share's own link, or else an extra one.
+            var rows = try await connection.query(
                 "SELECT container, environment, owner, zone_name, share_name FROM shares WHERE short_guid = ?",
                 [.text(shortGUID)]
             )
+            var link: ShareLink?
+            if rows.isEmpty {
+                rows = try await connection.query(
+                    "SELECT container, environment, owner, zone_name, \(ShareLinkRows.columns) FROM share_links WHERE short_guid = ?",
+                    [.text(shortGUID)]
+                )
+                link = rows.first.flatMap { ShareLinkRows.link(from: $0, at: 4) }
+                guard link != nil else { return nil }
+            }
             guard let row = rows.first, let environment = Environment(rawValue: row.string(1)) else { return nil }
             let tenant = Tenant(container: row.string(0), environment: environment, owner: row.string(2))
             if let container, container.container != tenant.container || container.environment != environment { return nil }
             let zoneName = row.string(3)
-            let shares = try await ShareRows.shares(named: [row.string(4)], zone: zoneName, tenant: tenant, on: connection, dialect: dialect)
-            return shares.values.first.map { LocatedShare(tenant: tenant, zoneName: zoneName, share: $0) }
+            let shareName = link?.shareName ?? row.string(4)
+            let shares = try await ShareRows.shares(named: [shareName], zone: zoneName, tenant: tenant, on: connection, dialect: dialect)
+            return shares.values.first.map { LocatedShare(tenant: tenant, zoneName: zoneName, share: $0, link: link) }
         }
     }
 

@@ -30,6 +30,14 @@ extension SQLZoneTransaction {
         try await ShareRows.save(share, zone: zone.zoneID.zoneName, tenant: tenant, on: connection)
     }
 
+    func shareLinks(of shareName: String) async throws -> [ShareLink] {
+        try await ShareLinkRows.links(of: shareName, zone: zone.zoneID.zoneName, tenant: tenant, on: connection)
+    }
+
+    func saveShareLink(_ link: ShareLink) async throws {
+        try await ShareLinkRows.save(link, zone: zone.zoneID.zoneName, tenant: tenant, on: connection)
+    }
+
     func deleteShare(named name: String) async throws {
         try await ShareRows.delete(named: name, zone: zone.zoneID.zoneName, tenant: tenant, on: connection)
     }

@@ -112,7 +112,8 @@ enum ShareRows {
 
     /// Removes a share and its participants.
     static func delete(named name: String, zone zoneName: String, tenant: Tenant, on connection: any SQLConnection) async throws {
-        for table in ["shares", "share_participants"] {
+        // Its extra invitation links go with it.
+        for table in ["shares", "share_participants", "share_links"] {
             try await connection.execute(
                 """
                 DELETE FROM \(table)
