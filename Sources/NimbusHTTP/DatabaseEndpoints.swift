@@ -156,6 +156,8 @@ struct DatabaseEndpoints {
             return try await explainNotification()
         case .linksCreate, .linksList, .linksRevoke, .linksRotate:
             return try await shareLinks(operation)
+        case .requestsCreate, .requestsList, .requestsApprove, .requestsDeny:
+            return try await shareRequests(operation)
         case .tokensCreate, .tokensRegister:
             return try await pushToken(register: operation == .tokensRegister)
         }

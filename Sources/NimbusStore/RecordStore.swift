@@ -111,6 +111,15 @@ public protocol ZoneTransaction {
     /// Saves an extra invitation link of a share of this zone (a new one, or one used or revoked).
     func saveShareLink(_ link: ShareLink) async throws
 
+    /// The requests to join a share of this zone, oldest first.
+    func shareRequests(of shareName: String) async throws -> [ShareRequest]
+
+    /// Saves a request to join a share of this zone (a new one, or one denied).
+    func saveShareRequest(_ request: ShareRequest) async throws
+
+    /// Removes a request to join a share of this zone (once approved).
+    func deleteShareRequest(of userRecordName: String, toShare shareName: String) async throws
+
     /// Removes a share and its participants (its share record is deleted with ``delete(_:)``).
     func deleteShare(named name: String) async throws
 

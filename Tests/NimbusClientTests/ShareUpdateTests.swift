@@ -101,4 +101,31 @@ struct ShareUpdateTests {
             #expect(try await alice.privateCloudDatabase.fetchShare(in: room).shortGUID == rotated)
         }
     }
+
+    @Test("access requests: a stranger asks, the owner approves one and denies another")
+    func accessRequests() async throws {
+        try await ClientFixture.with { f in
+            let carolUser = try await f.instance.accounts.addUser(name: "Carol", email: nil, phone: nil, container: ClientFixture.containerID)
+            let alice = f.container(as: f.alice)
+            let club = ZoneID(zoneName: "Club", ownerRecordName: "")
+            try await alice.privateCloudDatabase.save(zones: [club])
+            var share = try await alice.privateCloudDatabase.shareZone(club, title: "Club")
+            share.requestsEnabled = true
+            share = try await alice.privateCloudDatabase.save(share)
+            #expect(share.requestsEnabled)
+
+            let asked = try await f.container(as: f.bob).requestAccess(shortGUID: share.shortGUID)
+            #expect(asked.status == .pending && asked.userRecordName == f.bob.user.userRecordName)
+            _ = try await f.container(as: carolUser).requestAccess(shortGUID: share.shortGUID)
+            #expect(try await alice.privateCloudDatabase.accessRequests(for: share).count == 2)
+
+            try await alice.privateCloudDatabase.approveAccessRequest(from: f.bob.user.userRecordName, to: share, permission: .readWrite)
+            try await alice.privateCloudDatabase.denyAccessRequest(from: carolUser.user.userRecordName, to: share)
+            let zones = try await f.container(as: f.bob).sharedCloudDatabase.allZones()
+            #expect(zones.map(\.zoneName) == ["Club"])
+            _ = try await f.container(as: f.bob).sharedCloudDatabase.save(.note("hi", in: try #require(zones.first)))
+            await #expect(throws: NimbusError.self) { _ = try await f.container(as: carolUser).requestAccess(shortGUID: share.shortGUID) }
+            #expect(try await alice.privateCloudDatabase.accessRequests(for: share).map(\.status) == [.denied])
+        }
+    }
 }

@@ -32,7 +32,7 @@ extension Database {
     }
 
     /// Saves changes to a share, as CloudKit apps change a `CKShare` and save it: its
-    /// ``ShareInfo/publicPermission``, the permission of each participant in
+    /// ``ShareInfo/publicPermission`` and ``ShareInfo/requestsEnabled``, the permission of each participant in
     /// ``ShareInfo/participants``, and the removal of any participant no longer listed (never
     /// the owner, who cannot be removed). `invitations` add new participants, who must accept.
     ///
@@ -62,6 +62,8 @@ extension Database {
             writer.beginObject()
             writer.endObject()
             writer.field("publicPermission", share.publicPermission.rawValue)
+            writer.key("requestsEnabled")
+            writer.bool(share.requestsEnabled)
             ShareJSON.writeParticipants(keeping: share.participants, inviting: invitations, to: &writer)
             writer.endObject()
             writer.endObject()

@@ -35,6 +35,8 @@ public struct ShareInfo: Sendable, Hashable {
     public var participants: [ShareParticipant]
     /// The share record's change tag, for updating the share.
     public var recordChangeTag: String
+    /// Whether signed-in users who are not participants may ask to join (a Nimbus extension).
+    public var requestsEnabled: Bool = false
 }
 
 extension Database {

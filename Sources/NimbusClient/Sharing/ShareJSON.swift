@@ -29,7 +29,8 @@ enum ShareJSON {
             shortGUID: shortGUID,
             publicPermission: publicPermission,
             participants: participants,
-            recordChangeTag: record.recordChangeTag
+            recordChangeTag: record.recordChangeTag,
+            requestsEnabled: members["requestsEnabled"] == .bool(true)
         )
     }
 

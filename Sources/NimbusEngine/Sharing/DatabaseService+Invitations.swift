@@ -107,6 +107,7 @@ extension DatabaseService {
                     return (share, saved)
                 }
             }
+            changeSignal.fire()
         } else if located.link == nil {
             try Self.checkMayOpen(share, caller: caller)
         }

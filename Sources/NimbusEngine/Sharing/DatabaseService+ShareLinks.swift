@@ -109,7 +109,7 @@ extension DatabaseService {
     // MARK: - Private
 
     /// The zone of a share the caller manages (its owner, or an administrator of it), and the caller.
-    private func shareManager(of shareName: String, inZone zoneID: ZoneID?, access: DatabaseAccess) async throws(NimbusError)
+    func shareManager(of shareName: String, inZone zoneID: ZoneID?, access: DatabaseAccess) async throws(NimbusError)
         -> (ZoneTarget, String)
     {
         guard access.caller.kind == .user, let user = access.caller.userRecordName else {

@@ -101,7 +101,8 @@ extension RecordBatchPlanner {
             recordName: name,
             rootRecordName: nil,
             shortGUID: context.sharing.makeShortGUID(),
-            publicPermission: change.publicPermission ?? .none
+            publicPermission: change.publicPermission ?? .none,
+            requestsEnabled: change.requestsEnabled ?? false
         )
         var root: Record?
         if name == Share.zoneShareName {
@@ -205,6 +206,7 @@ extension RecordBatchPlanner {
         if let inputs = change.participants {
             removed += try applyParticipants(inputs, to: &share)
         }
+        if let enabled = change.requestsEnabled { share.requestsEnabled = enabled }
         var record = current
         record.modified = ChangeStamp(timestamp: context.now, userRecordName: context.user)
         if operation.kind == .replace || operation.kind == .forceReplace {

@@ -34,6 +34,10 @@ public struct DatabaseRoute: Sendable, Hashable {
         case linksList = "links/list"
         case linksRevoke = "links/revoke"
         case linksRotate = "links/rotate"
+        case requestsCreate = "requests/create"
+        case requestsList = "requests/list"
+        case requestsApprove = "requests/approve"
+        case requestsDeny = "requests/deny"
         case recordsResolve = "records/resolve"
         case recordsAccept = "records/accept"
         case usersCurrent = "users/current"
@@ -86,6 +90,10 @@ public struct DatabaseRoute: Sendable, Hashable {
         case ("links", "list"): .linksList
         case ("links", "revoke"): .linksRevoke
         case ("links", "rotate"): .linksRotate
+        case ("requests", "create"): .requestsCreate
+        case ("requests", "list"): .requestsList
+        case ("requests", "approve"): .requestsApprove
+        case ("requests", "deny"): .requestsDeny
         case ("records", "resolve"): .recordsResolve
         case ("records", "accept"): .recordsAccept
         case ("users", "current"): .usersCurrent

@@ -15,6 +15,8 @@ public struct ShareChange: Sendable, Hashable {
     /// The complete participant list the share should have; participants it leaves out are
     /// removed. The owner need not be listed.
     public var participants: [ParticipantInput]?
+    /// Whether signed-in users who are not participants may ask to join (a Nimbus extension).
+    public var requestsEnabled: Bool?
 
     /// Creates a share change.
     public init(rootRecordName: String? = nil, publicPermission: SharePermission? = nil, participants: [ParticipantInput]? = nil) {

@@ -330,6 +330,17 @@ enum SQLMigrations {
                 "CREATE INDEX share_links_by_share ON share_links (container, environment, owner, zone_name, share_name)",
             ]
         },
+        // Requests to join shares that take them.
+        Migration(version: 13) { _ in
+            [
+                """
+                CREATE TABLE share_requests (
+                    container TEXT NOT NULL, environment TEXT NOT NULL, owner TEXT NOT NULL, zone_name TEXT NOT NULL,
+                    share_name TEXT NOT NULL, user_record_name TEXT NOT NULL, status TEXT NOT NULL, requested_at BIGINT NOT NULL,
+                    PRIMARY KEY (container, environment, owner, zone_name, share_name, user_record_name))
+                """
+            ]
+        },
     ]
 
     /// Brings the schema up to the latest version (or to `through`, for tests of an upgrade).

@@ -38,6 +38,43 @@ extension SQLZoneTransaction {
         try await ShareLinkRows.save(link, zone: zone.zoneID.zoneName, tenant: tenant, on: connection)
     }
 
+    func shareRequests(of shareName: String) async throws -> [ShareRequest] {
+        try await connection.query(
+            """
+            SELECT user_record_name, status, requested_at FROM share_requests
+            WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND share_name = ?
+            ORDER BY requested_at, user_record_name
+            """,
+            zoneBinds + [.text(shareName)]
+        ).compactMap { row in
+            ShareRequest.Status(rawValue: row.string(1)).map {
+                ShareRequest(shareName: shareName, userRecordName: row.string(0), status: $0, requestedAt: row.int(2))
+            }
+        }
+    }
+
+    func saveShareRequest(_ request: ShareRequest) async throws {
+        try await connection.execute(
+            """
+            INSERT INTO share_requests (container, environment, owner, zone_name, share_name, user_record_name, status, requested_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (container, environment, owner, zone_name, share_name, user_record_name) DO UPDATE SET
+                status = excluded.status, requested_at = excluded.requested_at
+            """,
+            zoneBinds + [.text(request.shareName), .text(request.userRecordName), .text(request.status.rawValue), .integer(request.requestedAt)]
+        )
+    }
+
+    func deleteShareRequest(of userRecordName: String, toShare shareName: String) async throws {
+        try await connection.execute(
+            """
+            DELETE FROM share_requests
+            WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND share_name = ? AND user_record_name = ?
+            """,
+            zoneBinds + [.text(shareName), .text(userRecordName)]
+        )
+    }
+
     func deleteShare(named name: String) async throws {
         try await ShareRows.delete(named: name, zone: zone.zoneID.zoneName, tenant: tenant, on: connection)
     }

@@ -113,7 +113,7 @@ enum ShareRows {
     /// Removes a share and its participants.
     static func delete(named name: String, zone zoneName: String, tenant: Tenant, on connection: any SQLConnection) async throws {
         // Its extra invitation links go with it.
-        for table in ["shares", "share_participants", "share_links"] {
+        for table in ["shares", "share_participants", "share_links", "share_requests"] {
             try await connection.execute(
                 """
                 DELETE FROM \(table)

@@ -22,6 +22,11 @@ extension ShareChange {
             change.publicPermission = try SharePermission.read(permission, at: jsonPath(path, "publicPermission"))
             hasAny = true
         }
+        if let requests = record.optional("requestsEnabled"), requests != .null {
+            guard case .bool(let enabled) = requests else { throw .badRequest("\(jsonPath(path, "requestsEnabled")) must be true or false") }
+            change.requestsEnabled = enabled
+            hasAny = true
+        }
         if let participants = record.optional("participants"), participants != .null {
             let listPath = jsonPath(path, "participants")
             change.participants = []

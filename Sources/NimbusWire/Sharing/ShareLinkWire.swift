@@ -33,7 +33,7 @@ public struct ShareLinkRequest: WireRequest {
     }
 }
 
-/// The body of `links/revoke`: `{"shortGUID": ...}`.
+/// The body of `links/revoke` and `requests/create`: `{"shortGUID": ...}`.
 public struct ShareLinkRevokeRequest: WireRequest {
     /// The link's short GUID.
     public var shortGUID: String

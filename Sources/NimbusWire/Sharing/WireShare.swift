@@ -14,6 +14,8 @@ enum WireShare {
         let share = details.share
         writer.field("shortGUID", share.shortGUID)
         writer.field("publicPermission", share.publicPermission.rawValue)
+        writer.key("requestsEnabled")
+        writer.bool(share.requestsEnabled)
         writer.key("participants")
         writer.beginArray()
         for participant in share.participants { write(participant, to: &writer) }
