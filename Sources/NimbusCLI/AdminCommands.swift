@@ -32,15 +32,25 @@ struct ContainerCommand: AsyncParsableCommand {
         var appURLScheme: String?
         @Option(help: "Where people without the app go; the short GUID is appended. Empty unsets it.")
         var fallbackURL: String?
+        @Option(help: "Megabytes of records each user may store (shared records count against their owner); 0 removes the quota.")
+        var userQuotaMb: Int64?
         @Flag(help: "Print one JSON object.") var json = false
 
         func run() async throws {
             let settings = try await Admin.run(data) { instance in
-                try await instance.accounts.configureContainer(id, appURLScheme: appURLScheme, fallbackURL: fallbackURL)
+                try await instance.accounts.configureContainer(
+                    id,
+                    appURLScheme: appURLScheme,
+                    fallbackURL: fallbackURL,
+                    userQuotaBytes: userQuotaMb.map { $0 == 0 ? nil : $0 * 1_000_000 }
+                )
             }
             Output.print(
                 json: json,
-                ["container": id, "appURLScheme": settings.appURLScheme ?? "", "fallbackURL": settings.fallbackURL ?? ""]
+                [
+                    "container": id, "appURLScheme": settings.appURLScheme ?? "", "fallbackURL": settings.fallbackURL ?? "",
+                    "userQuotaBytes": settings.userQuotaBytes.map { "\($0)" } ?? "",
+                ]
             )
         }
     }

@@ -26,6 +26,8 @@ extension StoreError {
             )
         case .unstorableValue:
             return NimbusError(.badRequest, "a value in the request cannot be stored (text must not contain NUL characters)")
+        case .quotaExceeded:
+            return NimbusError(.quotaExceeded, "the owner's storage quota is exhausted (\(detail)); nothing was written")
         case .database:
             logger.error("Database failed", metadata: ["nimbus.error": "\(debugDescription)"])
             return NimbusError(.serviceUnavailable, "the database is unavailable; try again", retryAfter: .seconds(1))

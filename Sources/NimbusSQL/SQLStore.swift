@@ -26,6 +26,8 @@ public final class SQLStore: Sendable {
     let cipher: FieldCipher
     /// Milliseconds since 1970-01-01 UTC; injected so tests control time.
     let now: @Sendable () -> Int64
+    /// Each container's per-user storage quota, as last read (see `userQuota(of:)`).
+    let quotas = StorageQuotaCache()
 
     init(database: any SQLDatabase, cipher: FieldCipher, now: @escaping @Sendable () -> Int64) {
         self.database = database

@@ -13,11 +13,15 @@ public struct ContainerSettings: Sendable, Hashable {
     /// Where share pages send people without the app; the short GUID is appended
     /// (`https://example.com/join/` → `https://example.com/join/{shortGUID}`).
     public var fallbackURL: String?
+    /// How many bytes of records each user's private database may hold (shared records
+    /// count against their owner); `nil`: no limit.
+    public var userQuotaBytes: Int64?
 
     /// Creates settings; absent values are unset.
-    public init(container: String, appURLScheme: String? = nil, fallbackURL: String? = nil) {
+    public init(container: String, appURLScheme: String? = nil, fallbackURL: String? = nil, userQuotaBytes: Int64? = nil) {
         self.container = container
         self.appURLScheme = appURLScheme
         self.fallbackURL = fallbackURL
+        self.userQuotaBytes = userQuotaBytes
     }
 }

@@ -21,6 +21,8 @@ public struct StoreError: Error, Sendable, CustomStringConvertible, CustomDebugS
         case changesPruned
         /// The database cannot hold a value it was given (PostgreSQL's text cannot hold NUL).
         case unstorableValue
+        /// A write would take its owner past their storage quota; `detail` says by how much.
+        case quotaExceeded
         /// The database failed; `detail` says how.
         case database
     }

@@ -40,6 +40,28 @@ struct BadInputTests {
         }
     }
 
+    @Test("a save past the owner's storage quota is QUOTA_EXCEEDED (413) and writes nothing")
+    func quotaExceeded() async throws {
+        try await HTTPFixture.with { f, client in
+            try await makeZone(f, client)
+            _ = try await f.instance.accounts.configureContainer(
+                HTTPFixture.container,
+                appURLScheme: nil,
+                fallbackURL: nil,
+                userQuotaBytes: .some(100)
+            )
+            let response = try await client.send(
+                .post,
+                f.path("records/modify", user: f.alice.webAuthToken),
+                json:
+                    #"{"zoneID": {"zoneName": "Notes"}, "operations": [{"operationType": "create", "record": {"recordName": "n1", "recordType": "Note", "#
+                    + #""fields": {"text": {"value": "\#(String(repeating: "x", count: 200))"}}}}]}"#
+            )
+            try response.expectError("QUOTA_EXCEEDED", status: .contentTooLarge)
+            #expect(await f.recordExists("n1", zone: "Notes", user: f.alice) == false)
+        }
+    }
+
     @Test("records/count answers the number of matches, and bad queries as records/query does")
     func recordsCount() async throws {
         try await HTTPFixture.with { f, client in

@@ -18,12 +18,22 @@ extension AccountService {
     }
 
     /// Changes a container's settings; `nil` leaves a value as it is, an empty string unsets it.
+    /// `userQuotaBytes`: `.some(nil)` removes the per-user storage quota, `.some(n)` sets it;
+    /// writes that would take an owner past it are `QUOTA_EXCEEDED` (running servers see a new
+    /// quota within ten seconds).
     /// - Throws: `.badRequest` for a scheme that is not a URL scheme or a fallback URL that is
     ///   not `http(s)`.
-    public func configureContainer(_ container: String, appURLScheme: String?, fallbackURL: String?) async throws(NimbusError)
-        -> ContainerSettings
-    {
+    public func configureContainer(
+        _ container: String,
+        appURLScheme: String?,
+        fallbackURL: String?,
+        userQuotaBytes: Int64?? = .none
+    ) async throws(NimbusError) -> ContainerSettings {
         var settings = try await containerSettings(container)
+        if let userQuotaBytes {
+            if let bytes = userQuotaBytes, bytes <= 0 { throw .badRequest("a storage quota must be a positive number of bytes") }
+            settings.userQuotaBytes = userQuotaBytes
+        }
         if let appURLScheme {
             let valid =
                 appURLScheme.first?.isLetter == true

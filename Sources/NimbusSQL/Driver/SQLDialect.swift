@@ -88,6 +88,15 @@ package enum SQLDialect: Sendable {
         }
     }
 
+    /// The bytes a `records` row's fields take: what storage quotas count. The same as the
+    /// UTF-8 length of the `fields` text plus the sealed `encrypted_fields`.
+    package var recordSize: String {
+        switch self {
+        case .sqlite: "(length(CAST(fields AS BLOB)) + COALESCE(length(encrypted_fields), 0))"
+        case .postgres: "(octet_length(fields) + COALESCE(octet_length(encrypted_fields), 0))"
+        }
+    }
+
     /// A test that `column` is one of the values of a JSON array bound to the placeholder.
     package func isMember(_ column: String, of kind: SQLScalarKind = .text) -> String {
         switch self {

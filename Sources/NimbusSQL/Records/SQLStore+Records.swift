@@ -50,6 +50,8 @@ extension SQLStore: RecordStore {
         let createdAt = now()
         let dialect = database.dialect
         let codec = RecordRowCodec(cipher: cipher, tenant: tenant, zoneName: zoneName)
+        // The public database has no per-user quota; its storage is counted all the same.
+        let quota = tenant.isPublic ? nil : try await userQuota(of: tenant.container)
         return try await database.write(serializing: Self.writeKey(tenant)) { connection in
             let zone = try await Self.lockZone(zoneName, of: tenant, on: connection, createdAt: createdAt)
             let transaction = SQLZoneTransaction(
@@ -60,7 +62,9 @@ extension SQLStore: RecordStore {
                 codec: codec,
                 startedAt: createdAt
             )
-            return try await body(transaction)
+            let result = try await body(transaction)
+            try await transaction.settleStorage(quota: quota)
+            return result
         }
     }
 

@@ -29,6 +29,10 @@ final class SQLZoneTransaction: ZoneTransaction {
     /// the tombstone's counter. Saving over such a tombstone outside that share must report an
     /// exit from it: a participant who has not fetched the tombstone yet still holds the record.
     private var tombstoneShares: [String: (share: String, counter: Int64)] = [:]
+    /// The bytes each record this transaction read or wrote takes (0 for none or a tombstone),
+    /// and how much the transaction changed its owner's storage: settled before commit.
+    private var sizes: [String: Int64] = [:]
+    private(set) var storageDelta: Int64 = 0
 
     init(zone: Zone, tenant: Tenant, connection: any SQLConnection, dialect: SQLDialect, codec: RecordRowCodec, startedAt: Int64) {
         self.zone = zone
@@ -54,6 +58,7 @@ final class SQLZoneTransaction: ZoneTransaction {
             zoneBinds + [names.count == 1 ? .text(names[0]) : SQLStore.jsonArray(names)]
         )
         var found: [String: Record] = [:]
+        for name in names { sizes[name] = 0 }
         for row in rows {
             if row.int(RecordRowCodec.columnCount) != 0 {
                 let share = row.string(RecordRowCodec.shareColumn)
@@ -61,6 +66,7 @@ final class SQLZoneTransaction: ZoneTransaction {
             } else {
                 let record = try codec.record(from: row, zoneID: zone.zoneID)
                 found[record.recordID.recordName] = record
+                sizes[record.recordID.recordName] = Self.size(fields: row[4], encrypted: row[5])
             }
         }
         for name in names where found[name] == nil { knownAbsent.insert(name) }
@@ -107,6 +113,7 @@ final class SQLZoneTransaction: ZoneTransaction {
             record.recordChangeTag = String(counter, radix: 36)
             saved.append((record, counter))
         }
+        try await learnSizes(of: saved.map(\.record.recordID.recordName))
         for rows in Self.insertBatches(saved) {
             try await upsert(rows)
         }
@@ -164,11 +171,17 @@ final class SQLZoneTransaction: ZoneTransaction {
         var binds: [SQLValue] = []
         binds.reserveCapacity(rows.count * 19)
         for (record, counter) in rows {
+            let fields = try codec.fieldsColumn(record)
+            let encrypted = try codec.encryptedColumn(record)
+            let name = record.recordID.recordName
+            let size = Self.size(fields: fields, encrypted: encrypted)
+            storageDelta += size - (sizes[name] ?? 0)
+            sizes[name] = size
             binds += zoneBinds
             binds += [
-                .text(record.recordID.recordName), .text(record.recordType), .integer(counter),
+                .text(name), .text(record.recordType), .integer(counter),
                 .text(record.recordChangeTag), record.parentRecordName.map(SQLValue.text) ?? .null,
-                try codec.fieldsColumn(record), try codec.encryptedColumn(record),
+                fields, encrypted,
                 .integer(record.created.timestamp), .text(record.created.userRecordName),
                 .text(record.created.deviceID), .integer(record.modified.timestamp),
                 .text(record.modified.userRecordName), .text(record.modified.deviceID),
@@ -197,9 +210,12 @@ final class SQLZoneTransaction: ZoneTransaction {
 
     func delete(_ records: [Tombstone]) async throws {
         guard !records.isEmpty else { return }
+        try await learnSizes(of: records.map(\.recordName))
         var counter = try await allocateCounters(records.count)
         for tombstone in records {
             counter += 1
+            storageDelta -= sizes[tombstone.recordName] ?? 0
+            sizes[tombstone.recordName] = 0
             let rows = try await connection.query(
                 """
                 UPDATE records SET is_deleted = 1, change_counter = ?, change_tag = ?, record_type = ?,
@@ -222,6 +238,44 @@ final class SQLZoneTransaction: ZoneTransaction {
 
     func addFields(_ fields: [String: FieldSchema], toRecordType recordType: String) async throws {
         try await SQLStore.addFields(fields, toRecordType: recordType, in: container, on: connection)
+    }
+
+    /// Adds what the transaction changed to its owner's storage, and refuses the transaction
+    /// (before commit) if that takes the owner past `quota`. Freeing storage always succeeds.
+    func settleStorage(quota: Int64?) async throws {
+        guard storageDelta != 0 else { return }
+        let rows = try await connection.query(
+            """
+            INSERT INTO storage_usage (container, environment, owner, bytes) VALUES (?, ?, ?, ?)
+            ON CONFLICT (container, environment, owner) DO UPDATE SET bytes = storage_usage.bytes + excluded.bytes
+            RETURNING bytes
+            """,
+            [.text(tenant.container), .text(tenant.environment.rawValue), .text(tenant.owner), .integer(storageDelta)]
+        )
+        if let quota, storageDelta > 0, let used = rows.first?.int(0), used > quota {
+            throw StoreError(.quotaExceeded, detail: "\(used) of \(quota) bytes")
+        }
+    }
+
+    /// Reads the sizes of records this transaction has not read yet: saving or deleting one
+    /// replaces what it took.
+    private func learnSizes(of names: [String]) async throws {
+        let unknown = Array(Set(names.filter { sizes[$0] == nil }))
+        guard !unknown.isEmpty else { return }
+        let rows = try await connection.query(
+            """
+            SELECT record_name, \(dialect.recordSize) FROM records
+            WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND is_deleted = 0 AND \(dialect.isMember("record_name"))
+            """,
+            zoneBinds + [SQLStore.jsonArray(unknown)]
+        )
+        for name in unknown { sizes[name] = 0 }
+        for row in rows { sizes[row.string(0)] = row.int(1) }
+    }
+
+    /// The bytes of a row's `fields` and `encrypted_fields`, as ``SQLDialect/recordSize`` counts them.
+    private static func size(fields: SQLValue, encrypted: SQLValue) -> Int64 {
+        Int64((fields.text?.utf8.count ?? 0) + (encrypted.blob?.count ?? 0))
     }
 
     private var container: ContainerEnvironment {

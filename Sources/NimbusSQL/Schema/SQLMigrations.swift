@@ -341,6 +341,23 @@ enum SQLMigrations {
                 """
             ]
         },
+        // Storage quotas: what each owner's live records take (fields and sealed fields), and an
+        // optional per-user quota per container.
+        Migration(version: 14) { dialect in
+            [
+                "ALTER TABLE container_settings ADD COLUMN user_quota_bytes BIGINT",
+                """
+                CREATE TABLE storage_usage (
+                    container TEXT NOT NULL, environment TEXT NOT NULL, owner TEXT NOT NULL, bytes BIGINT NOT NULL,
+                    PRIMARY KEY (container, environment, owner))
+                """,
+                """
+                INSERT INTO storage_usage (container, environment, owner, bytes)
+                SELECT container, environment, owner, SUM(\(dialect.recordSize)) FROM records WHERE is_deleted = 0
+                GROUP BY container, environment, owner
+                """,
+            ]
+        },
     ]
 
     /// Brings the schema up to the latest version (or to `through`, for tests of an upgrade).

@@ -117,6 +117,16 @@ extension SQLStore {
                 "UPDATE zones SET database_counter = ? WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ?",
                 [.integer(position)] + Self.binds(tenant, zone: name)
             )
+            // Its records no longer count against their owner's storage.
+            try await connection.execute(
+                """
+                UPDATE storage_usage SET bytes = bytes - (
+                    SELECT COALESCE(SUM(\(dialect.recordSize)), 0) FROM records
+                    WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND is_deleted = 0)
+                WHERE container = ? AND environment = ? AND owner = ?
+                """,
+                Self.binds(tenant, zone: name) + [.text(tenant.container), .text(tenant.environment.rawValue), .text(tenant.owner)]
+            )
             try await connection.execute(
                 "DELETE FROM records WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ?",
                 Self.binds(tenant, zone: name)
