@@ -164,27 +164,39 @@ extension DatabaseService {
     /// anyone else joins as a public user.
     static func join(_ share: inout Share, caller: Invitee) throws(NimbusError) {
         try checkMayOpen(share, caller: caller)
-        let entry = entry(in: share, for: caller)
-        if let entry, let index = share.participants.firstIndex(where: { $0.participantID == entry.participantID }) {
-            if entry.acceptance == .removed {
-                // Back through the public URL: as a public user, with the public permission.
-                share.participants[index].role = .publicUser
-                share.participants[index].permission = share.publicPermission
-            }
-            share.participants[index].userRecordName = caller.userRecordName
-            share.participants[index].acceptance = .accepted
-        } else {
+        // Back through the public URL after a removal: as a public user, with the public permission.
+        admit(caller.userRecordName, entry: entry(in: share, for: caller), to: &share, role: .publicUser, permission: share.publicPermission)
+    }
+
+    /// Makes `user` an accepted participant: their entry accepts (taking `role` and `permission`
+    /// if it was removed, or always with `overriding`); without an entry they get a new one.
+    static func admit(
+        _ user: String,
+        entry: ShareParticipant?,
+        to share: inout Share,
+        role: ShareRole,
+        permission: SharePermission,
+        overriding: Bool = false
+    ) {
+        guard let entry, let index = share.participants.firstIndex(where: { $0.participantID == entry.participantID }) else {
             share.participants.append(
                 ShareParticipant(
                     participantID: ShareIdentifiers.participantID(),
-                    userRecordName: caller.userRecordName,
-                    lookupInfo: .userRecordName(caller.userRecordName),
-                    role: .publicUser,
+                    userRecordName: user,
+                    lookupInfo: .userRecordName(user),
+                    role: role,
                     acceptance: .accepted,
-                    permission: share.publicPermission
+                    permission: permission
                 )
             )
+            return
         }
+        if overriding || entry.acceptance == .removed {
+            share.participants[index].role = role
+            share.participants[index].permission = permission
+        }
+        share.participants[index].userRecordName = user
+        share.participants[index].acceptance = .accepted
     }
 }
 
@@ -193,26 +205,7 @@ extension DatabaseService {
     /// participant accepts their invitation; anyone else (a stranger, or someone removed) joins
     /// as a private user with the link's permission.
     static func join(_ share: inout Share, caller: Invitee, through link: ShareLink) {
-        let entry = entry(in: share, for: caller)
-        if let entry, let index = share.participants.firstIndex(where: { $0.participantID == entry.participantID }) {
-            if entry.acceptance == .removed {
-                share.participants[index].role = .privateUser
-                share.participants[index].permission = link.permission
-            }
-            share.participants[index].userRecordName = caller.userRecordName
-            share.participants[index].acceptance = .accepted
-        } else {
-            share.participants.append(
-                ShareParticipant(
-                    participantID: ShareIdentifiers.participantID(),
-                    userRecordName: caller.userRecordName,
-                    lookupInfo: .userRecordName(caller.userRecordName),
-                    role: .privateUser,
-                    acceptance: .accepted,
-                    permission: link.permission
-                )
-            )
-        }
+        admit(caller.userRecordName, entry: entry(in: share, for: caller), to: &share, role: .privateUser, permission: link.permission)
     }
 }
 

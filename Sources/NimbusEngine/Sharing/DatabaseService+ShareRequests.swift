@@ -68,22 +68,14 @@ extension DatabaseService {
                     var share = try await transaction.shares(named: [shareName])[shareName],
                     var record = try await transaction.records(named: [shareName])[shareName]
                 else { throw NimbusError(.unknownItem, "no pending request from this user") }
-                if let index = share.participants.firstIndex(where: { $0.userRecordName == requester }) {
-                    share.participants[index].role = .privateUser
-                    share.participants[index].permission = permission
-                    share.participants[index].acceptance = .accepted
-                } else {
-                    share.participants.append(
-                        ShareParticipant(
-                            participantID: ShareIdentifiers.participantID(),
-                            userRecordName: requester,
-                            lookupInfo: .userRecordName(requester),
-                            role: .privateUser,
-                            acceptance: .accepted,
-                            permission: permission
-                        )
-                    )
-                }
+                Self.admit(
+                    requester,
+                    entry: share.participant(userRecordName: requester),
+                    to: &share,
+                    role: .privateUser,
+                    permission: permission,
+                    overriding: true
+                )
                 try await transaction.saveShare(share)
                 record.modified = stamp
                 _ = try await transaction.save([record])
