@@ -40,6 +40,8 @@ struct StorageQuotaTests {
         try await EngineFixture.with { f in
             try await NotificationTests.sharedChat(f)
             let container = ContainerEnvironment(container: EngineFixture.container, environment: .development)
+            // Setting a quota counts what is stored.
+            _ = try await f.accounts.configureContainer(EngineFixture.container, appURLScheme: nil, fallbackURL: nil, userQuotaBytes: .some(1 << 30))
             let before = try await f.store.storageUsed(by: f.alice, in: container)
             #expect(before > 0, "the chat's records count")
             _ = try await f.accounts.configureContainer(

@@ -19,6 +19,7 @@ extension SQLStore {
     }
 
     public func saveContainerSettings(_ settings: ContainerSettings) async throws {
+        let dialect = database.dialect
         try await database.write { connection in
             try await connection.execute(
                 """
@@ -32,6 +33,8 @@ extension SQLStore {
                     settings.fallbackURL.map(SQLValue.text) ?? .null, settings.userQuotaBytes.map(SQLValue.integer) ?? .null,
                 ]
             )
+            // Storage is counted only under a quota: setting one counts what is stored now.
+            if settings.userQuotaBytes != nil { try await Self.recountStorage(of: settings.container, on: connection, dialect: dialect) }
         }
         quotas.remember(settings.userQuotaBytes, of: settings.container)
     }

@@ -41,8 +41,21 @@ extension SQLStore {
         return quota
     }
 
+    /// Counts every owner's storage in a container afresh, from the records stored.
+    static func recountStorage(of container: String, on connection: any SQLConnection, dialect: SQLDialect) async throws {
+        try await connection.execute("DELETE FROM storage_usage WHERE container = ?", [.text(container)])
+        try await connection.execute(
+            """
+            INSERT INTO storage_usage (container, environment, owner, bytes)
+            SELECT container, environment, owner, SUM(\(dialect.recordSize)) FROM records
+            WHERE container = ? AND is_deleted = 0 GROUP BY container, environment, owner
+            """,
+            [.text(container)]
+        )
+    }
+
     /// The bytes an owner's live records take in a container environment (their private
-    /// database, shared records included; the public database's owner for it).
+    /// database, shared records included), as counted while the container has a quota.
     public func storageUsed(by owner: String, in container: ContainerEnvironment) async throws -> Int64 {
         let rows = try await database.readStatement(
             "SELECT bytes FROM storage_usage WHERE container = ? AND environment = ? AND owner = ?",

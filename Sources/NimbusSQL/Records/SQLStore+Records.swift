@@ -50,7 +50,7 @@ extension SQLStore: RecordStore {
         let createdAt = now()
         let dialect = database.dialect
         let codec = RecordRowCodec(cipher: cipher, tenant: tenant, zoneName: zoneName)
-        // The public database has no per-user quota; its storage is counted all the same.
+        // The public database has no per-user quota.
         let quota = tenant.isPublic ? nil : try await userQuota(of: tenant.container)
         return try await database.write(serializing: Self.writeKey(tenant)) { connection in
             let zone = try await Self.lockZone(zoneName, of: tenant, on: connection, createdAt: createdAt)
@@ -60,10 +60,11 @@ extension SQLStore: RecordStore {
                 connection: connection,
                 dialect: dialect,
                 codec: codec,
-                startedAt: createdAt
+                startedAt: createdAt,
+                quota: quota
             )
             let result = try await body(transaction)
-            try await transaction.settleStorage(quota: quota)
+            try await transaction.settleStorage()
             return result
         }
     }

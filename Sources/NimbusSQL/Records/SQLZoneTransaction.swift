@@ -33,8 +33,19 @@ final class SQLZoneTransaction: ZoneTransaction {
     /// and how much the transaction changed its owner's storage: settled before commit.
     private var sizes: [String: Int64] = [:]
     private(set) var storageDelta: Int64 = 0
+    /// The owner's storage quota: storage is counted only under one (see `settleStorage`).
+    private let quota: Int64?
 
-    init(zone: Zone, tenant: Tenant, connection: any SQLConnection, dialect: SQLDialect, codec: RecordRowCodec, startedAt: Int64) {
+    init(
+        zone: Zone,
+        tenant: Tenant,
+        connection: any SQLConnection,
+        dialect: SQLDialect,
+        codec: RecordRowCodec,
+        startedAt: Int64,
+        quota: Int64? = nil
+    ) {
+        self.quota = quota
         self.zone = zone
         self.tenant = tenant
         self.connection = connection
@@ -241,9 +252,12 @@ final class SQLZoneTransaction: ZoneTransaction {
     }
 
     /// Adds what the transaction changed to its owner's storage, and refuses the transaction
-    /// (before commit) if that takes the owner past `quota`. Freeing storage always succeeds.
-    func settleStorage(quota: Int64?) async throws {
-        guard storageDelta != 0 else { return }
+    /// (before commit) if that takes the owner past their quota. Freeing storage always succeeds.
+    ///
+    /// Only containers with a quota pay for the counting (a statement per write): setting a
+    /// quota counts what is stored (`SQLStore.recountStorage`).
+    func settleStorage() async throws {
+        guard let quota, storageDelta != 0 else { return }
         let rows = try await connection.query(
             """
             INSERT INTO storage_usage (container, environment, owner, bytes) VALUES (?, ?, ?, ?)
@@ -252,7 +266,7 @@ final class SQLZoneTransaction: ZoneTransaction {
             """,
             [.text(tenant.container), .text(tenant.environment.rawValue), .text(tenant.owner), .integer(storageDelta)]
         )
-        if let quota, storageDelta > 0, let used = rows.first?.int(0), used > quota {
+        if storageDelta > 0, let used = rows.first?.int(0), used > quota {
             throw StoreError(.quotaExceeded, detail: "\(used) of \(quota) bytes")
         }
     }
@@ -260,6 +274,7 @@ final class SQLZoneTransaction: ZoneTransaction {
     /// Reads the sizes of records this transaction has not read yet: saving or deleting one
     /// replaces what it took.
     private func learnSizes(of names: [String]) async throws {
+        guard quota != nil else { return }
         let unknown = Array(Set(names.filter { sizes[$0] == nil }))
         guard !unknown.isEmpty else { return }
         let rows = try await connection.query(

@@ -83,6 +83,8 @@ extension SQLStore {
 
     public func deleteZone(named name: String, of tenant: Tenant) async throws -> Bool {
         let dialect = database.dialect
+        let quota = tenant.isPublic ? nil : try await userQuota(of: tenant.container)
+        let counted = quota != nil
         return try await database.write(serializing: Self.writeKey(tenant)) { connection in
             let rows = try await connection.query(
                 """
@@ -118,15 +120,17 @@ extension SQLStore {
                 [.integer(position)] + Self.binds(tenant, zone: name)
             )
             // Its records no longer count against their owner's storage.
-            try await connection.execute(
-                """
-                UPDATE storage_usage SET bytes = bytes - (
-                    SELECT COALESCE(SUM(\(dialect.recordSize)), 0) FROM records
-                    WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND is_deleted = 0)
-                WHERE container = ? AND environment = ? AND owner = ?
-                """,
-                Self.binds(tenant, zone: name) + [.text(tenant.container), .text(tenant.environment.rawValue), .text(tenant.owner)]
-            )
+            if counted {
+                try await connection.execute(
+                    """
+                    UPDATE storage_usage SET bytes = bytes - (
+                        SELECT COALESCE(SUM(\(dialect.recordSize)), 0) FROM records
+                        WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND is_deleted = 0)
+                    WHERE container = ? AND environment = ? AND owner = ?
+                    """,
+                    Self.binds(tenant, zone: name) + [.text(tenant.container), .text(tenant.environment.rawValue), .text(tenant.owner)]
+                )
+            }
             try await connection.execute(
                 "DELETE FROM records WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ?",
                 Self.binds(tenant, zone: name)
