@@ -16,6 +16,11 @@ struct APNsDeliveryTests {
     /// A device token, in the hexadecimal form apps send.
     static func deviceToken(_ digit: Character) -> String { String(repeating: digit, count: 64) }
 
+    /// One zone subscription with an alert, on the default zone.
+    static let alertSubscription =
+        #"{"operations": [{"operationType": "create", "subscription": {"subscriptionType": "zone", "subscriptionID": "alerts", "#
+        + #""zoneID": {"zoneName": "_defaultZone"}, "notificationInfo": {"alertBody": "A note changed"}}}]}"#
+
     static let subscriptions = """
         {"operations": [
           {"operationType": "create", "subscription": {"subscriptionType": "zone", "subscriptionID": "alerts",
@@ -136,10 +141,7 @@ struct APNsDeliveryTests {
         try await FakeAPNs.with(topic: "test.http") { fake, url in
             try await HTTPFixture.with(apns: Self.configuration(fake, url: url)) { f, client in
                 let alice = f.alice.webAuthToken
-                let subscription =
-                    #"{"operations": [{"operationType": "create", "subscription": {"subscriptionType": "zone", "subscriptionID": "alerts", "#
-                    + #""zoneID": {"zoneName": "_defaultZone"}, "notificationInfo": {"alertBody": "A note changed"}}}]}"#
-                #expect(try await client.send(.post, f.path("subscriptions/modify", user: alice), json: subscription).status == .ok)
+                #expect(try await client.send(.post, f.path("subscriptions/modify", user: alice), json: Self.alertSubscription).status == .ok)
                 let gone = Self.deviceToken("c")
                 let busy = Self.deviceToken("d")
                 fake.script(gone, [.init(status: 410, reason: "Unregistered")])
@@ -183,10 +185,7 @@ struct APNsDeliveryTests {
         try await FakeAPNs.with(topic: "test.http") { fake, url in
             try await HTTPFixture.with(apns: Self.configuration(fake, url: url)) { f, client in
                 let alice = f.alice.webAuthToken
-                let subscription =
-                    #"{"operations": [{"operationType": "create", "subscription": {"subscriptionType": "zone", "subscriptionID": "alerts", "#
-                    + #""zoneID": {"zoneName": "_defaultZone"}, "notificationInfo": {"alertBody": "A note changed"}}}]}"#
-                #expect(try await client.send(.post, f.path("subscriptions/modify", user: alice), json: subscription).status == .ok)
+                #expect(try await client.send(.post, f.path("subscriptions/modify", user: alice), json: Self.alertSubscription).status == .ok)
                 let device = Self.deviceToken("f")
                 fake.script(device, [.init(status: 403, reason: "ExpiredProviderToken")])
                 #expect(try await Self.register(device, device: "phone", user: alice, f: f, client: client).status == .ok)

@@ -76,8 +76,9 @@ extension DatabaseService {
         let target: ZoneTarget
         do {
             (target, _) = try await shareManager(of: link.shareName, inZone: zoneID, access: access)
-        } catch {
-            // A caller who does not manage the share does not learn the link exists.
+        } catch  where [.permissionFailure, .unknownItem, .zoneNotFound].contains(error.code) {
+            // A caller who does not manage the share does not learn the link exists; a store
+            // failure stays what it is.
             throw NimbusError(.unknownItem, "no invitation link has this short GUID")
         }
         guard target.tenant == located.tenant else { throw NimbusError(.unknownItem, "no invitation link has this short GUID") }
