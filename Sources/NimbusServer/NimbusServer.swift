@@ -14,12 +14,15 @@ import NimbusHTTP
 import NimbusModel
 import Prometheus
 import ServiceLifecycle
+import UnixSignals
 
 /// Builds and runs the Nimbus HTTP server over an opened ``NimbusInstance``.
 ///
 /// One `ServiceGroup` runs the HTTP application and, after it, closes the store: on SIGTERM or
 /// SIGINT the server stops accepting connections, lets in-flight requests finish, and then
-/// closes SQLite cleanly.
+/// closes SQLite cleanly. Shutdown is bounded: requests still running after
+/// ``gracefulShutdownLimit`` are cancelled, and work that ignores cancellation for
+/// ``cancellationLimit`` more ends with the process.
 public enum NimbusServer {
     /// What `nimbus serve` prints on first start: a container and a user to try it with.
     public struct Quickstart: Sendable {
@@ -102,7 +105,9 @@ public enum NimbusServer {
         let socket = NotificationSocket(accounts: instance.accounts, dispatcher: instance.dispatcher, logger: logger)
         return Application(
             responder: responder,
-            server: .http1WebSocketUpgrade(configuration: .init(ws: .init(maxFrameSize: 1 << 20))) { request, _, _ in
+            server: .http1WebSocketUpgrade(
+                configuration: .init(http1: .init(idleTimeout: idleConnectionTimeout), ws: .init(maxFrameSize: 1 << 20))
+            ) { request, _, _ in
                 await socket.shouldUpgrade(request)
             },
             configuration: .init(address: .hostname(configuration.hostname, port: configuration.port), serverName: "Nimbus"),
@@ -124,8 +129,24 @@ public enum NimbusServer {
                 ]
             )
         }
-        try await application.runService()
+        var group = ServiceGroupConfiguration(
+            services: [application],
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger
+        )
+        group.maximumGracefulShutdownDuration = gracefulShutdownLimit
+        group.maximumCancellationDuration = cancellationLimit
+        try await ServiceGroup(configuration: group).run()
     }
+
+    /// How long a connection may sit without a request (or in the middle of reading one)
+    /// before the server closes it, as common proxies do. A client that vanished without closing
+    /// its connection would otherwise hold a graceful shutdown forever.
+    static let idleConnectionTimeout: TimeAmount = .seconds(75)
+    /// How long in-flight requests get to finish after SIGTERM before they are cancelled.
+    static let gracefulShutdownLimit: Duration = .seconds(30)
+    /// How long cancelled work gets to end before the process stops regardless.
+    static let cancellationLimit: Duration = .seconds(10)
 }
 
 /// Closes the store once everything started after it has shut down.

@@ -6,6 +6,7 @@
 
 import Logging
 import NimbusEngine
+import NimbusStore
 import ServiceLifecycle
 
 /// Runs the notification dispatcher and the APNs pushes, and now and then empties old inbox
@@ -21,11 +22,8 @@ struct NotificationDelivery: Service {
         let work = Task { await deliver() }
         try? await gracefulShutdown()
         work.cancel()
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { await work.value }
-            group.addTask { try? await Task.sleep(for: .seconds(5)) }
-            await group.next()
-            group.cancelAll()
+        if await !waitForEnd(of: work, atMost: .seconds(5)) {
+            logger.warning("Notification delivery did not stop within 5 seconds of shutdown; closing the store regardless")
         }
     }
 

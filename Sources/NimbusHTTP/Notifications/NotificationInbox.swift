@@ -48,7 +48,7 @@ struct NotificationInbox {
             }
         }
         let entries: [InboxEntry]
-        let last: Int64
+        var last: Int64
         do {
             // The last sequence first: entries written after it are then at most extra, never
             // a gap the client would take for expired entries.
@@ -61,6 +61,9 @@ struct NotificationInbox {
         for (index, entry) in entries.prefix(limit).enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
             bytes += NotificationMessage.bytes(of: entry)
+            // An entry written between the two reads: the page never reports a last sequence
+            // below one it carries.
+            last = max(last, entry.sequence)
         }
         bytes += Array(#"],"lastSequence":\#(last),"moreComing":\#(entries.count > limit)}"#.utf8)
         return bytes

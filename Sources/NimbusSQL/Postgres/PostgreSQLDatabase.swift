@@ -167,15 +167,12 @@ package final class PostgreSQLDatabase: SQLDatabase {
     }
 
     /// Stops the pool. Waits at most five seconds for it to wind down: a lease postgres-nio
-    /// never hands back must not keep a server from shutting down.
+    /// never hands back must not keep a server from shutting down. A pool still running then is
+    /// left to finish on its own, with a warning.
     package func close() async {
         runner.cancel()
-        let runner = runner
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { await runner.value }
-            group.addTask { try? await Task.sleep(for: .seconds(5)) }
-            await group.next()
-            group.cancelAll()
+        if await !waitForEnd(of: runner, atMost: .seconds(5)) {
+            logger.warning("The PostgreSQL connection pool did not stop within 5 seconds; shutting down without it")
         }
     }
 
