@@ -28,6 +28,7 @@ enum FilterEvaluator {
     }
 
     static func matches(_ record: Record, _ filter: Filter) -> Bool {
+        if filter.comparator == .containsAnyTokens || filter.comparator == .containsAllTokens { return matchesWords(record, filter) }
         guard let value = value(of: filter.fieldName, in: record) else { return false }
         switch filter.comparator {
         case .equals: return compare(value, filter.value) == 0
@@ -41,10 +42,7 @@ enum FilterEvaluator {
         case .beginsWith: return hasPrefix(value, filter.value)
         case .notBeginsWith: return text(of: value) != nil && !hasPrefix(value, filter.value)
         case .containsAnyTokens, .containsAllTokens:
-            guard let field = text(of: value), let wanted = text(of: filter.value) else { return false }
-            let have = tokens(field)
-            let want = tokens(wanted)
-            return filter.comparator == .containsAnyTokens ? !have.isDisjoint(with: want) : want.isSubset(of: have) && !want.isEmpty
+            return matchesWords(record, filter)
         case .listContains, .notListContains:
             guard case .list(_, let members) = value else { return false }
             let found = members.contains { compare($0, filter.value) == 0 }
@@ -117,8 +115,18 @@ enum FilterEvaluator {
         return whole.unicodeScalars.starts(with: start.unicodeScalars)
     }
 
-    /// Lower-cased runs of letters and digits.
-    private static func tokens(_ text: String) -> Set<String> {
-        Set(text.lowercased().split { !$0.isLetter && !$0.isNumber }.map(String.init))
+    /// A token filter, with the words the store's search index holds (``SearchTokens``): of the
+    /// field, or of every string field for ``Filter/allTokensField``.
+    private static func matchesWords(_ record: Record, _ filter: Filter) -> Bool {
+        guard let wanted = text(of: filter.value) else { return false }
+        let want = Set(SearchTokens.tokens(of: wanted))
+        guard !want.isEmpty else { return false }
+        let have: Set<String> =
+            if filter.fieldName == Filter.allTokensField {
+                record.fields.values.reduce(into: []) { $0.formUnion(SearchTokens.words(of: $1)) }
+            } else {
+                Set(record.fields[filter.fieldName].map(SearchTokens.words(of:)) ?? [])
+            }
+        return filter.comparator == .containsAnyTokens ? !have.isDisjoint(with: want) : want.isSubset(of: have)
     }
 }

@@ -17,9 +17,10 @@ public struct QueryResult: Sendable, Hashable {
 
 extension DatabaseService {
     /// The comparators the store can run today; the rest answer `BAD_REQUEST`.
-    static let supportedComparators: Set<Filter.Comparator> = Set(Filter.Comparator.allCases).subtracting([
-        .near, .containsAnyTokens, .containsAllTokens,
-    ])
+    static let supportedComparators: Set<Filter.Comparator> = Set(Filter.Comparator.allCases).subtracting([.near])
+
+    /// The full-text comparators, which match the words of string fields.
+    static let tokenComparators: Set<Filter.Comparator> = [.containsAnyTokens, .containsAllTokens]
 
     /// The comparators that look inside a list field.
     static let listComparators: Set<Filter.Comparator> = [
@@ -118,7 +119,8 @@ extension DatabaseService {
     static func missingIndex(_ query: Query, fields: [String: FieldSchema]) -> String? {
         for filter in query.filters where SystemField(rawValue: filter.fieldName) == nil {
             let field = fields[filter.fieldName]
-            let needsSearch = filter.comparator == .containsAnyTokens || filter.comparator == .containsAllTokens
+            let needsSearch = tokenComparators.contains(filter.comparator)
+            if needsSearch, filter.fieldName == Filter.allTokensField { continue }
             if needsSearch ? field?.isSearchable != true : field?.isQueryable != true {
                 return "Field '\(filter.fieldName)' is not marked \(needsSearch ? "searchable" : "queryable")"
             }
@@ -127,6 +129,31 @@ extension DatabaseService {
             if fields[sort.fieldName]?.isSortable != true { return "Field '\(sort.fieldName)' is not marked sortable" }
         }
         return nil
+    }
+
+    /// A token filter needs a string with a word in it, on a string field (or string list), a
+    /// field the schema does not know yet, or ``Filter/allTokensField`` (every string field,
+    /// whatever their markings: production checks no index for it).
+    private static func checkTokenFilter(_ filter: Filter, field: FieldSchema?) throws(NimbusError) {
+        let comparator = filter.comparator.rawValue
+        guard case .string(let text) = filter.value else {
+            throw .badRequest("\(comparator) on '\(filter.fieldName)' needs a STRING value, not \(filter.value.type.rawValue)")
+        }
+        guard text.contains(where: { $0.isLetter || $0.isNumber }) else {
+            throw .badRequest("\(comparator) on '\(filter.fieldName)' needs at least one word to search for")
+        }
+        if SystemField(rawValue: filter.fieldName) != nil {
+            throw .badRequest("\(comparator) searches string fields; '\(filter.fieldName)' is a system field")
+        }
+        guard filter.fieldName != Filter.allTokensField else { return }
+        if let violation = FieldRules.nameViolation(filter.fieldName) { throw .badRequest(violation) }
+        guard let field else { return }
+        if field.isEncrypted {
+            throw .badRequest("field '\(filter.fieldName)' is encrypted and cannot be used in a filter")
+        }
+        guard field.type == .string || field.type == .stringList else {
+            throw .badRequest("\(comparator) searches string fields; '\(filter.fieldName)' is \(field.type.rawValue)")
+        }
     }
 
     /// Checks filters and sorts against the schema and gives untyped values the field's type.
@@ -147,6 +174,10 @@ extension DatabaseService {
                 throw .badRequest("\(comparator.rawValue) on '\(filter.fieldName)' needs a list value")
             }
             if let violation = FieldRules.valueViolation(filter.value, field: filter.fieldName) { throw .badRequest(violation) }
+            if Self.tokenComparators.contains(comparator) {
+                try Self.checkTokenFilter(filter, field: fields[filter.fieldName])
+                continue
+            }
             let scalarType = filter.value.type.elementType ?? filter.value.type
             guard [.string, .int64, .double, .timestamp, .reference, .bytes].contains(scalarType) else {
                 throw .badRequest("\(comparator.rawValue) on '\(filter.fieldName)': \(scalarType.rawValue) values cannot be compared")

@@ -48,6 +48,11 @@ public struct Filter: Sendable, Hashable {
         case notListMemberBeginsWith = "NOT_LIST_MEMBER_BEGINS_WITH"
     }
 
+    /// The field name of a `CONTAINS_ANY_TOKENS` or `CONTAINS_ALL_TOKENS` filter that searches
+    /// every string field of a record, as CloudKit's `self CONTAINS` does (a Nimbus extension
+    /// on the wire).
+    public static let allTokensField = "allTokens"
+
     /// The comparison.
     public var comparator: Comparator
     /// The field compared, a record field or a system field such as `___createTime`.

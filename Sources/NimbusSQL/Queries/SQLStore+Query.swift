@@ -177,7 +177,24 @@ struct QuerySQLBuilder {
             let all =
                 "NOT EXISTS (SELECT 1 FROM \(wanted.from) WHERE NOT EXISTS (SELECT 1 FROM \(list.from) WHERE \(list.element) = \(wanted.value)))"
             return filter.comparator == .listContainsAll ? all : negated(all, field: filter.fieldName)
-        case .near, .containsAllTokens, .containsAnyTokens:
+        case .containsAllTokens, .containsAnyTokens:
+            guard case .string(let text) = filter.value else { throw StoreError(.database, detail: "token filters need a string") }
+            var seen: Set<String> = []
+            let tokens = SearchTokens.tokens(of: text).filter { seen.insert($0).inserted }.map { token in
+                filter.fieldName == Filter.allTokensField ? token : SearchTokens.qualified(token, field: filter.fieldName)
+            }
+            guard !tokens.isEmpty else { return "1 = 0" }
+            let all = filter.comparator == .containsAllTokens
+            switch dialect {
+            case .sqlite:
+                binds.append(.text(tokens.map { "\"\($0)\"" }.joined(separator: all ? " " : " OR ")))
+                return "rowid IN (SELECT rowid FROM record_search WHERE record_search MATCH ?)"
+            case .postgres:
+                // The expression and the predicate of the index (migration 15), so the planner uses it.
+                binds.append(.text(tokens.map { "'\($0)'" }.joined(separator: all ? " & " : " | ")))
+                return "(search_document IS NOT NULL AND to_tsvector('simple', search_document) @@ to_tsquery('simple', ?))"
+            }
+        case .near:
             throw StoreError(.database, detail: "comparator \(filter.comparator.rawValue) is not supported by the SQL store")
         }
     }

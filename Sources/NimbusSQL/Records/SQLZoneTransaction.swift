@@ -156,7 +156,7 @@ final class SQLZoneTransaction: ZoneTransaction {
         }
     }
 
-    /// Rows per multi-row INSERT: 19 parameters each, far below either engine's limit, and few
+    /// Rows per multi-row INSERT: 20 parameters each, far below either engine's limit, and few
     /// statements for a 200-record batch, which on PostgreSQL is a round trip each.
     private static let rowsPerInsert = 100
 
@@ -180,7 +180,7 @@ final class SQLZoneTransaction: ZoneTransaction {
     /// Writes records in one statement, replacing the rows (live or tombstones) of the same names.
     private func upsert(_ rows: [(record: Record, counter: Int64)]) async throws {
         var binds: [SQLValue] = []
-        binds.reserveCapacity(rows.count * 19)
+        binds.reserveCapacity(rows.count * 20)
         for (record, counter) in rows {
             let fields = try codec.fieldsColumn(record)
             let encrypted = try codec.encryptedColumn(record)
@@ -197,14 +197,15 @@ final class SQLZoneTransaction: ZoneTransaction {
                 .text(record.created.deviceID), .integer(record.modified.timestamp),
                 .text(record.modified.userRecordName), .text(record.modified.deviceID),
                 record.containingShare.map(SQLValue.text) ?? .null, .integer(record.shareRecordName == nil ? 0 : 1),
+                SearchTokens.document(of: record.fields).map(SQLValue.text) ?? .null,
             ]
         }
-        let values = Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)", count: rows.count)
+        let values = Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)", count: rows.count)
         try await connection.execute(
             """
             INSERT INTO records (container, environment, owner, zone_name, record_name, record_type, change_counter,
                 change_tag, parent_name, fields, encrypted_fields, created_at, created_by, created_device,
-                modified_at, modified_by, modified_device, is_deleted, share_name, is_share_root)
+                modified_at, modified_by, modified_device, is_deleted, share_name, is_share_root, search_document)
             VALUES \(values.joined(separator: ",\n    "))
             ON CONFLICT (container, environment, owner, zone_name, record_name) DO UPDATE SET
                 record_type = excluded.record_type, change_counter = excluded.change_counter,
@@ -213,7 +214,8 @@ final class SQLZoneTransaction: ZoneTransaction {
                 created_by = excluded.created_by, created_device = excluded.created_device,
                 modified_at = excluded.modified_at, modified_by = excluded.modified_by,
                 modified_device = excluded.modified_device, is_deleted = 0,
-                share_name = excluded.share_name, is_share_root = excluded.is_share_root
+                share_name = excluded.share_name, is_share_root = excluded.is_share_root,
+                search_document = excluded.search_document
             """,
             binds
         )
@@ -231,7 +233,7 @@ final class SQLZoneTransaction: ZoneTransaction {
                 """
                 UPDATE records SET is_deleted = 1, change_counter = ?, change_tag = ?, record_type = ?,
                     fields = '{}', encrypted_fields = NULL, parent_name = NULL, modified_at = ?,
-                    is_share_root = 0
+                    is_share_root = 0, search_document = NULL
                 WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND record_name = ?
                 RETURNING share_name
                 """,

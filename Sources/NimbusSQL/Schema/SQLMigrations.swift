@@ -10,10 +10,22 @@
 /// refers across tenants, so a tenant's rows can be moved or sharded as a unit. Ordering comes
 /// from per-zone counters, never from a global sequence.
 enum SQLMigrations {
-    /// One schema version: the statements that bring the previous version to it.
+    /// One schema version: the statements that bring the previous version to it, and work
+    /// that SQL alone cannot do, run after them in the same transaction.
     struct Migration: Sendable {
         var version: Int64
         var statements: @Sendable (SQLDialect) -> [String]
+        var backfill: (@Sendable (any SQLConnection) async throws -> Void)?
+
+        init(
+            version: Int64,
+            backfill: (@Sendable (any SQLConnection) async throws -> Void)? = nil,
+            statements: @escaping @Sendable (SQLDialect) -> [String]
+        ) {
+            self.version = version
+            self.statements = statements
+            self.backfill = backfill
+        }
     }
 
     static let all: [Migration] = [
@@ -358,6 +370,47 @@ enum SQLMigrations {
                 """,
             ]
         },
+        // Token search: each record's search document (SearchTokens), indexed by FTS5 on SQLite
+        // (kept in step by triggers, whichever statement writes the row) and by a GIN index of
+        // its tsvector on PostgreSQL. Records already stored get their documents here.
+        Migration(version: 15, backfill: SearchDocumentBackfill.run) { dialect in
+            switch dialect {
+            case .sqlite:
+                [
+                    "ALTER TABLE records ADD COLUMN search_document TEXT",
+                    """
+                    CREATE VIRTUAL TABLE record_search USING fts5(
+                        search_document, content = 'records', content_rowid = 'rowid', tokenize = 'unicode61 remove_diacritics 0')
+                    """,
+                    """
+                    CREATE TRIGGER records_search_insert AFTER INSERT ON records WHEN new.search_document IS NOT NULL BEGIN
+                        INSERT INTO record_search (rowid, search_document) VALUES (new.rowid, new.search_document);
+                    END
+                    """,
+                    """
+                    CREATE TRIGGER records_search_delete AFTER DELETE ON records WHEN old.search_document IS NOT NULL BEGIN
+                        INSERT INTO record_search (record_search, rowid, search_document) VALUES ('delete', old.rowid, old.search_document);
+                    END
+                    """,
+                    """
+                    CREATE TRIGGER records_search_update AFTER UPDATE OF search_document ON records BEGIN
+                        INSERT INTO record_search (record_search, rowid, search_document)
+                            SELECT 'delete', old.rowid, old.search_document WHERE old.search_document IS NOT NULL;
+                        INSERT INTO record_search (rowid, search_document)
+                            SELECT new.rowid, new.search_document WHERE new.search_document IS NOT NULL;
+                    END
+                    """,
+                ]
+            case .postgres:
+                [
+                    "ALTER TABLE records ADD COLUMN search_document TEXT",
+                    """
+                    CREATE INDEX records_search ON records USING GIN (to_tsvector('simple', search_document))
+                        WHERE search_document IS NOT NULL
+                    """,
+                ]
+            }
+        },
     ]
 
     /// Brings the schema up to the latest version (or to `through`, for tests of an upgrade).
@@ -374,6 +427,7 @@ enum SQLMigrations {
             for statement in migration.statements(dialect) {
                 try await connection.execute(statement)
             }
+            try await migration.backfill?(connection)
             try await connection.execute(
                 "INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)",
                 [.integer(migration.version), .integer(0)]

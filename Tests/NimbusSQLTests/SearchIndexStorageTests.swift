@@ -1,0 +1,85 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import NimbusModel
+import NimbusStore
+import Testing
+
+@testable import NimbusSQL
+
+@Suite("the token search index in the SQL store")
+struct SearchIndexStorageTests {
+    private static let tenant = Tenant(container: "c", environment: .development, owner: "_owner")
+
+    private static func withDirectory(_ body: (String) async throws -> Void) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-search-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await body(directory.appendingPathComponent("store.sqlite").path)
+    }
+
+    private static func search(_ store: SQLStore, _ field: String, _ text: String) async throws -> [String] {
+        let query = Query(recordType: "Note", filters: [Filter(field, .containsAllTokens, .string(text))])
+        return try await store.query(RecordQuery(tenant: tenant, zoneName: "Z", query: query, limit: 10)).map(\.recordID.recordName)
+    }
+
+    @Test("upgrading to token search indexes the records already stored, live ones only")
+    func upgradeIndexesStoredRecords() async throws {
+        try await Self.withDirectory { path in
+            let connection = try SQLiteConnection(path: path, readOnly: false)
+            try await SQLMigrations.migrate(connection, dialect: .sqlite, through: 14)
+            try connection.executeScript(
+                """
+                INSERT INTO zones (container, environment, owner, zone_name, change_counter, incarnation, is_deleted, created_at)
+                VALUES ('c', 'development', '_owner', 'Z', 3, 1, 0, 1);
+                INSERT INTO records (container, environment, owner, zone_name, record_name, record_type, change_counter,
+                    change_tag, parent_name, fields, encrypted_fields, created_at, created_by, created_device,
+                    modified_at, modified_by, modified_device, is_deleted)
+                VALUES
+                    ('c', 'development', '_owner', 'Z', 'old', 'Note', 1, '1', NULL,
+                        '{"title": {"value": "Crème brûlée recipe", "type": "STRING"}}', NULL, 1, 'u', '1', 1, 'u', '1', 0),
+                    ('c', 'development', '_owner', 'Z', 'number', 'Note', 2, '2', NULL,
+                        '{"count": {"value": 3, "type": "INT64"}}', NULL, 1, 'u', '1', 1, 'u', '1', 0),
+                    ('c', 'development', '_owner', 'Z', 'dead', 'Note', 3, '3', NULL, '{}', NULL, 1, 'u', '1', 1, 'u', '1', 1);
+                """
+            )
+            connection.close()
+
+            let store = try await SQLStore.openSQLite(path: path, cipher: FieldCipher(keyBytes: Array(repeating: 3, count: 32))!)
+            #expect(try await Self.search(store, "title", "creme BRULEE") == ["old"])
+            #expect(try await Self.search(store, Filter.allTokensField, "recipe") == ["old"])
+            #expect(try await Self.search(store, "count", "3").isEmpty, "only string fields are indexed")
+            await store.close()
+        }
+    }
+
+    @Test("a token query reads the FTS index, not every record")
+    func queryPlan() async throws {
+        try await Self.withDirectory { path in
+            let connection = try SQLiteConnection(path: path, readOnly: false)
+            try await SQLMigrations.migrate(connection, dialect: .sqlite)
+            let query = Query(recordType: "Note", filters: [Filter("title", .containsAnyTokens, .string("brulee recipe"))])
+            var builder = QuerySQLBuilder(request: RecordQuery(tenant: Self.tenant, zoneName: "Z", query: query, limit: 10), dialect: .sqlite)
+            let (sql, binds) = try builder.build()
+            let plan = try connection.query("EXPLAIN QUERY PLAN " + sql, binds).map { $0.string(3) }.joined(separator: "; ")
+            #expect(plan.contains("VIRTUAL TABLE INDEX"), "\(plan)")
+            #expect(!plan.contains("SCAN records"), "\(plan)")
+            connection.close()
+        }
+    }
+
+    @Test("tokens: letters and digits, folded; a document keeps each word bare and by field, once")
+    func tokens() {
+        #expect(SearchTokens.tokens(of: "Ça va? Très bien, 42fois!") == ["ca", "va", "tres", "bien", "42fois"])
+        #expect(SearchTokens.tokens(of: String(repeating: "a", count: 100)) == [String(repeating: "a", count: 64)])
+        let document = SearchTokens.document(of: [
+            "b": .string("Hello hello"), "a": .list(elementType: .string, [.string("hello")]), "n": .int64(1),
+        ])
+        #expect(document == "hello 61xhello 62xhello")
+        #expect(SearchTokens.document(of: ["n": .int64(1)]) == nil)
+    }
+}
