@@ -52,9 +52,17 @@ public struct RecordQuery: Sendable, Hashable {
     /// The position of a record in this query's order, to resume after it.
     public func position(of record: Record) -> QueryPosition {
         QueryPosition(
-            sortValues: query.sortDescriptors.map { Self.sortKey(of: record, field: $0.fieldName) },
+            sortValues: query.sortDescriptors.map { Self.sortKey(of: record, sort: $0) },
             recordName: record.recordID.recordName
         )
+    }
+
+    /// The value a record sorts by for a sort descriptor; `nil` where the record lacks it. By a
+    /// relative location, that is the distance in whole millimetres (``GeoDistance``).
+    public static func sortKey(of record: Record, sort: SortDescriptor) -> SortKeyValue? {
+        guard let origin = sort.relativeLocation else { return sortKey(of: record, field: sort.fieldName) }
+        guard case .location(let location)? = record.fields[sort.fieldName] else { return nil }
+        return .integer(GeoDistance.millimetres(GeoDistance.kilometres(from: origin, to: location)))
     }
 
     /// The value a record sorts by for a field; `nil` where the record lacks it.

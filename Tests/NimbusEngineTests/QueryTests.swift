@@ -170,25 +170,6 @@ struct QueryTests {
             #expect(byID.records.map(\.recordID.recordName) == ["s1"])
         }
     }
-
-    @Test("comparators that are not supported yet say so")
-    func unsupportedComparator() async throws {
-        try await EngineFixture.with { f in
-            try await f.makeZone("Notes", for: f.alice)
-            do {
-                _ = try await f.database.queryRecords(
-                    Query(recordType: "Note", filters: [Filter("place", .near, .location(Location(latitude: 52.5, longitude: 13.4)))]),
-                    inZone: zone,
-                    resultsLimit: nil,
-                    continuationMarker: nil,
-                    access: f.access(f.alice)
-                )
-                Issue.record("unsupported comparator ran")
-            } catch let error as NimbusError {
-                #expect(error.code == .badRequest && error.reason.contains("NEAR"), "\(error.reason)")
-            }
-        }
-    }
 }
 
 @Suite("query plumbing under churn")

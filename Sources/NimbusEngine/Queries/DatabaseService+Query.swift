@@ -16,8 +16,11 @@ public struct QueryResult: Sendable, Hashable {
 }
 
 extension DatabaseService {
-    /// The comparators the store can run today; the rest answer `BAD_REQUEST`.
-    static let supportedComparators: Set<Filter.Comparator> = Set(Filter.Comparator.allCases).subtracting([.near])
+    /// The comparators the store can run; a comparator outside it answers `BAD_REQUEST`.
+    static let supportedComparators: Set<Filter.Comparator> = Set(Filter.Comparator.allCases)
+
+    /// The largest `NEAR` distance: half the Earth's circumference, beyond which every place is near.
+    static let maximumNearDistance = 20_038.0
 
     /// The full-text comparators, which match the words of string fields.
     static let tokenComparators: Set<Filter.Comparator> = [.containsAnyTokens, .containsAllTokens]
@@ -156,6 +159,42 @@ extension DatabaseService {
         }
     }
 
+    /// A `NEAR` filter needs a location, a distance in kilometres, and a location field (or one
+    /// the schema does not know yet).
+    private static func checkNearFilter(_ filter: Filter, field: FieldSchema?) throws(NimbusError) {
+        guard case .location(let origin) = filter.value else {
+            throw .badRequest("NEAR on '\(filter.fieldName)' needs a LOCATION value, not \(filter.value.type.rawValue)")
+        }
+        try checkCoordinates(origin, of: "NEAR on '\(filter.fieldName)'")
+        guard let distance = filter.distance else {
+            throw .badRequest("NEAR on '\(filter.fieldName)' needs a distance, in kilometres")
+        }
+        guard distance.isFinite, distance > 0, distance <= maximumNearDistance else {
+            throw .badRequest("NEAR on '\(filter.fieldName)': the distance must be more than 0 and at most \(Int(maximumNearDistance)) km")
+        }
+        try checkLocationField(filter.fieldName, field: field, use: "NEAR")
+    }
+
+    /// A sort by `relativeLocation` needs a location field (or one the schema does not know yet).
+    private static func checkDistanceSort(_ sort: SortDescriptor, field: FieldSchema?) throws(NimbusError) {
+        if let origin = sort.relativeLocation { try checkCoordinates(origin, of: "the relativeLocation of the sort by '\(sort.fieldName)'") }
+        try checkLocationField(sort.fieldName, field: field, use: "a sort by relativeLocation")
+    }
+
+    private static func checkCoordinates(_ location: Location, of use: String) throws(NimbusError) {
+        guard (-90...90).contains(location.latitude), (-180...180).contains(location.longitude) else {
+            throw .badRequest("\(use): latitude must be within -90...90 and longitude within -180...180")
+        }
+    }
+
+    private static func checkLocationField(_ name: String, field: FieldSchema?, use: String) throws(NimbusError) {
+        if SystemField(rawValue: name) != nil { throw .badRequest("\(use) needs a LOCATION field; '\(name)' is a system field") }
+        if let violation = FieldRules.nameViolation(name) { throw .badRequest(violation) }
+        guard let field else { return }
+        if field.isEncrypted { throw .badRequest("field '\(name)' is encrypted and cannot be used in a query") }
+        guard field.type == .location else { throw .badRequest("\(use) needs a LOCATION field; '\(name)' is \(field.type.rawValue)") }
+    }
+
     /// Checks filters and sorts against the schema and gives untyped values the field's type.
     private func validated(_ query: Query, fields: [String: FieldSchema]) throws(NimbusError) -> Query {
         var query = query
@@ -177,6 +216,13 @@ extension DatabaseService {
             if Self.tokenComparators.contains(comparator) {
                 try Self.checkTokenFilter(filter, field: fields[filter.fieldName])
                 continue
+            }
+            if comparator == .near {
+                try Self.checkNearFilter(filter, field: fields[filter.fieldName])
+                continue
+            }
+            if filter.distance != nil {
+                throw .badRequest("\(comparator.rawValue) on '\(filter.fieldName)' takes no distance; only NEAR does")
             }
             let scalarType = filter.value.type.elementType ?? filter.value.type
             guard [.string, .int64, .double, .timestamp, .reference, .bytes].contains(scalarType) else {
@@ -212,6 +258,10 @@ extension DatabaseService {
             query.filters[index].value = value
         }
         for sort in query.sortDescriptors {
+            if sort.relativeLocation != nil {
+                try Self.checkDistanceSort(sort, field: fields[sort.fieldName])
+                continue
+            }
             if SystemField(rawValue: sort.fieldName) != nil { continue }
             if let violation = FieldRules.nameViolation(sort.fieldName) { throw .badRequest(violation) }
             if let field = fields[sort.fieldName], field.isEncrypted {

@@ -20,10 +20,14 @@ extension Query {
         for (index, element) in (try members.optional("sortBy")?.array(at: sortsPath) ?? []).enumerated() {
             let sortPath = jsonPath(sortsPath, index)
             let sort = try element.object(at: sortPath)
+            let relativeLocation = try sort.optional("relativeLocation").map { location throws(NimbusError) in
+                try Location.read(location, at: jsonPath(sortPath, "relativeLocation"))
+            }
             sorts.append(
                 SortDescriptor(
                     try sort.required("fieldName", at: sortPath).string(at: jsonPath(sortPath, "fieldName")),
-                    ascending: try sort.optional("ascending")?.bool(at: jsonPath(sortPath, "ascending")) ?? true
+                    ascending: try sort.optional("ascending")?.bool(at: jsonPath(sortPath, "ascending")) ?? true,
+                    relativeLocation: relativeLocation
                 )
             )
         }
@@ -45,6 +49,10 @@ extension Query {
             writer.field("fieldName", sort.fieldName)
             writer.key("ascending")
             writer.bool(sort.ascending)
+            if let location = sort.relativeLocation {
+                writer.key("relativeLocation")
+                location.write(to: &writer)
+            }
             writer.endObject()
         }
         writer.endArray()
@@ -62,7 +70,14 @@ extension Filter {
         }
         let field = try filter.required("fieldName", at: path).string(at: jsonPath(path, "fieldName"))
         let value = try FieldValue.read(dictionary: try filter.required("fieldValue", at: path), at: jsonPath(path, "fieldValue"))
-        return Filter(field, comparator, value.value)
+        var distance: Double?
+        if let json = filter.optional("distance") {
+            guard let number = json.doubleValue else {
+                throw JSONValue.wrongType(jsonPath(path, "distance"), expected: "a number", found: json)
+            }
+            distance = number
+        }
+        return Filter(field, comparator, value.value, distance: distance)
     }
 
     /// Writes `{comparator, fieldName, fieldValue}`.
@@ -72,6 +87,10 @@ extension Filter {
         writer.field("fieldName", fieldName)
         writer.key("fieldValue")
         value.write(to: &writer)
+        if let distance {
+            writer.key("distance")
+            writer.double(distance)
+        }
         writer.endObject()
     }
 }

@@ -59,12 +59,20 @@ public struct Filter: Sendable, Hashable {
     public var fieldName: String
     /// The value compared with.
     public var value: FieldValue
+    /// For `NEAR`: how far from the value's location a match may be, in kilometres.
+    public var distance: Double?
 
     /// Creates a filter.
-    public init(_ fieldName: String, _ comparator: Comparator, _ value: FieldValue) {
+    public init(_ fieldName: String, _ comparator: Comparator, _ value: FieldValue, distance: Double? = nil) {
         self.fieldName = fieldName
         self.comparator = comparator
         self.value = value
+        self.distance = distance
+    }
+
+    /// A `NEAR` filter: records whose location field is within `kilometres` of `location`.
+    public static func near(_ fieldName: String, _ location: Location, withinKilometres kilometres: Double) -> Filter {
+        Filter(fieldName, .near, .location(location), distance: kilometres)
     }
 }
 
@@ -74,10 +82,13 @@ public struct SortDescriptor: Sendable, Hashable {
     public var fieldName: String
     /// Whether smaller values come first.
     public var ascending: Bool
+    /// For a location field: sort by the distance from this location instead.
+    public var relativeLocation: Location?
 
     /// Creates a sort descriptor.
-    public init(_ fieldName: String, ascending: Bool = true) {
+    public init(_ fieldName: String, ascending: Bool = true, relativeLocation: Location? = nil) {
         self.fieldName = fieldName
         self.ascending = ascending
+        self.relativeLocation = relativeLocation
     }
 }

@@ -63,26 +63,33 @@ extension FieldValue {
             if let value = asset.downloadURL { writer.field("downloadURL", value) }
             writer.endObject()
         case .location(let location):
-            writer.beginObject()
-            writer.key("latitude")
-            writer.double(location.latitude)
-            writer.key("longitude")
-            writer.double(location.longitude)
-            for (name, value) in [
-                ("horizontalAccuracy", location.horizontalAccuracy), ("verticalAccuracy", location.verticalAccuracy),
-                ("altitude", location.altitude), ("speed", location.speed), ("course", location.course),
-            ] {
-                if let value {
-                    writer.key(name)
-                    writer.double(value)
-                }
-            }
-            if let timestamp = location.timestamp { writer.field("timestamp", timestamp) }
-            writer.endObject()
+            location.write(to: &writer)
         case .list(_, let elements):
             writer.beginArray()
             for element in elements { element.writeValue(to: &writer, numbersAsStrings: numbersAsStrings) }
             writer.endArray()
         }
+    }
+}
+
+extension Location {
+    /// Writes the location dictionary `{latitude, longitude, ...}`.
+    package func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("latitude")
+        writer.double(latitude)
+        writer.key("longitude")
+        writer.double(longitude)
+        for (name, value) in [
+            ("horizontalAccuracy", horizontalAccuracy), ("verticalAccuracy", verticalAccuracy),
+            ("altitude", altitude), ("speed", speed), ("course", course),
+        ] {
+            if let value {
+                writer.key(name)
+                writer.double(value)
+            }
+        }
+        if let timestamp { writer.field("timestamp", timestamp) }
+        writer.endObject()
     }
 }

@@ -48,7 +48,12 @@ struct QuerySQLBuilder {
 
     mutating func build() throws -> (String, [SQLValue]) {
         var conditions = try filterConditions()
-        let sorts = request.query.sortDescriptors.map { (expression: column(for: $0.fieldName).expression, ascending: $0.ascending) }
+        let sorts = request.query.sortDescriptors.map { sort in
+            (
+                expression: sort.relativeLocation.map { distanceMillimetres(sort.fieldName, from: $0) } ?? column(for: sort.fieldName).expression,
+                ascending: sort.ascending
+            )
+        }
         if let after = request.after {
             guard after.sortValues.count == sorts.count else {
                 throw StoreError(.database, detail: "query position does not match the sort")
@@ -195,8 +200,38 @@ struct QuerySQLBuilder {
                 return "(search_document IS NOT NULL AND to_tsvector('simple', search_document) @@ to_tsquery('simple', ?))"
             }
         case .near:
-            throw StoreError(.database, detail: "comparator \(filter.comparator.rawValue) is not supported by the SQL store")
+            guard case .location(let origin) = filter.value, let distance = filter.distance else {
+                throw StoreError(.database, detail: "NEAR needs a location and a distance")
+            }
+            binds.append(.real(distance))
+            return "\(distanceKilometres(filter.fieldName, from: origin)) <= ?"
         }
+    }
+
+    /// The great-circle distance in kilometres from `origin` to a record's location field, as
+    /// ``GeoDistance`` computes it (the same operations in the same order); `NULL` for a record
+    /// without the field. The origin goes in as literals: it appears several times in a sort's
+    /// keyset, and a `Double`'s description reads back as the same number.
+    private func distanceKilometres(_ field: String, from origin: Location) -> String {
+        let latitude = dialect.jsonScalar(column: "fields", path: [field, "value", "latitude"], as: .real)
+        let longitude = dialect.jsonScalar(column: "fields", path: [field, "value", "longitude"], as: .real)
+        let radians = "\(Double.pi / 180)"
+        let a = """
+            power(sin((\(latitude) - (\(origin.latitude))) * \(radians) / 2), 2) + cos((\(origin.latitude)) * \(radians)) \
+            * cos(\(latitude) * \(radians)) * power(sin((\(longitude) - (\(origin.longitude))) * \(radians) / 2), 2)
+            """
+        // PostgreSQL's least() skips a NULL argument: a record without the field would be half
+        // the world away instead of lacking a distance.
+        let smaller = dialect == .postgres ? "least" : "min"
+        return """
+            (CASE WHEN \(latitude) IS NULL OR \(longitude) IS NULL THEN NULL \
+            ELSE 2 * \(GeoDistance.earthRadius) * asin(\(smaller)(1.0, sqrt(\(a)))) END)
+            """
+    }
+
+    /// ``distanceKilometres(_:from:)`` in whole millimetres, the sort key of a relative-location sort.
+    private func distanceMillimetres(_ field: String, from origin: Location) -> String {
+        "CAST(floor(\(distanceKilometres(field, from: origin)) * 1000000 + 0.5) AS BIGINT)"
     }
 
     /// The negation of a list condition, for records that have the field: a record lacking it
