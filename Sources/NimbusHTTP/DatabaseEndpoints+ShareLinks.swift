@@ -14,7 +14,7 @@ extension DatabaseEndpoints {
     func shareLinks(_ operation: DatabaseRoute.Operation) async throws(NimbusError) -> [UInt8] {
         switch operation {
         case .linksRevoke:
-            let request = try ShareLinkRevokeRequest.parse(body)
+            let request = try ShortGUIDRequest.parse(body)
             let link = try await database.revokeShareLink(shortGUID: request.shortGUID, access: access)
             return encode(ShareLinksResponse(links: [link], baseURL: publicBaseURL))
         case .linksList:

@@ -13,7 +13,7 @@ extension DatabaseEndpoints {
     /// owner's or administrators' answer.
     func shareRequests(_ operation: DatabaseRoute.Operation) async throws(NimbusError) -> [UInt8] {
         if operation == .requestsCreate {
-            let request = try ShareLinkRevokeRequest.parse(body)
+            let request = try ShortGUIDRequest.parse(body)
             return encode(ShareRequestsResponse([try await database.requestAccess(shortGUID: request.shortGUID, access: access)]))
         }
         let decision = try ShareRequestDecision.parse(body)

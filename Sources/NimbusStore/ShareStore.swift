@@ -19,6 +19,12 @@ public protocol ShareStore: Sendable {
     /// Returns shares of a zone by record name; absent names are left out.
     func shares(named names: [String], inZone zoneName: String, of tenant: Tenant) async throws -> [String: Share]
 
+    /// Returns the extra invitation links of a share, oldest first.
+    func shareLinks(of shareName: String, inZone zoneName: String, of tenant: Tenant) async throws -> [ShareLink]
+
+    /// Returns the requests to join a share, oldest first.
+    func shareRequests(of shareName: String, inZone zoneName: String, of tenant: Tenant) async throws -> [ShareRequest]
+
     /// Returns the shares a user accepted in a container environment, whoever owns them.
     func acceptedShares(of userRecordName: String, in container: ContainerEnvironment) async throws -> [Participation]
 

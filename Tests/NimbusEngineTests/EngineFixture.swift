@@ -162,6 +162,18 @@ struct EngineFixture {
         return record
     }
 
+    /// The names of the `Note` records one page of a query over one of Alice's zones returns.
+    func queryNames(_ filters: [Filter], zone: String) async throws(NimbusError) -> Set<String> {
+        let result = try await database.queryRecords(
+            Query(recordType: "Note", filters: filters),
+            inZone: ZoneID(zoneName: zone, ownerRecordName: ""),
+            resultsLimit: nil,
+            continuationMarker: nil,
+            access: access(alice)
+        )
+        return Set(result.records.map(\.recordID.recordName))
+    }
+
     /// Looks a record up, returning `nil` if it is not found.
     func lookup(_ name: String, zone: String = "Notes", as user: String? = nil, scope: DatabaseScope = .private) async throws -> Record? {
         let results = try await database.lookupRecords(

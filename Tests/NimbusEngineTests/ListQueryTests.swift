@@ -12,8 +12,6 @@ import Testing
 /// the suite's database (SQLite, or PostgreSQL under the test script).
 @Suite("records/query: list comparators")
 struct ListQueryTests {
-    private static let zone = ZoneID(zoneName: "Chats", ownerRecordName: "")
-
     private static func ref(_ name: String) -> FieldValue { .reference(Reference(recordName: name)) }
     private static func strings(_ values: String...) -> FieldValue { .list(elementType: .string, values.map(FieldValue.string)) }
     private static func ints(_ values: Int64...) -> FieldValue { .list(elementType: .int64, values.map(FieldValue.int64)) }
@@ -64,14 +62,7 @@ struct ListQueryTests {
     }
 
     private static func query(_ f: EngineFixture, _ filter: Filter) async throws(NimbusError) -> Set<String> {
-        let result = try await f.database.queryRecords(
-            Query(recordType: "Note", filters: [filter]),
-            inZone: zone,
-            resultsLimit: nil,
-            continuationMarker: nil,
-            access: f.access(f.alice)
-        )
-        return Set(result.records.map(\.recordID.recordName))
+        try await f.queryNames([filter], zone: "Chats")
     }
 
     @Test("every list comparator on string, integer, reference and timestamp lists")

@@ -13,8 +13,6 @@ import Testing
 /// database (FTS5 on SQLite, a tsvector GIN index on PostgreSQL under the test script).
 @Suite("records/query: token search")
 struct TokenQueryTests {
-    private static let zone = ZoneID(zoneName: "Notes", ownerRecordName: "")
-
     private static let records: [String: [String: FieldValue]] = [
         "a": ["title": .string("Weekend trip to the Café Lumière"), "body": .string("Bring the camera, and sunscreen!")],
         "b": ["title": .string("Camera repair"), "body": .string("The shop on 5th Street, ticket #4471")],
@@ -60,14 +58,7 @@ struct TokenQueryTests {
     }
 
     private static func query(_ f: EngineFixture, _ filters: [Filter]) async throws(NimbusError) -> Set<String> {
-        let result = try await f.database.queryRecords(
-            Query(recordType: "Note", filters: filters),
-            inZone: zone,
-            resultsLimit: nil,
-            continuationMarker: nil,
-            access: f.access(f.alice)
-        )
-        return Set(result.records.map(\.recordID.recordName))
+        try await f.queryNames(filters, zone: "Notes")
     }
 
     @Test("token comparators on string fields, string lists and allTokens, without case or diacritics")

@@ -58,11 +58,7 @@ extension DatabaseService {
     /// The extra invitation links of a share, oldest first, for its owner or administrators.
     public func shareLinks(shareName: String, inZone zoneID: ZoneID?, access: DatabaseAccess) async throws(NimbusError) -> [ShareLink] {
         let (target, _) = try await shareManager(of: shareName, inZone: zoneID, access: access)
-        return try await store {
-            try await records.write(zone: target.zoneName, of: target.tenant) { transaction in
-                try await transaction.shareLinks(of: shareName)
-            }
-        }
+        return try await store { try await shares.shareLinks(of: shareName, inZone: target.zoneName, of: target.tenant) }
     }
 
     /// Revokes an extra invitation link: it admits nobody more; who joined through it stays.

@@ -42,9 +42,7 @@ extension DatabaseService {
     /// The requests to join a share, oldest first, for its owner or administrators.
     public func shareRequests(shareName: String, inZone zoneID: ZoneID?, access: DatabaseAccess) async throws(NimbusError) -> [ShareRequest] {
         let (target, _) = try await shareManager(of: shareName, inZone: zoneID, access: access)
-        return try await store {
-            try await records.write(zone: target.zoneName, of: target.tenant) { transaction in try await transaction.shareRequests(of: shareName) }
-        }
+        return try await store { try await shares.shareRequests(of: shareName, inZone: target.zoneName, of: target.tenant) }
     }
 
     /// Approves a pending request: the requester becomes an accepted participant (a private

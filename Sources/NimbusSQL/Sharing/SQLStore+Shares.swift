@@ -43,6 +43,18 @@ extension SQLStore: ShareStore {
         }
     }
 
+    public func shareLinks(of shareName: String, inZone zoneName: String, of tenant: Tenant) async throws -> [ShareLink] {
+        try await database.read { connection in
+            try await ShareLinkRows.links(of: shareName, zone: zoneName, tenant: tenant, on: connection)
+        }
+    }
+
+    public func shareRequests(of shareName: String, inZone zoneName: String, of tenant: Tenant) async throws -> [ShareRequest] {
+        try await database.read { connection in
+            try await ShareRequestRows.requests(of: shareName, zone: zoneName, tenant: tenant, on: connection)
+        }
+    }
+
     public func acceptedShares(of userRecordName: String, in container: ContainerEnvironment) async throws -> [Participation] {
         try await participations(
             condition: "",

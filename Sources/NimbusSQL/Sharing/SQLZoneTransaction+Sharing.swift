@@ -39,18 +39,7 @@ extension SQLZoneTransaction {
     }
 
     func shareRequests(of shareName: String) async throws -> [ShareRequest] {
-        try await connection.query(
-            """
-            SELECT user_record_name, status, requested_at FROM share_requests
-            WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND share_name = ?
-            ORDER BY requested_at, user_record_name
-            """,
-            zoneBinds + [.text(shareName)]
-        ).compactMap { row in
-            ShareRequest.Status(rawValue: row.string(1)).map {
-                ShareRequest(shareName: shareName, userRecordName: row.string(0), status: $0, requestedAt: row.int(2))
-            }
-        }
+        try await ShareRequestRows.requests(of: shareName, zone: zone.zoneID.zoneName, tenant: tenant, on: connection)
     }
 
     func saveShareRequest(_ request: ShareRequest) async throws {

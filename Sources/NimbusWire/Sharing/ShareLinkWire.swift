@@ -33,9 +33,10 @@ public struct ShareLinkRequest: WireRequest {
     }
 }
 
-/// The body of `links/revoke` and `requests/create`: `{"shortGUID": ...}`.
-public struct ShareLinkRevokeRequest: WireRequest {
-    /// The link's short GUID.
+/// A body that names a share or a link by its short GUID, `{"shortGUID": ...}`: that of
+/// `links/revoke` and of `requests/create`.
+public struct ShortGUIDRequest: WireRequest {
+    /// The short GUID.
     public var shortGUID: String
 
     package init(json: JSONValue) throws(NimbusError) {
