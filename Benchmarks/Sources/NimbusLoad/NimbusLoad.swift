@@ -26,6 +26,7 @@ struct NimbusLoad: AsyncParsableCommand {
     @Option(help: "Scenarios to run, comma separated (default: all).") var only: String?
     @Flag(help: "Keep the data directory (its path is printed) for inspection.") var keepData = false
     @Option(help: "The largest zone the sync benchmark fills (1000, 100000 or 1000000).") var syncZoneSize = 1_000_000
+    @Option(help: "The largest zone the query benchmark fills (1000 or 1000000).") var queryZoneSize = 1_000_000
     @Option(help: "Members of the chat the notification benchmark fans out to.") var chatMembers = 1_000
     @Option(help: "Messages the notification benchmark sends.") var chatSends = 50
     @Option(help: "Idle WebSocket connections the notification benchmark holds.") var idleConnections = 10_000
@@ -46,6 +47,10 @@ struct NimbusLoad: AsyncParsableCommand {
         // The sync and sharing benchmarks compare with raw reads of the SQLite file.
         if database == nil, selected?.contains("sync") ?? true {
             sync = try await SyncBenchmark.run(session: session, largest: syncZoneSize)
+        }
+        var queries: [QueryBenchmark.Timing] = []
+        if selected?.contains("queries") ?? true {
+            queries = try await QueryBenchmark.run(session: session, largest: queryZoneSize)
         }
         var sharing: SharingBenchmark.Result?
         if database == nil, selected?.contains("sharing") ?? true {
@@ -69,6 +74,7 @@ struct NimbusLoad: AsyncParsableCommand {
             ?? RawSQLiteInserts.measure(schemaFrom: session.databasePath)
         Report.print(results: results, raw: raw, clients: clients, users: users, seconds: duration)
         if let sync { Report.print(sync: sync) }
+        if !queries.isEmpty { Report.print(queries: queries) }
         if let sharing { Report.print(sharing: sharing) }
         if let sdk { Report.print(sdk: sdk) }
         if let notifications { Report.print(notifications: notifications) }

@@ -74,16 +74,30 @@ enum RawSQLiteInserts {
         var statement: OpaquePointer?
         sqlite3_prepare_v2(
             database,
-            "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' ORDER BY type DESC",
+            "SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%'",
             -1,
             &statement,
             nil
         )
         defer { sqlite3_finalize(statement) }
-        var result: [String] = []
+        var objects: [(type: String, name: String, sql: String)] = []
         while sqlite3_step(statement) == SQLITE_ROW {
-            result.append(String(cString: sqlite3_column_text(statement, 0)))
+            objects.append(
+                (
+                    String(cString: sqlite3_column_text(statement, 0)), String(cString: sqlite3_column_text(statement, 1)),
+                    String(cString: sqlite3_column_text(statement, 2))
+                )
+            )
         }
+        // Tables before the indexes and triggers on them; a virtual table makes its own shadow
+        // tables (FTS5's NAME_data, NAME_idx, ...), which must not be created twice.
+        let virtualTables = objects.filter { $0.sql.uppercased().hasPrefix("CREATE VIRTUAL TABLE") }.map(\.name)
+        let order = ["table": 0, "index": 1, "trigger": 2, "view": 3]
+        let result =
+            objects
+            .filter { object in !virtualTables.contains { object.type == "table" && object.name.hasPrefix($0 + "_") } }
+            .sorted { (order[$0.type] ?? 4) < (order[$1.type] ?? 4) }
+            .map(\.sql)
         var pageSizeStatement: OpaquePointer?
         sqlite3_prepare_v2(database, "PRAGMA page_size", -1, &pageSizeStatement, nil)
         defer { sqlite3_finalize(pageSizeStatement) }

@@ -58,6 +58,32 @@ enum Report {
         Swift.print(lines.joined(separator: "\n"))
     }
 
+    static func print(queries: [QueryBenchmark.Timing]) {
+        var lines = [
+            "",
+            "records/query in zones of messages, one client over one keep-alive connection:",
+            "| zone size | query | runs | p50 ms | p99 ms | raw SQLite p50 ms |",
+            "|---:|---|---:|---:|---:|---:|",
+        ]
+        for timing in queries {
+            let raw = timing.rawP50Milliseconds.map { String(format: "%.2f", $0) } ?? "–"
+            lines.append(
+                "| \(format(Double(timing.zoneSize))) | \(timing.query) | \(timing.runs) | "
+                    + String(format: "%.2f | %.2f | ", timing.p50Milliseconds, timing.p99Milliseconds) + "\(raw) |"
+            )
+        }
+        for query in Set(queries.map(\.query)).sorted() {
+            let sizes = queries.filter { $0.query == query }.sorted { $0.zoneSize < $1.zoneSize }
+            if let small = sizes.first, let large = sizes.last, large.zoneSize > small.zoneSize {
+                lines.append(
+                    "\(query): p50 at \(format(Double(large.zoneSize))) / p50 at \(format(Double(small.zoneSize))) = "
+                        + String(format: "%.1f×", large.p50Milliseconds / small.p50Milliseconds)
+                )
+            }
+        }
+        Swift.print(lines.joined(separator: "\n"))
+    }
+
     static func print(sharing: SharingBenchmark.Result) {
         let lines = [
             "",

@@ -24,3 +24,20 @@ func string(after marker: String, in text: String) throws -> String {
     }
     return String(text[range.upperBound..<end])
 }
+
+/// How many times `needle` occurs in `haystack`, without overlaps: the benchmarks count records
+/// in a response by their change tags, so the figure is the server's, not a JSON parser's.
+func occurrences(of needle: [UInt8], in haystack: [UInt8]) -> Int {
+    var found = 0
+    var index = 0
+    let last = haystack.count - needle.count
+    while index <= last {
+        if haystack[index] == needle[0] && haystack[index..<index + needle.count].elementsEqual(needle) {
+            found += 1
+            index += needle.count
+        } else {
+            index += 1
+        }
+    }
+    return found
+}

@@ -124,31 +124,8 @@ final class FeedClient: @unchecked Sendable {
     }
 
     func seed(zone: String, records: Int) async throws {
-        _ = try await post(
-            "zones/modify",
-            #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"\#(zone)"}}}]}"#
-        )
-        let batches = Array(stride(from: 0, to: records, by: 200))
-        // A few requests in flight at once, like a bulk import.
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            var next = 0
-            func add() {
-                guard next < batches.count else { return }
-                let start = batches[next]
-                next += 1
-                group.addTask {
-                    let operations = (start..<min(start + 200, records)).map { index in
-                        #"{"operationType":"create","record":{"recordName":"s-\#(index)","recordType":"Note","fields":{"title":{"value":"sync \#(index)"},"count":{"value":\#(index)}}}}"#
-                    }
-                    let response = try await self.post(
-                        "records/modify",
-                        #"{"zoneID":{"zoneName":"\#(zone)"},"operations":[\#(operations.joined(separator: ","))]}"#
-                    )
-                    guard response.contains("recordChangeTag") else { throw LoadError("seeding failed: \(response.prefix(300))") }
-                }
-            }
-            for _ in 0..<4 { add() }
-            while try await group.next() != nil { add() }
+        try await session.fill(zone: zone, records: records) { index in
+            #"{"recordName":"s-\#(index)","recordType":"Note","fields":{"title":{"value":"sync \#(index)"},"count":{"value":\#(index)}}}"#
         }
     }
 
@@ -181,37 +158,14 @@ final class FeedClient: @unchecked Sendable {
         let tail = String(decoding: response.body.suffix(300), as: UTF8.self)
         guard let syncToken = Self.string(after: #""syncToken":""#, in: tail) else { throw LoadError("no syncToken in \(tail)") }
         return Page(
-            records: Self.count(Array(#""recordChangeTag""#.utf8), in: response.body),
+            records: occurrences(of: Array(#""recordChangeTag""#.utf8), in: response.body),
             syncToken: syncToken,
             moreComing: tail.hasSuffix(#""moreComing":true}"#)
         )
     }
 
-    private static func count(_ needle: [UInt8], in haystack: [UInt8]) -> Int {
-        var found = 0
-        var index = 0
-        let last = haystack.count - needle.count
-        while index <= last {
-            if haystack[index] == needle[0] && haystack[index..<index + needle.count].elementsEqual(needle) {
-                found += 1
-                index += needle.count
-            } else {
-                index += 1
-            }
-        }
-        return found
-    }
-
     private func post(_ operation: String, _ body: String) async throws -> String {
-        var request = URLRequest(url: URL(string: session.url + session.privatePath(operation, user: 0))!)
-        request.httpMethod = "POST"
-        request.httpBody = Data(body.utf8)
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        let (data, response) = try await URLSession.shared.data(for: request)
-        guard (response as? HTTPURLResponse)?.statusCode == 200 else {
-            throw LoadError("\(operation) failed: \(String(decoding: data.prefix(300), as: UTF8.self))")
-        }
-        return String(decoding: data, as: UTF8.self)
+        try await session.post(operation, body)
     }
 
     private static func string(after marker: String, in text: String) -> String? {

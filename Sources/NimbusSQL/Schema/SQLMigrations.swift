@@ -380,7 +380,8 @@ enum SQLMigrations {
                     "ALTER TABLE records ADD COLUMN search_document TEXT",
                     """
                     CREATE VIRTUAL TABLE record_search USING fts5(
-                        search_document, content = 'records', content_rowid = 'rowid', tokenize = 'unicode61 remove_diacritics 0')
+                        search_document, content = 'records', content_rowid = 'rowid', tokenize = 'unicode61 remove_diacritics 0',
+                        detail = 'none', columnsize = 0)
                     """,
                     """
                     CREATE TRIGGER records_search_insert AFTER INSERT ON records WHEN new.search_document IS NOT NULL BEGIN
