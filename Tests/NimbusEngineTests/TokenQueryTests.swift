@@ -19,6 +19,9 @@ struct TokenQueryTests {
         "c": ["title": .string("Groceries"), "tags": .list(elementType: .string, [.string("weekend"), .string("market")])],
         "d": ["title": .string("Sealed")],
         "e": ["count": .int64(3)],
+        // A field whose hex prefix reads as a number to PostgreSQL's parser ("6e616d65"), and
+        // words with combining marks, which FTS5's unicode61 tokenizer would split.
+        "f": ["name": .string("Café du Nord"), "title": .string("भारत यात्रा")],
     ]
 
     struct Case: Sendable, CustomTestStringConvertible {
@@ -46,6 +49,9 @@ struct TokenQueryTests {
         Case(field: Filter.allTokensField, comparator: .containsAnyTokens, text: "weekend", expected: ["a", "c"]),
         Case(field: Filter.allTokensField, comparator: .containsAllTokens, text: "camera sunscreen weekend", expected: ["a"]),
         Case(field: "nowhere", comparator: .containsAnyTokens, text: "weekend", expected: []),
+        Case(field: "name", comparator: .containsAllTokens, text: "cafe NORD", expected: ["f"]),
+        Case(field: "title", comparator: .containsAnyTokens, text: "भारत", expected: ["f"]),
+        Case(field: "title", comparator: .containsAllTokens, text: "यात्रा भारत", expected: ["f"]),
     ]
 
     private static func seed(_ f: EngineFixture) async throws {

@@ -81,5 +81,9 @@ struct SearchIndexStorageTests {
         ])
         #expect(document == "hello 61xhello 62xhello")
         #expect(SearchTokens.document(of: ["n": .int64(1)]) == nil)
+        // A megabyte of distinct words stays within what PostgreSQL's tsvector holds.
+        let huge = (0..<20_000).map { String(repeating: "w", count: 50) + "\($0)" }.joined(separator: " ")
+        let capped = SearchTokens.document(of: ["a": .string(huge), "b": .string(huge)]) ?? ""
+        #expect(capped.utf8.count <= SearchTokens.maximumDocumentBytes && capped.utf8.count > SearchTokens.maximumDocumentBytes / 2)
     }
 }

@@ -34,6 +34,9 @@ final class ResourcePool<Resource: AnyObject>: Sendable {
     /// Every resource, leased or not: only for closing them at shutdown.
     var all: [Resource] { leases.map(\.resource) }
 
+    /// Whether no resource is leased.
+    var isIdle: Bool { state.withLock { $0.idle.count == leases.count } }
+
     /// Leases a resource for the duration of `body`.
     func withResource<Result>(_ body: (Resource) async throws -> Result) async throws -> Result {
         let lease = await acquire()

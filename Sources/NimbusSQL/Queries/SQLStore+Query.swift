@@ -197,7 +197,7 @@ struct QuerySQLBuilder {
             case .postgres:
                 // The expression and the predicate of the index (migration 15), so the planner uses it.
                 binds.append(.text(tokens.map { "'\($0)'" }.joined(separator: all ? " & " : " | ")))
-                return "(search_document IS NOT NULL AND to_tsvector('simple', search_document) @@ to_tsquery('simple', ?))"
+                return "(search_document IS NOT NULL AND array_to_tsvector(string_to_array(search_document, ' ')) @@ CAST(? AS tsquery))"
             }
         case .near:
             guard case .location(let origin) = filter.value, let distance = filter.distance else {

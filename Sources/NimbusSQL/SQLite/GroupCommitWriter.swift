@@ -69,6 +69,9 @@ final class GroupCommitWriter: Sendable {
 
     var underlyingConnection: SQLiteConnection { connection.value }
 
+    /// Whether no write runs or waits.
+    var isIdle: Bool { state.withLock { !$0.isRunning && $0.queue.isEmpty } }
+
     /// Runs `body` in a transaction (shared with concurrent writers) and returns once it commits.
     func write<Value: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) async throws -> Value) async throws -> Value {
         let outcome = Outcome<Value>()

@@ -105,8 +105,25 @@ package final class SQLiteDatabase: SQLDatabase {
     /// One process writes an SQLite file's notifications and serves them: nothing to listen to.
     package func listen(channel: String, _ receive: @escaping @Sendable (String) -> Void) async throws {}
 
+    /// Closes the connections once no statement runs on them, waiting at most five seconds.
+    ///
+    /// A shutdown that timed out may close the store while cancelled work still runs a
+    /// statement; closing a connection under it would free what the statement uses. Should
+    /// work still run after five seconds, the connections stay open for the process's end.
     package func close() async {
         await checkpointer.stop()
+        let writer = writer
+        let readers = readers
+        // An unstructured task: a cancelled caller's sleeps would return at once and spin.
+        let quiet = await Task {
+            let deadline = ContinuousClock.now + .seconds(5)
+            while !(writer.isIdle && readers.isIdle) {
+                guard ContinuousClock.now < deadline else { return false }
+                try? await Task.sleep(for: .milliseconds(10))
+            }
+            return true
+        }.value
+        guard quiet else { return }
         for connection in readers.all + [writer.underlyingConnection] { connection.close() }
     }
 }

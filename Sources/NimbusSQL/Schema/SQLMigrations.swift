@@ -372,7 +372,11 @@ enum SQLMigrations {
         },
         // Token search: each record's search document (SearchTokens), indexed by FTS5 on SQLite
         // (kept in step by triggers, whichever statement writes the row) and by a GIN index of
-        // its tsvector on PostgreSQL. Records already stored get their documents here.
+        // its words as a tsvector on PostgreSQL. The document's words are final: both engines
+        // take them as they are, split at the spaces only (FTS5's `ascii` tokenizer splits at
+        // ASCII punctuation and spaces, of which a word has none; `array_to_tsvector` skips
+        // PostgreSQL's parser, which would read a word such as `6e61...` as a number and more).
+        // Records already stored get their documents here.
         Migration(version: 15, backfill: SearchDocumentBackfill.run) { dialect in
             switch dialect {
             case .sqlite:
@@ -380,7 +384,7 @@ enum SQLMigrations {
                     "ALTER TABLE records ADD COLUMN search_document TEXT",
                     """
                     CREATE VIRTUAL TABLE record_search USING fts5(
-                        search_document, content = 'records', content_rowid = 'rowid', tokenize = 'unicode61 remove_diacritics 0',
+                        search_document, content = 'records', content_rowid = 'rowid', tokenize = 'ascii',
                         detail = 'none', columnsize = 0)
                     """,
                     """
@@ -406,7 +410,7 @@ enum SQLMigrations {
                 [
                     "ALTER TABLE records ADD COLUMN search_document TEXT",
                     """
-                    CREATE INDEX records_search ON records USING GIN (to_tsvector('simple', search_document))
+                    CREATE INDEX records_search ON records USING GIN (array_to_tsvector(string_to_array(search_document, ' ')))
                         WHERE search_document IS NOT NULL
                     """,
                 ]

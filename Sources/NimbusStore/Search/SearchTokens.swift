@@ -18,9 +18,10 @@ package import NimbusModel
 /// `Filter.allTokensField`, and qualified by its field (the field name in hexadecimal, `x`, the
 /// token), for a filter on one field. Hex keeps any field name inside one index token.
 package enum SearchTokens {
-    /// Tokens kept per record: a megabyte of text must not make an index entry PostgreSQL
-    /// refuses (a `tsvector` holds at most a megabyte).
+    /// Distinct words kept per record, and the bytes of its whole document: a megabyte of text
+    /// must not make an index entry PostgreSQL refuses (a `tsvector` holds at most a megabyte).
     package static let maximumTokens = 4_096
+    package static let maximumDocumentBytes = 256 * 1024
     /// Longer runs are cut to this many characters, on both sides of the comparison.
     package static let maximumTokenLength = 64
 
@@ -69,11 +70,18 @@ package enum SearchTokens {
     package static func document(of fields: [String: FieldValue]) -> String? {
         var seen: Set<String> = []
         var words: [String] = []
-        for name in fields.keys.sorted() {
+        var bytes = 0
+        func add(_ word: String) -> Bool {
+            guard words.count < maximumTokens * 2, bytes + word.utf8.count + 1 <= maximumDocumentBytes else { return false }
+            words.append(word)
+            bytes += word.utf8.count + 1
+            return true
+        }
+        fill: for name in fields.keys.sorted() {
             guard let value = fields[name] else { continue }
-            for token in self.words(of: value) where words.count < maximumTokens * 2 && seen.insert(name + "\u{0}" + token).inserted {
-                if seen.insert(token).inserted { words.append(token) }
-                words.append(qualified(token, field: name))
+            for token in self.words(of: value) where seen.insert(name + "\u{0}" + token).inserted {
+                if seen.insert(token).inserted, !add(token) { break fill }
+                if !add(qualified(token, field: name)) { break fill }
             }
         }
         return words.isEmpty ? nil : words.joined(separator: " ")
