@@ -167,6 +167,55 @@ struct NotificationRuleTests {
         }
     }
 
+    @Test("a recipientHas lookup can search words: a member's away note mentioning the chat's topic mutes it")
+    func lookupSearchesWords() async throws {
+        try await Self.withChat { chat in
+            let away = """
+                [{"name": "away", "recordTypes": ["Message"],
+                  "when": {"recipientHas": {"recordType": "AwayNote", "filterBy": [
+                    {"fieldName": "allTokens", "comparator": "CONTAINS_ANY_TOKENS", "fieldValue": {"value": "hello"}}]}},
+                  "then": "none"},
+                 {"name": "away-by-topic", "recordTypes": ["Message"],
+                  "when": {"recipientHas": {"recordType": "AwayTopics", "filterBy": [
+                    {"fieldName": "topics", "comparator": "CONTAINS_ALL_TOKENS", "fieldValue": {"value": "Hello"}}]}},
+                  "then": "none"}]
+                """
+            let rules = try Subscription.read(JSONParser.parse(#"{"subscriptionType": "database", "rules": \#(away)}"#), at: "").rules
+            for user in chat.members {
+                let subscription = Subscription(
+                    subscriptionID: "chat",
+                    kind: .zone(chat.zone),
+                    notificationInfo: NotificationInfo(alertBody: "New"),
+                    rules: rules
+                )
+                try await NotificationTests.subscribe(chat.f, user, user == chat.f.alice ? .private : .shared, subscription)
+            }
+            // Carol's note says it in a string field, Alice's list of topics in a string list.
+            try await chat.saveSetting(
+                RecordOperation(
+                    kind: .create,
+                    recordName: "away",
+                    recordType: "AwayNote",
+                    fields: ["note": FieldInput(.string("Hello! Back Monday."))]
+                ),
+                as: chat.carol
+            )
+            try await chat.saveSetting(
+                RecordOperation(
+                    kind: .create,
+                    recordName: "topics",
+                    recordType: "AwayTopics",
+                    fields: ["topics": FieldInput(.list(elementType: .string, [.string("hello"), .string("lunch")]))]
+                ),
+                as: chat.f.alice
+            )
+            _ = try await chat.delivered()
+            try await chat.write([Self.message("m9")], as: chat.f.bob)
+            // Bob, the writer, has no away note; Alice and Carol are away for messages saying hello.
+            #expect(Set(try await chat.delivered().keys) == [chat.f.bob])
+        }
+    }
+
     @Test("a message the recipient already read on another device is only a silent update")
     func alreadyReadIsSilent() async throws {
         try await Self.withChat { chat in

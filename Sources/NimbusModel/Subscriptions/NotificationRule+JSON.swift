@@ -26,7 +26,7 @@ extension NotificationRule {
     /// Comparators a `recipientHas` filter may use: those the store's queries run.
     package static let lookupComparators: Set<Filter.Comparator> = [
         .equals, .notEquals, .lessThan, .lessThanOrEquals, .greaterThan, .greaterThanOrEquals, .in, .notIn, .beginsWith,
-        .notBeginsWith,
+        .notBeginsWith, .containsAnyTokens, .containsAllTokens,
     ]
     /// The system names a `$record.` or `$parent.` variable may use beside field names.
     package static let variableNames: Set<String> = [
