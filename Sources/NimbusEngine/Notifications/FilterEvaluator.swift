@@ -28,7 +28,8 @@ enum FilterEvaluator {
     }
 
     static func matches(_ record: Record, _ filter: Filter) -> Bool {
-        if filter.comparator == .containsAnyTokens || filter.comparator == .containsAllTokens { return matchesWords(record, filter) }
+        // allTokens names no field: the words come from the record, before any field lookup.
+        if filter.comparator.searchesWords { return matchesWords(record, filter) }
         guard let value = value(of: filter.fieldName, in: record) else { return false }
         switch filter.comparator {
         case .equals: return compare(value, filter.value) == 0

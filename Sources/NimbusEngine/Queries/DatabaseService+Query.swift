@@ -16,14 +16,8 @@ public struct QueryResult: Sendable, Hashable {
 }
 
 extension DatabaseService {
-    /// The comparators the store can run; a comparator outside it answers `BAD_REQUEST`.
-    static let supportedComparators: Set<Filter.Comparator> = Set(Filter.Comparator.allCases)
-
     /// The largest `NEAR` distance: half the Earth's circumference, beyond which every place is near.
     static let maximumNearDistance = 20_038.0
-
-    /// The full-text comparators, which match the words of string fields.
-    static let tokenComparators: Set<Filter.Comparator> = [.containsAnyTokens, .containsAllTokens]
 
     /// The comparators that look inside a list field.
     static let listComparators: Set<Filter.Comparator> = [
@@ -38,7 +32,7 @@ extension DatabaseService {
 
     /// Runs a query over one zone and returns a page of results.
     ///
-    /// - Throws: `.badRequest` for unsupported comparators, encrypted fields in a filter or sort,
+    /// - Throws: `.badRequest` for filters that do not fit their field, encrypted fields in a filter or sort,
     ///   values of the wrong type, a bad `resultsLimit` or a marker from another query;
     ///   `.zoneNotFound`.
     public func queryRecords(
@@ -122,7 +116,7 @@ extension DatabaseService {
     static func missingIndex(_ query: Query, fields: [String: FieldSchema]) -> String? {
         for filter in query.filters where SystemField(rawValue: filter.fieldName) == nil {
             let field = fields[filter.fieldName]
-            let needsSearch = tokenComparators.contains(filter.comparator)
+            let needsSearch = filter.comparator.searchesWords
             if needsSearch, filter.fieldName == Filter.allTokensField { continue }
             if needsSearch ? field?.isSearchable != true : field?.isQueryable != true {
                 return "Field '\(filter.fieldName)' is not marked \(needsSearch ? "searchable" : "queryable")"
@@ -142,7 +136,7 @@ extension DatabaseService {
         guard case .string(let text) = filter.value else {
             throw .badRequest("\(comparator) on '\(filter.fieldName)' needs a STRING value, not \(filter.value.type.rawValue)")
         }
-        guard text.contains(where: { $0.isLetter || $0.isNumber }) else {
+        guard !SearchTokens.tokens(of: text).isEmpty else {
             throw .badRequest("\(comparator) on '\(filter.fieldName)' needs at least one word to search for")
         }
         if SystemField(rawValue: filter.fieldName) != nil {
@@ -200,9 +194,6 @@ extension DatabaseService {
         var query = query
         for index in query.filters.indices {
             let filter = query.filters[index]
-            guard Self.supportedComparators.contains(filter.comparator) else {
-                throw .badRequest("comparator \(filter.comparator.rawValue) is not supported yet")
-            }
             let comparator = filter.comparator
             let isList = Self.listValuedComparators.contains(comparator)
             let looksInside = Self.listComparators.contains(comparator)
@@ -213,7 +204,7 @@ extension DatabaseService {
                 throw .badRequest("\(comparator.rawValue) on '\(filter.fieldName)' needs a list value")
             }
             if let violation = FieldRules.valueViolation(filter.value, field: filter.fieldName) { throw .badRequest(violation) }
-            if Self.tokenComparators.contains(comparator) {
+            if comparator.searchesWords {
                 try Self.checkTokenFilter(filter, field: fields[filter.fieldName])
                 continue
             }

@@ -46,6 +46,10 @@ public struct Filter: Sendable, Hashable {
         case notListContainsAll = "NOT_LIST_CONTAINS_ALL"
         case listMemberBeginsWith = "LIST_MEMBER_BEGINS_WITH"
         case notListMemberBeginsWith = "NOT_LIST_MEMBER_BEGINS_WITH"
+
+        /// Whether the comparator searches the words of string fields (`CONTAINS_ANY_TOKENS`,
+        /// `CONTAINS_ALL_TOKENS`).
+        public var searchesWords: Bool { self == .containsAnyTokens || self == .containsAllTokens }
     }
 
     /// The field name of a `CONTAINS_ANY_TOKENS` or `CONTAINS_ALL_TOKENS` filter that searches

@@ -234,15 +234,14 @@ struct SQLNotificationTransaction: NotificationTransaction {
             let isList = filter.comparator == .in || filter.comparator == .notIn
             if case .list = filter.value, !isList { return nil }
             if isList, filter.value.type.isList == false { return nil }
-            let searchesWords = filter.comparator == .containsAnyTokens || filter.comparator == .containsAllTokens
             let type: FieldType? =
                 switch SystemField(rawValue: filter.fieldName) {
                 case .createTime, .modTime: .timestamp
                 case .createdBy, .modifiedBy, .recordID: .string
                 // A token filter searches the words of strings and string lists, or of every
                 // string field (allTokens), always with a string.
-                case nil where searchesWords && filter.fieldName == Filter.allTokensField: .string
-                case nil where searchesWords && fields[filter.fieldName]?.type == .stringList: .string
+                case nil where filter.comparator.searchesWords && filter.fieldName == Filter.allTokensField: .string
+                case nil where filter.comparator.searchesWords && fields[filter.fieldName]?.type == .stringList: .string
                 case nil: fields[filter.fieldName]?.type
                 }
             guard let type, Self.comparable(type, with: filter.value) else { return nil }
