@@ -106,6 +106,7 @@ struct DatabaseEndpoints {
             let result = try await database.queryRecords(
                 request.query,
                 inZone: request.zoneID,
+                zoneWide: request.zoneWide ?? false,
                 resultsLimit: request.resultsLimit,
                 continuationMarker: request.continuationMarker,
                 access: access
@@ -120,7 +121,13 @@ struct DatabaseEndpoints {
             )
         case .recordsCount:
             let request = try RecordsQueryRequest.parse(body)
-            return encode(RecordsCountResponse(count: try await database.countRecords(request.query, inZone: request.zoneID, access: access)))
+            let count = try await database.countRecords(
+                request.query,
+                inZone: request.zoneID,
+                zoneWide: request.zoneWide ?? false,
+                access: access
+            )
+            return encode(RecordsCountResponse(count: count))
         case .recordsResolve:
             return try await resolveShares(accept: false)
         case .recordsAccept:

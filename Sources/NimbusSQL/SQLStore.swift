@@ -28,11 +28,14 @@ public final class SQLStore: Sendable {
     let now: @Sendable () -> Int64
     /// Each container's per-user storage quota, as last read (see `userQuota(of:)`).
     let quotas = StorageQuotaCache()
+    /// Builds the indexes queries ask for (see `FieldIndex`).
+    let fieldIndexes: FieldIndexBuilder
 
-    init(database: any SQLDatabase, cipher: FieldCipher, now: @escaping @Sendable () -> Int64) {
+    init(database: any SQLDatabase, cipher: FieldCipher, now: @escaping @Sendable () -> Int64, logger: Logger) {
         self.database = database
         self.cipher = cipher
         self.now = now
+        self.fieldIndexes = FieldIndexBuilder(database: database, logger: logger)
     }
 
     /// Opens (creating if needed) an SQLite store at `path` and migrates it to the latest schema.
@@ -40,12 +43,14 @@ public final class SQLStore: Sendable {
     ///   - path: The database file.
     ///   - cipher: Seals encrypted fields; its key must stay the same for the life of the data.
     ///   - now: The clock, in milliseconds since 1970-01-01 UTC.
+    ///   - logger: Where the store logs what it does in the background (index builds).
     public static func openSQLite(
         path: String,
         cipher: FieldCipher,
-        now: @escaping @Sendable () -> Int64 = SQLStore.systemTime
+        now: @escaping @Sendable () -> Int64 = SQLStore.systemTime,
+        logger: Logger = Logger(label: "nimbus.store")
     ) async throws -> SQLStore {
-        SQLStore(database: try await SQLiteDatabase.open(path: path), cipher: cipher, now: now)
+        SQLStore(database: try await SQLiteDatabase.open(path: path), cipher: cipher, now: now, logger: logger)
     }
 
     /// Connects to a PostgreSQL database and migrates it to the latest schema (migrations from
@@ -55,14 +60,14 @@ public final class SQLStore: Sendable {
     ///   - cipher: Seals encrypted fields; its key must stay the same for the life of the data,
     ///     and be the same in every process that shares the database.
     ///   - now: The clock, in milliseconds since 1970-01-01 UTC.
-    ///   - logger: Where the connection pool logs.
+    ///   - logger: Where the connection pool, and the store's background work, log.
     public static func openPostgres(
         _ location: PostgresLocation,
         cipher: FieldCipher,
         now: @escaping @Sendable () -> Int64 = SQLStore.systemTime,
         logger: Logger
     ) async throws -> SQLStore {
-        SQLStore(database: try await PostgreSQLDatabase.open(location, logger: logger), cipher: cipher, now: now)
+        SQLStore(database: try await PostgreSQLDatabase.open(location, logger: logger), cipher: cipher, now: now, logger: logger)
     }
 
     /// Whether the store holds no container yet: a new deployment.
@@ -81,6 +86,7 @@ public final class SQLStore: Sendable {
 
     /// Closes the database; the store must not be used afterwards.
     public func close() async {
+        await fieldIndexes.stop()
         await database.close()
     }
 

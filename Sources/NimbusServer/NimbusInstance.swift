@@ -79,7 +79,7 @@ public struct NimbusInstance: Sendable {
             isNew = try await store.isEmpty()
         } else {
             isNew = !files.fileExists(atPath: configuration.databasePath)
-            store = try await SQLStore.openSQLite(path: configuration.databasePath, cipher: cipher, now: now)
+            store = try await SQLStore.openSQLite(path: configuration.databasePath, cipher: cipher, now: now, logger: logger)
         }
         var accountConfiguration = AccountService.Configuration()
         accountConfiguration.signatureDateWindow = Int64(configuration.signatureDateWindowSeconds) * 1000

@@ -14,13 +14,17 @@ public import NimbusModel
 
 /// A query as the store runs it: already validated by the engine.
 ///
-/// Results are ordered by the sort descriptors and then by record name, so every record has
-/// one position and a page can resume after ``after``.
+/// Results are ordered by the sort descriptors and then by record name (zone name and record
+/// name for a zone-wide query), so every record has one position and a page can resume after
+/// ``after``.
 public struct RecordQuery: Sendable, Hashable {
     /// The database the query runs in.
     public var tenant: Tenant
-    /// The zone the query searches.
+    /// The zone the query searches, unless ``isZoneWide``.
     public var zoneName: String
+    /// Whether the query searches every zone of the tenant (`zoneWide`); ``zoneName`` is then
+    /// ignored.
+    public var isZoneWide = false
     /// The record type, filters and sort descriptors, with values typed by the schema.
     public var query: Query
     /// The most results to return.
@@ -53,7 +57,8 @@ public struct RecordQuery: Sendable, Hashable {
     public func position(of record: Record) -> QueryPosition {
         QueryPosition(
             sortValues: query.sortDescriptors.map { Self.sortKey(of: record, sort: $0) },
-            recordName: record.recordID.recordName
+            recordName: record.recordID.recordName,
+            zoneName: isZoneWide ? record.recordID.zoneID.zoneName : nil
         )
     }
 
@@ -84,11 +89,14 @@ public struct QueryPosition: Sendable, Hashable, Codable {
     public var sortValues: [SortKeyValue?]
     /// The record's name, which breaks ties between equal sort values.
     public var recordName: String
+    /// The record's zone, which breaks ties before the record name in a zone-wide query.
+    public var zoneName: String?
 
     /// Creates a position.
-    public init(sortValues: [SortKeyValue?], recordName: String) {
+    public init(sortValues: [SortKeyValue?], recordName: String, zoneName: String? = nil) {
         self.sortValues = sortValues
         self.recordName = recordName
+        self.zoneName = zoneName
     }
 }
 

@@ -70,4 +70,48 @@ struct DatabaseQueryTests {
             #expect(error.reason.contains("index"))
         }
     }
+
+    @Test("a query without a zone searches every zone of the database (zoneWide)")
+    func zoneWide() async throws {
+        try await ClientFixture.with { f in
+            let database = f.container(as: f.alice).privateCloudDatabase
+            let work = ZoneID(zoneName: "Work", ownerRecordName: "")
+            try await database.save(zones: [notes, work])
+            _ = try await database.modifyRecords(
+                saving: [
+                    .note("a", in: notes, ["index": .int64(2)]), .note("a", in: work, ["index": .int64(1)]),
+                    .note("b", in: work, ["index": .int64(3)]),
+                ],
+                atomically: false
+            )
+            let query = Query(recordType: "Note", sortDescriptors: [SortDescriptor("index", ascending: true)])
+            let found = try await database.records(matching: query, in: nil, resultsLimit: 1)
+            #expect(found.map { "\($0.recordID.zoneID.zoneName)/\($0.recordID.recordName)" } == ["Work/a", "Notes/a", "Work/b"])
+            #expect(try await database.count(matching: query, in: nil) == 3)
+            let error = try await #require(throws: NimbusError.self) {
+                try await f.container(as: f.alice).sharedCloudDatabase.queryPage(query, in: nil)
+            }
+            #expect(error.code == .badRequest)
+        }
+    }
+
+    @Test("NEAR with its distance and a sort by distance reach the server")
+    func nearAndDistanceSort() async throws {
+        try await ClientFixture.with { f in
+            let database = f.container(as: f.alice).privateCloudDatabase
+            try await database.save(zones: [notes])
+            let places = [("paris", 48.8566, 2.3522), ("lyon", 45.7640, 4.8357), ("berlin", 52.5200, 13.4050)]
+            _ = try await database.modifyRecords(
+                saving: places.map { .note($0.0, in: notes, ["where": .location(Location(latitude: $0.1, longitude: $0.2))]) },
+                atomically: false
+            )
+            let paris = Location(latitude: 48.8566, longitude: 2.3522)
+            let query = Query(
+                recordType: "Note",
+                filters: [Filter("where", .near, .location(paris), distance: 500)],
+                sortDescriptors: [SortDescriptor("where", ascending: false, relativeLocation: paris)]
+            )
+            #expect(try await database.records(matching: query, in: notes).map(\.recordID.recordName) == ["lyon", "paris"])
+        }
+    }
 }

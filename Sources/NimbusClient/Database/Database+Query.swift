@@ -20,7 +20,8 @@ extension Database {
     /// Fetches one page of a query's results (`records/query`).
     /// - Parameters:
     ///   - query: the record type, filters and sort order.
-    ///   - zoneID: the zone to search.
+    ///   - zoneID: the zone to search; `nil` searches every zone of the database (`zoneWide`;
+    ///     the private and public databases only: the shared database refuses it).
     ///   - cursor: where to continue; `nil` for the first page.
     ///   - resultsLimit: records per page (the server caps it at 200).
     ///   - desiredKeys: the fields to return; all of them when `nil`.
@@ -28,17 +29,16 @@ extension Database {
     ///   field, a field not marked queryable in production); `.zoneNotFound`.
     public func queryPage(
         _ query: Query,
-        in zoneID: ZoneID,
+        in zoneID: ZoneID?,
         continuingFrom cursor: String? = nil,
         resultsLimit: Int? = nil,
         desiredKeys: [String]? = nil
     ) async throws -> QueryResultsPage {
         let response = try await post("records/query", idempotent: true) { writer in
             writer.beginObject()
-            writer.key("zoneID")
-            RecordWireCoding.write(zoneID, to: &writer)
+            Self.write(zoneID, to: &writer)
             writer.key("query")
-            Self.write(query, to: &writer)
+            query.write(to: &writer)
             if let cursor { writer.field("continuationMarker", cursor) }
             if let resultsLimit { writer.field("resultsLimit", Int64(resultsLimit)) }
             if let desiredKeys { writer.stringArray("desiredKeys", desiredKeys) }
@@ -47,7 +47,7 @@ extension Database {
         var page = QueryResultsPage(records: [], cursor: nil)
         for (index, item) in try recordItems(response).enumerated() {
             if RecordJSON.isError(item) { throw RecordJSON.error(item, in: zoneID) }
-            page.records.append(try RecordWireCoding.record(item, in: zoneID, at: "records[\(index)]"))
+            page.records.append(try RecordWireCoding.record(item, in: Self.assumedZone(zoneID), at: "records[\(index)]"))
         }
         if case .string(let marker)? = response["continuationMarker"] { page.cursor = marker }
         return page
@@ -55,15 +55,15 @@ extension Database {
 
     /// Counts the records a query's filters match (`records/count`, a Nimbus extension): no
     /// records are fetched, and there is no limit. The query's sort does not matter.
+    /// - Parameter zoneID: the zone to count in; `nil` counts in every zone of the database.
     /// - Throws: what ``queryPage(_:in:continuingFrom:resultsLimit:desiredKeys:)`` throws for
     ///   the query and zone.
-    public func count(matching query: Query, in zoneID: ZoneID) async throws -> Int {
+    public func count(matching query: Query, in zoneID: ZoneID?) async throws -> Int {
         let response = try await post("records/count", idempotent: true) { writer in
             writer.beginObject()
-            writer.key("zoneID")
-            RecordWireCoding.write(zoneID, to: &writer)
+            Self.write(zoneID, to: &writer)
             writer.key("query")
-            Self.write(query, to: &writer)
+            query.write(to: &writer)
             writer.endObject()
         }
         guard case .integer(let count)? = response["count"] else {
@@ -75,13 +75,13 @@ extension Database {
     /// Fetches every result of a query, following cursors page after page.
     /// - Parameters:
     ///   - query: the record type, filters and sort order.
-    ///   - zoneID: the zone to search.
+    ///   - zoneID: the zone to search; `nil` searches every zone of the database.
     ///   - resultsLimit: records per request.
     ///   - progress: called with the number of records fetched so far after each page.
     /// - Returns: all matching records, in the query's order.
     public func records(
         matching query: Query,
-        in zoneID: ZoneID,
+        in zoneID: ZoneID?,
         resultsLimit: Int? = nil,
         progress: (Int) -> Void = { _ in }
     ) async throws -> [Record] {
@@ -96,34 +96,19 @@ extension Database {
         return records
     }
 
-    private static func write(_ query: Query, to writer: inout JSONWriter) {
-        writer.beginObject()
-        writer.field("recordType", query.recordType)
-        if !query.filters.isEmpty {
-            writer.key("filterBy")
-            writer.beginArray()
-            for filter in query.filters {
-                writer.beginObject()
-                writer.field("comparator", filter.comparator.rawValue)
-                writer.field("fieldName", filter.fieldName)
-                writer.key("fieldValue")
-                filter.value.write(to: &writer)
-                writer.endObject()
-            }
-            writer.endArray()
+    /// Writes `"zoneID"`, or for a search of every zone, `"zoneWide": true`.
+    private static func write(_ zoneID: ZoneID?, to writer: inout JSONWriter) {
+        if let zoneID {
+            writer.key("zoneID")
+            RecordWireCoding.write(zoneID, to: &writer)
+        } else {
+            writer.key("zoneWide")
+            writer.bool(true)
         }
-        if !query.sortDescriptors.isEmpty {
-            writer.key("sortBy")
-            writer.beginArray()
-            for sort in query.sortDescriptors {
-                writer.beginObject()
-                writer.field("fieldName", sort.fieldName)
-                writer.key("ascending")
-                writer.bool(sort.ascending)
-                writer.endObject()
-            }
-            writer.endArray()
-        }
-        writer.endObject()
+    }
+
+    /// The zone a record of a response is in when it names none (the server always names it).
+    private static func assumedZone(_ zoneID: ZoneID?) -> ZoneID {
+        zoneID ?? ZoneID(zoneName: ZoneID.defaultZoneName, ownerRecordName: "")
     }
 }

@@ -32,6 +32,6 @@ struct ContinuationMarker {
     }
 
     private func scope(of request: RecordQuery) -> String {
-        "query|\(request.tenant)|\(request.zoneName)|\(request.query)"
+        "query|\(request.tenant)|\(request.isZoneWide ? "*" : request.zoneName)|\(request.query)"
     }
 }

@@ -30,14 +30,20 @@ extension DatabaseService {
         .in, .notIn, .listContainsAny, .notListContainsAny, .listContainsAll, .notListContainsAll,
     ]
 
-    /// Runs a query over one zone and returns a page of results.
+    /// Runs a query over one zone, or every zone of the database, and returns a page of results.
     ///
+    /// - Parameters:
+    ///   - zoneID: the zone to search; `nil` for the default zone, or with `zoneWide` for every
+    ///     zone.
+    ///   - zoneWide: whether a query without a zone searches every zone of the database
+    ///     (private and public; CloudKit's shared database refuses it, and so does this one).
     /// - Throws: `.badRequest` for filters that do not fit their field, encrypted fields in a filter or sort,
-    ///   values of the wrong type, a bad `resultsLimit` or a marker from another query;
-    ///   `.zoneNotFound`.
+    ///   values of the wrong type, a bad `resultsLimit`, a marker from another query, or a
+    ///   zone-wide query in the shared database; `.zoneNotFound`.
     public func queryRecords(
         _ query: Query,
         inZone zoneID: ZoneID?,
+        zoneWide: Bool = false,
         resultsLimit: Int?,
         continuationMarker: String?,
         access: DatabaseAccess
@@ -46,24 +52,32 @@ extension DatabaseService {
         guard (1...Self.maximumOperations).contains(limit) else {
             throw .badRequest("resultsLimit must be between 1 and \(Self.maximumOperations)")
         }
-        var (request, target) = try await recordQuery(query, inZone: zoneID, limit: limit, access: access)
-        let zoneName = target.zoneName
+        var (request, target) = try await recordQuery(query, inZone: zoneID, zoneWide: zoneWide, limit: limit, access: access)
         let tenant = target.tenant
         let markers = ContinuationMarker(sealer: sealer)
         if let continuationMarker {
             request.after = try markers.decode(continuationMarker, for: request)
         }
-        let found = try await withShareDetails(
-            try await store { try await records.query(request) },
-            in: target,
-            reader: access.caller.userRecordName
-        )
+        var found = try await store { try await records.query(request) }
+        // Share records get their share, looked up in their own zone.
+        for zoneName in Set(found.filter { Share.isShareType($0.recordType) }.map(\.recordID.zoneID.zoneName)) {
+            var zoneTarget = target
+            zoneTarget.zoneName = zoneName
+            let detailed = try await withShareDetails(
+                found.filter { $0.recordID.zoneID.zoneName == zoneName },
+                in: zoneTarget,
+                reader: access.caller.userRecordName
+            )
+            let byName = Dictionary(detailed.map { ($0.recordID.recordName, $0) }) { first, _ in first }
+            found = found.map { record in
+                record.recordID.zoneID.zoneName == zoneName ? byName[record.recordID.recordName] ?? record : record
+            }
+        }
         let marker = found.count == limit ? found.last.map { markers.encode(request.position(of: $0), for: request) } : nil
-        let zone = reportedZoneID(zoneName, of: tenant)
         return QueryResult(
             records: found.map { record in
                 var record = record
-                record.recordID.zoneID = zone
+                record.recordID.zoneID = reportedZoneID(record.recordID.zoneID.zoneName, of: tenant)
                 return record
             },
             continuationMarker: marker
@@ -75,21 +89,36 @@ extension DatabaseService {
     ///
     /// - Throws: what ``queryRecords(_:inZone:resultsLimit:continuationMarker:access:)`` throws
     ///   for the query and zone.
-    public func countRecords(_ query: Query, inZone zoneID: ZoneID?, access: DatabaseAccess) async throws(NimbusError) -> Int {
-        let (request, _) = try await recordQuery(query, inZone: zoneID, limit: Self.maximumOperations, access: access)
+    public func countRecords(
+        _ query: Query,
+        inZone zoneID: ZoneID?,
+        zoneWide: Bool = false,
+        access: DatabaseAccess
+    ) async throws(NimbusError) -> Int {
+        let (request, _) = try await recordQuery(query, inZone: zoneID, zoneWide: zoneWide, limit: Self.maximumOperations, access: access)
         return try await store { try await records.count(request) }
     }
 
-    /// The store's form of a query: its zone, checked to exist, its filters checked against the
-    /// schema, and the shares the caller may read.
-    private func recordQuery(_ query: Query, inZone zoneID: ZoneID?, limit: Int, access: DatabaseAccess) async throws(NimbusError)
-        -> (RecordQuery, ZoneTarget)
-    {
+    /// The store's form of a query: its zone, checked to exist (or every zone), its filters
+    /// checked against the schema, and the shares the caller may read.
+    private func recordQuery(
+        _ query: Query,
+        inZone zoneID: ZoneID?,
+        zoneWide: Bool,
+        limit: Int,
+        access: DatabaseAccess
+    ) async throws(NimbusError) -> (RecordQuery, ZoneTarget) {
         guard !query.recordType.isEmpty else { throw .badRequest("query needs a recordType") }
+        // `zoneWide` counts only without a zone, as the protocol says.
+        let isZoneWide = zoneWide && zoneID == nil
+        if isZoneWide, access.scope == .shared {
+            // CloudKit's words: a shared database is many owners' zones, each shared on its own.
+            throw .badRequest("SharedDB does not support Zone Wide queries")
+        }
         let target = try await target(zone: zoneID, access: access)
         let tenant = target.tenant
         let zoneName = target.zoneName
-        guard try await store({ try await records.zone(named: zoneName, of: tenant) }) != nil else {
+        if !isZoneWide, try await store({ try await records.zone(named: zoneName, of: tenant) }) == nil {
             throw NimbusError.zoneNotFound
         }
         let container = ContainerEnvironment(container: tenant.container, environment: tenant.environment)
@@ -108,6 +137,7 @@ extension DatabaseService {
             fieldTypes: fields.mapValues(\.type)
         )
         request.shareNames = target.shareAccess?.readableShares
+        request.isZoneWide = isZoneWide
         return (request, target)
     }
 

@@ -49,6 +49,14 @@ package protocol SQLDatabase: Sendable {
         _ body: @escaping @Sendable (any SQLConnection) async throws -> Result
     ) async throws -> Result
 
+    /// Creates an index unless one of that name exists, without holding writers up for long.
+    ///
+    /// PostgreSQL builds it concurrently with writes, outside a transaction, with no statement
+    /// timeout; an earlier build that failed half-way (an invalid index of the name) is dropped
+    /// first, and processes building the same index take turns. SQLite builds it in a write
+    /// transaction of its own: writers wait for it, readers do not.
+    func createIndexIfMissing(named name: String, on table: String, columns: String, where predicate: String) async throws
+
     /// Calls `receive` with the payload of every notification on `channel` (PostgreSQL's
     /// `LISTEN`) until the task is cancelled; throws when the connection is lost. A database
     /// without such notifications (SQLite: one process) returns at once.

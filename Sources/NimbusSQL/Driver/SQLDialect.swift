@@ -53,8 +53,23 @@ package enum SQLDialect: Sendable {
             return "json_extract(\(column), '\(jsonPath.replacing("'", with: "''"))')"
         case .postgres:
             let elements = path.map { "\"" + $0.replacing("\"", with: "").replacing("'", with: "''") + "\"" }
-            let text = "(CAST(\(column) AS jsonb) #>> '{\(elements.joined(separator: ","))}')"
-            return Self.cast(text, to: kind)
+            let pathLiteral = "'{\(elements.joined(separator: ","))}'"
+            // A number is read only from a JSON number in range, anything else is NULL, never an
+            // error: the same field name may hold text in another record type or container, and
+            // an index on this expression (FieldIndex) spans them all. A cast that failed would
+            // fail the index build, and every later write of such a record.
+            let value = "(CAST(\(column) AS jsonb) #> \(pathLiteral))"
+            switch kind {
+            case .text:
+                return "(CAST(\(column) AS jsonb) #>> \(pathLiteral))"
+            case .integer:
+                return """
+                    (CASE WHEN jsonb_typeof(\(value)) = 'number' AND CAST(\(value) AS NUMERIC) \
+                    BETWEEN -9223372036854775808 AND 9223372036854775807 THEN CAST(\(value) AS BIGINT) END)
+                    """
+            case .real:
+                return "(CASE WHEN jsonb_typeof(\(value)) = 'number' THEN CAST(\(value) AS DOUBLE PRECISION) END)"
+            }
         }
     }
 
@@ -105,6 +120,22 @@ package enum SQLDialect: Sendable {
         case .postgres:
             let element = Self.cast("value", to: kind)
             return "\(column) IN (SELECT \(element) FROM jsonb_array_elements_text(CAST(? AS jsonb)))"
+        }
+    }
+
+    /// A statement listing the usable indexes whose names begin with the bound prefix: on
+    /// PostgreSQL, in the current schema and valid (a concurrent build that failed leaves an
+    /// invalid one behind).
+    package var indexNamesWithPrefix: String {
+        switch self {
+        case .sqlite:
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND substr(name, 1, length(?1)) = ?1"
+        case .postgres:
+            """
+            SELECT pg_class.relname FROM pg_index JOIN pg_class ON pg_class.oid = pg_index.indexrelid
+            WHERE pg_class.relnamespace = CAST(current_schema() AS regnamespace) AND pg_index.indisvalid
+                AND substr(pg_class.relname, 1, length($1)) = $1
+            """
         }
     }
 

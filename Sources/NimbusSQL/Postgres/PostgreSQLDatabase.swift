@@ -136,6 +136,40 @@ package final class PostgreSQLDatabase: SQLDatabase {
         }
     }
 
+    package func createIndexIfMissing(named name: String, on table: String, columns: String, where predicate: String) async throws {
+        let logger = logger
+        let lock = Self.advisoryLock("nimbus.index.\(lockScope)\(name)")
+        do {
+            try await withConnection { connection in
+                // No client deadline either: a build reads the whole table.
+                let sql = PostgresSQLConnection(connection: connection, logger: logger, deadline: nil)
+                try await sql.execute("SELECT pg_advisory_lock(?)", [.integer(lock)])
+                do {
+                    try await sql.execute("SET statement_timeout = 0")
+                    let invalid = try await sql.query(
+                        """
+                        SELECT 1 FROM pg_index JOIN pg_class ON pg_class.oid = pg_index.indexrelid
+                        WHERE pg_class.relname = ? AND pg_class.relnamespace = CAST(current_schema() AS regnamespace)
+                            AND NOT pg_index.indisvalid
+                        """,
+                        [.text(name)]
+                    )
+                    if !invalid.isEmpty { try await sql.run("DROP INDEX CONCURRENTLY IF EXISTS \(name)") }
+                    try await sql.run("CREATE INDEX CONCURRENTLY IF NOT EXISTS \(name) ON \(table) (\(columns)) WHERE \(predicate)")
+                } catch {
+                    // Should these fail, the connection is broken and closing it ends both.
+                    try? await sql.run("RESET statement_timeout")
+                    try? await sql.execute("SELECT pg_advisory_unlock(?)", [.integer(lock)])
+                    throw error
+                }
+                try await sql.run("RESET statement_timeout")
+                try await sql.execute("SELECT pg_advisory_unlock(?)", [.integer(lock)])
+            }
+        } catch {
+            throw PostgresFailure(error).storeError
+        }
+    }
+
     /// Holds one pooled connection for `LISTEN` until cancelled.
     ///
     /// The listening runs in a task of its own, and cancellation returns at once whatever that

@@ -16,26 +16,82 @@ public import NimbusStore
 extension SQLStore {
     public func query(_ request: RecordQuery) async throws -> [Record] {
         var builder = QuerySQLBuilder(request: request, dialect: database.dialect)
-        let (sql, binds) = try builder.build()
-        let codec = RecordRowCodec(cipher: cipher, tenant: request.tenant, zoneName: request.zoneName)
-        let zoneID = ZoneID(zoneName: request.zoneName, ownerRecordName: request.tenant.owner)
-        let rows = try await database.readStatement(sql, binds)
-        return try rows.map { try codec.record(from: $0, zoneID: zoneID) }
+        var statements: [(sql: String, binds: [SQLValue])] = []
+        for part in builder.parts {
+            if let statement = try builder.build(part) { statements.append(statement) }
+        }
+        fieldIndexes.request(builder.indexes)
+        let limit = request.limit
+        guard let first = statements.first else { return [] }
+        var rows = try await database.readStatement(first.sql, first.binds)
+        if rows.count < limit, statements.count > 1 {
+            // The page goes on in the next part: read them all again in one snapshot, so a
+            // record that gained or lost the field in between is read once.
+            rows = try await database.read { [statements] connection in
+                var rows: [SQLRow] = []
+                for statement in statements where rows.count < limit {
+                    rows += try await connection.query(statement.sql, statement.binds).prefix(limit - rows.count)
+                }
+                return rows
+            }
+        }
+        guard request.isZoneWide else {
+            let codec = RecordRowCodec(cipher: cipher, tenant: request.tenant, zoneName: request.zoneName)
+            let zoneID = ZoneID(zoneName: request.zoneName, ownerRecordName: request.tenant.owner)
+            return try rows.map { try codec.record(from: $0, zoneID: zoneID) }
+        }
+        // A zone-wide query's rows name their zone after the codec's columns.
+        return try rows.map { row in
+            let zoneName = row.string(RecordRowCodec.columnCount)
+            let codec = RecordRowCodec(cipher: cipher, tenant: request.tenant, zoneName: zoneName)
+            return try codec.record(from: row, zoneID: ZoneID(zoneName: zoneName, ownerRecordName: request.tenant.owner))
+        }
     }
 
     public func count(_ request: RecordQuery) async throws -> Int {
         var builder = QuerySQLBuilder(request: request, dialect: database.dialect)
         let (sql, binds) = try builder.buildCount()
+        fieldIndexes.request(builder.indexes)
         return Int(try await database.readStatement(sql, binds).first?.int(0) ?? 0)
     }
+
+    /// The names of the field indexes built so far (`FieldIndex`), by any process.
+    package func fieldIndexNames() async throws -> Set<String> {
+        let rows = try await database.readStatement(database.dialect.indexNamesWithPrefix, [.text(FieldIndex.namePrefix)])
+        return Set(rows.map { $0.string(0) })
+    }
+
+    /// Waits until the indexes queries asked for so far are built (or failed): for tests that
+    /// look at query plans.
+    package func waitForFieldIndexes() async {
+        await fieldIndexes.waitUntilIdle()
+    }
+}
+
+/// Which records of a query's order one statement reads.
+///
+/// A query sorted by a field reads in two parts: the records that have the field, in the
+/// field's order, which an index on the field (``FieldIndex``) yields as a range, read forwards
+/// or backwards; then the records without it, by the remaining keys. One statement ordering
+/// by `(field IS NULL), field` would be correct too, but no index yields that order, so it
+/// would sort the whole match to return a page. Where a filter already excludes records
+/// without the field, the second part is skipped.
+enum QueryPart {
+    /// Every match, records lacking a sort key after those that have it: the whole order
+    /// in one statement (no sort, or a sort no index can yield, such as by distance).
+    case all
+    /// The matches that have the first sort key.
+    case present
+    /// The matches without the first sort key.
+    case absent
 }
 
 /// Builds the SELECT for a ``RecordQuery``: filters, order, and keyset pagination.
 ///
 /// Results are ordered by each sort key with records lacking the key last (in both directions,
-/// which SQLite and PostgreSQL disagree on by default, hence the explicit `IS NULL` key), then by
-/// record name. A page resumes strictly after the previous page's last position, so records that
-/// did not change are neither repeated nor skipped.
+/// which SQLite and PostgreSQL disagree on by default, hence the explicit `IS NULL` key or the
+/// ``QueryPart``s), then by record name. A page resumes strictly after the previous page's last
+/// position, so records that did not change are neither repeated nor skipped.
 struct QuerySQLBuilder {
     let request: RecordQuery
     let dialect: SQLDialect
@@ -46,7 +102,60 @@ struct QuerySQLBuilder {
         self.dialect = dialect
     }
 
+    /// The indexes the query's statements can use: one on each value a filter compares (`=`,
+    /// the orderings, `IN`), and one on the first sort field, which leads with the first field
+    /// an `EQUALS` filter names, if any (that index then also serves the filters on both).
+    var indexes: Set<FieldIndex> {
+        var indexes: Set<FieldIndex> = []
+        for filter in request.query.filters {
+            switch filter.comparator {
+            case .equals, .lessThan, .lessThanOrEquals, .greaterThan, .greaterThanOrEquals, .in:
+                if let index = fieldIndex(filter.fieldName, comparedWith: filter.value) { indexes.insert(index) }
+            default:
+                break
+            }
+        }
+        guard let sort = request.query.sortDescriptors.first, sort.relativeLocation == nil, let sortIndex = fieldIndex(sort.fieldName)
+        else { return indexes }
+        let equality = request.query.filters.first { $0.comparator == .equals && $0.fieldName != sort.fieldName }
+        if let equality, let equalityIndex = fieldIndex(equality.fieldName, comparedWith: equality.value) {
+            // It serves the filters on both fields too.
+            indexes.remove(equalityIndex)
+            indexes.remove(sortIndex)
+            indexes.insert(FieldIndex(expressions: equalityIndex.expressions + sortIndex.expressions))
+        } else {
+            indexes.insert(sortIndex)
+        }
+        return indexes
+    }
+
+    /// The parts to read, in order, until a page is full.
+    var parts: [QueryPart] {
+        guard let first = request.query.sortDescriptors.first, first.relativeLocation == nil else { return [.all] }
+        // System fields are columns no record lacks.
+        if SystemField(rawValue: first.fieldName) != nil { return [.present] }
+        // Every scalar comparison is false or NULL for a record without the field.
+        let excludesAbsent = request.query.filters.contains { filter in
+            guard filter.fieldName == first.fieldName else { return false }
+            switch filter.comparator {
+            case .equals, .notEquals, .lessThan, .lessThanOrEquals, .greaterThan, .greaterThanOrEquals, .in, .notIn,
+                .beginsWith, .notBeginsWith:
+                return true
+            default:
+                return false
+            }
+        }
+        return excludesAbsent ? [.present] : [.present, .absent]
+    }
+
+    /// The whole order in one statement.
     mutating func build() throws -> (String, [SQLValue]) {
+        guard let statement = try build(.all) else { throw StoreError(.database, detail: "query part has no statement") }
+        return statement
+    }
+
+    /// The statement of one part; `nil` where the position to resume after lies beyond it.
+    mutating func build(_ part: QueryPart) throws -> (String, [SQLValue])? {
         var conditions = try filterConditions()
         let sorts = request.query.sortDescriptors.map { sort in
             (
@@ -54,18 +163,45 @@ struct QuerySQLBuilder {
                 ascending: sort.ascending
             )
         }
-        if let after = request.after {
-            guard after.sortValues.count == sorts.count else {
-                throw StoreError(.database, detail: "query position does not match the sort")
-            }
-            conditions.append(keyset(sorts: sorts, values: after.sortValues, recordName: after.recordName, from: 0))
+        if let after = request.after, after.sortValues.count != sorts.count {
+            throw StoreError(.database, detail: "query position does not match the sort")
         }
-        let order = sorts.map { "(\($0.expression) IS NULL), \($0.expression) \($0.ascending ? "ASC" : "DESC")" }
+        let order: [String]
+        switch part {
+        case .all:
+            if let after = request.after {
+                conditions.append(keyset(sorts: sorts, values: after.sortValues, recordName: after.recordName, from: 0))
+            }
+            order = sorts.map { "(\($0.expression) IS NULL), \($0.expression) \($0.ascending ? "ASC" : "DESC")" }
+        case .present:
+            let first = sorts[0]
+            conditions.append("\(first.expression) IS NOT NULL")
+            if let after = request.after {
+                guard let value = after.sortValues[0] else { return nil }
+                // The range first (the index reads from there), then the tie-break within it.
+                let op = first.ascending ? ">" : "<"
+                binds.append(Self.bind(value))
+                binds.append(Self.bind(value))
+                binds.append(Self.bind(value))
+                let rest = keyset(sorts: sorts, values: after.sortValues, recordName: after.recordName, from: 1)
+                conditions.append("\(first.expression) \(op)= ? AND (\(first.expression) \(op) ? OR (\(first.expression) = ? AND \(rest)))")
+            }
+            order =
+                ["\(first.expression) \(first.ascending ? "ASC" : "DESC")"]
+                + sorts.dropFirst().map { "(\($0.expression) IS NULL), \($0.expression) \($0.ascending ? "ASC" : "DESC")" }
+        case .absent:
+            conditions.append("\(sorts[0].expression) IS NULL")
+            // After a record with the key, every record without it follows.
+            if let after = request.after, after.sortValues[0] == nil {
+                conditions.append(keyset(sorts: sorts, values: after.sortValues, recordName: after.recordName, from: 1))
+            }
+            order = sorts.dropFirst().map { "(\($0.expression) IS NULL), \($0.expression) \($0.ascending ? "ASC" : "DESC")" }
+        }
         binds.append(.integer(Int64(request.limit)))
         let sql = """
-            SELECT \(RecordRowCodec.columns) FROM records
+            SELECT \(RecordRowCodec.columns)\(request.isZoneWide ? ", zone_name" : "") FROM records
             WHERE \(conditions.joined(separator: " AND "))
-            ORDER BY \((order + ["record_name ASC"]).joined(separator: ", "))
+            ORDER BY \((order + [request.isZoneWide ? "zone_name ASC, record_name ASC" : "record_name ASC"]).joined(separator: ", "))
             LIMIT ?
             """
         return (sql, binds)
@@ -81,10 +217,14 @@ struct QuerySQLBuilder {
 
     /// The zone, the type, what the caller may read, and the query's filters; binds from the start.
     private mutating func filterConditions() throws -> [String] {
-        var conditions = [
-            "container = ?", "environment = ?", "owner = ?", "zone_name = ?", "record_type = ?", "is_deleted = 0",
-        ]
-        binds = SQLStore.binds(request.tenant, zone: request.zoneName) + [.text(request.query.recordType)]
+        var conditions: [String]
+        if request.isZoneWide {
+            conditions = ["container = ?", "environment = ?", "owner = ?", "record_type = ?", "is_deleted = 0"]
+            binds = SQLStore.binds(request.tenant) + [.text(request.query.recordType)]
+        } else {
+            conditions = ["container = ?", "environment = ?", "owner = ?", "zone_name = ?", "record_type = ?", "is_deleted = 0"]
+            binds = SQLStore.binds(request.tenant, zone: request.zoneName) + [.text(request.query.recordType)]
+        }
         if let shareNames = request.shareNames {
             conditions.append(dialect.isMember("share_name"))
             binds.append(SQLStore.jsonArray(shareNames))
@@ -123,6 +263,23 @@ struct QuerySQLBuilder {
             }
             return (dialect.jsonScalar(column: "fields", path: path, as: kind), kind)
         }
+    }
+
+    /// The index on a field or system column that compares or sorts by value, as a query
+    /// reads it; `nil` for the record name (the primary key serves it) and for fields whose
+    /// values are not one scalar.
+    private func fieldIndex(_ field: String, comparedWith value: FieldValue? = nil) -> FieldIndex? {
+        switch SystemField(rawValue: field) {
+        case .recordID: return nil
+        case .some: break
+        case nil:
+            switch request.fieldTypes[field] {
+            case .string?, .int64?, .double?, .timestamp?, .reference?: break
+            case nil: if let value, value.type.isList { return nil }
+            default: return nil
+            }
+        }
+        return FieldIndex(expression: column(for: field, comparedWith: value).expression)
     }
 
     private mutating func condition(for filter: Filter) throws -> String {
@@ -273,8 +430,13 @@ struct QuerySQLBuilder {
         from index: Int
     ) -> String {
         guard index < sorts.count else {
-            binds.append(.text(recordName))
-            return "record_name > ?"
+            guard request.isZoneWide else {
+                binds.append(.text(recordName))
+                return "record_name > ?"
+            }
+            let zoneName = request.after?.zoneName ?? ""
+            binds += [.text(zoneName), .text(zoneName), .text(recordName)]
+            return "(zone_name > ? OR (zone_name = ? AND record_name > ?))"
         }
         let expression = sorts[index].expression
         guard let value = values[index] else {
