@@ -54,4 +54,25 @@ struct FieldIndexTests {
             #expect(logs.records.map(\.recordID.recordName) == ["log-2"])
         }
     }
+
+    @Test("queries build no index for fields no record has, and no more than the limit for fields that exist")
+    func boundedIndexes() async throws {
+        try await EngineFixture.with { f in
+            try await f.makeZone("Notes", for: f.alice)
+            let fieldCount = 40
+            var fields: [String: FieldValue] = [:]
+            for index in 0..<fieldCount { fields["f\(index)"] = .int64(Int64(index)) }
+            _ = try await f.save(.note("wide", fields))
+            func query(_ field: String) async throws {
+                let query = Query(recordType: "Note", filters: [Filter(field, .equals, .int64(1))])
+                _ = try await f.database.queryRecords(query, inZone: zone, resultsLimit: 1, continuationMarker: nil, access: f.access(f.alice))
+            }
+            for index in 0..<fieldCount { try await query("madeUp\(index)") }
+            await f.store.waitForFieldIndexes()
+            #expect(try await f.store.fieldIndexNames().isEmpty, "made-up field names build nothing")
+            for index in 0..<fieldCount { try await query("f\(index)") }
+            await f.store.waitForFieldIndexes()
+            #expect(try await f.store.fieldIndexNames().count == 32)
+        }
+    }
 }

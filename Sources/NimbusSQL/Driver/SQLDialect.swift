@@ -63,9 +63,10 @@ package enum SQLDialect: Sendable {
             case .text:
                 return "(CAST(\(column) AS jsonb) #>> \(pathLiteral))"
             case .integer:
+                // Nested, not `AND`: only CASE fixes the order, and the range test casts.
                 return """
-                    (CASE WHEN jsonb_typeof(\(value)) = 'number' AND CAST(\(value) AS NUMERIC) \
-                    BETWEEN -9223372036854775808 AND 9223372036854775807 THEN CAST(\(value) AS BIGINT) END)
+                    (CASE WHEN jsonb_typeof(\(value)) = 'number' THEN (CASE WHEN CAST(\(value) AS NUMERIC) \
+                    BETWEEN -9223372036854775808 AND 9223372036854775807 THEN CAST(\(value) AS BIGINT) END) END)
                     """
             case .real:
                 return "(CASE WHEN jsonb_typeof(\(value)) = 'number' THEN CAST(\(value) AS DOUBLE PRECISION) END)"

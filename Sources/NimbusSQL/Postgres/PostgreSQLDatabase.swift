@@ -143,7 +143,10 @@ package final class PostgreSQLDatabase: SQLDatabase {
             try await withConnection { connection in
                 // No client deadline either: a build reads the whole table.
                 let sql = PostgresSQLConnection(connection: connection, logger: logger, deadline: nil)
-                try await sql.execute("SELECT pg_advisory_lock(?)", [.integer(lock)])
+                // Another process building this index holds the lock: it is that one's to build.
+                guard try await sql.query("SELECT pg_try_advisory_lock(?)", [.integer(lock)]).first?[0] == .integer(1) else {
+                    return
+                }
                 do {
                     try await sql.execute("SET statement_timeout = 0")
                     let invalid = try await sql.query(

@@ -18,7 +18,10 @@ import Synchronization
 ///
 /// Indexes come from queries rather than from the schema's markings: a field no query uses
 /// costs writes nothing, and in production a query can only name fields marked queryable or
-/// sortable, so it builds no index a deployment did not allow.
+/// sortable, so it builds no index a deployment did not allow. Queries name only fields the
+/// schema knows (`QuerySQLBuilder.indexes`), and at most ``maximumCount`` field indexes are
+/// built: every write of a record evaluates every index's predicate, so a development client
+/// naming field after field must not be able to slow every tenant's writes without end.
 final class FieldIndexBuilder: Sendable {
     private struct State {
         /// Indexes asked for and built, or being built, or waiting their turn.
@@ -32,6 +35,9 @@ final class FieldIndexBuilder: Sendable {
 
     /// How long a failed build waits before a query may ask for it again.
     static let retryDelay = Duration.seconds(60)
+
+    /// The most field indexes the database may hold (by any process); past it, no more are built.
+    static let maximumCount = 32
 
     private let database: any SQLDatabase
     private let logger: Logger
@@ -83,6 +89,18 @@ final class FieldIndexBuilder: Sendable {
         while let index = next() {
             let start = ContinuousClock.now
             do {
+                let built = try await database.readStatement(database.dialect.indexNamesWithPrefix, [.text(FieldIndex.namePrefix)])
+                if !built.contains(where: { $0.string(0) == index.name }), built.count >= Self.maximumCount {
+                    logger.warning(
+                        "Field index not built: the database has the most field indexes allowed; queries run without it",
+                        metadata: ["index": "\(index.name)", "expressions": "\(index.expressions)", "limit": "\(Self.maximumCount)"]
+                    )
+                    state.withLock { state in
+                        state.requested.remove(index)
+                        state.failed[index] = .now + Self.retryDelay
+                    }
+                    continue
+                }
                 try await database.createIndexIfMissing(
                     named: index.name,
                     on: "records",

@@ -119,8 +119,9 @@ struct QuerySQLBuilder {
         else { return indexes }
         let equality = request.query.filters.first { $0.comparator == .equals && $0.fieldName != sort.fieldName }
         if let equality, let equalityIndex = fieldIndex(equality.fieldName, comparedWith: equality.value) {
-            // It serves the filters on both fields too.
-            indexes.remove(equalityIndex)
+            // It serves the filters on both fields too; the equality's own index stays where
+            // records without the sort field are read as well (their part filters on it alone).
+            if parts == [.present] { indexes.remove(equalityIndex) }
             indexes.remove(sortIndex)
             indexes.insert(FieldIndex(expressions: equalityIndex.expressions + sortIndex.expressions))
         } else {
@@ -134,9 +135,11 @@ struct QuerySQLBuilder {
         guard let first = request.query.sortDescriptors.first, first.relativeLocation == nil else { return [.all] }
         // System fields are columns no record lacks.
         if SystemField(rawValue: first.fieldName) != nil { return [.present] }
-        // Every scalar comparison is false or NULL for a record without the field.
+        // Every scalar comparison is false or NULL for a record without the field, but for an
+        // empty NOT_IN, which every record passes.
         let excludesAbsent = request.query.filters.contains { filter in
             guard filter.fieldName == first.fieldName else { return false }
+            if filter.comparator == .notIn, case .list(_, let elements) = filter.value, elements.isEmpty { return false }
             switch filter.comparator {
             case .equals, .notEquals, .lessThan, .lessThanOrEquals, .greaterThan, .greaterThanOrEquals, .in, .notIn,
                 .beginsWith, .notBeginsWith:
@@ -266,16 +269,17 @@ struct QuerySQLBuilder {
     }
 
     /// The index on a field or system column that compares or sorts by value, as a query
-    /// reads it; `nil` for the record name (the primary key serves it) and for fields whose
-    /// values are not one scalar.
+    /// reads it; `nil` for the record name (the primary key serves it), for fields whose
+    /// values are not one scalar, and for fields the schema does not know.
     private func fieldIndex(_ field: String, comparedWith value: FieldValue? = nil) -> FieldIndex? {
         switch SystemField(rawValue: field) {
         case .recordID: return nil
         case .some: break
         case nil:
+            // A field the schema does not know is on no record of the type: no index helps,
+            // and a query must not be able to build indexes for names it makes up.
             switch request.fieldTypes[field] {
             case .string?, .int64?, .double?, .timestamp?, .reference?: break
-            case nil: if let value, value.type.isList { return nil }
             default: return nil
             }
         }
