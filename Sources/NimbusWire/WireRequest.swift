@@ -30,7 +30,7 @@ extension WireRequest {
 }
 
 /// Reads optional members that several requests share.
-extension Dictionary where Key == String, Value == JSONValue {
+extension JSONObject {
     func zoneID() throws(NimbusError) -> ZoneID? {
         try optional("zoneID").map { (zone) throws(NimbusError) in try ZoneID.read(zone, at: "zoneID") }
     }

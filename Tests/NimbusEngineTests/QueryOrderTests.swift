@@ -111,6 +111,23 @@ struct QueryOrderTests {
         }
     }
 
+    @Test("an empty NOT_IN on the sort field excludes nothing: records without the field still come last")
+    func emptyNotIn() async throws {
+        try await EngineFixture.with { f in
+            try await seed(f)
+            let query = Query(
+                recordType: "Note",
+                filters: [Filter("rank", .notIn, .list(elementType: .int64, []))],
+                sortDescriptors: [SortDescriptor("rank", ascending: true)]
+            )
+            let names = try await allPages(f, query, pageSize: 4)
+            let expected = Self.notes.sorted { a, b in
+                Self.precedes(a.rank, b.rank, ascending: true) ?? (a.name < b.name)
+            }.map(\.name)
+            #expect(names == expected)
+        }
+    }
+
     @Test("two sort keys: each key's absent values last, within the previous key's ties", arguments: [1, 2, 7])
     func twoKeys(pageSize: Int) async throws {
         try await EngineFixture.with { f in

@@ -238,7 +238,7 @@ extension Database {
     }
 
     /// The `records` array of a response.
-    func recordItems(_ response: [String: JSONValue]) throws -> [JSONValue] {
+    func recordItems(_ response: JSONObject) throws -> [JSONValue] {
         guard case .array(let items)? = response["records"] else {
             throw NimbusError(.internalError, "the server's response has no records array")
         }

@@ -53,7 +53,7 @@ extension Database {
 
     /// The zone IDs of a `zones` array; the first per-zone error is thrown, except `EXISTS` for a
     /// zone being created (CloudKit saves an existing zone without complaint).
-    private func zones(in response: [String: JSONValue], requested: [ZoneID] = [], toleratingExisting: Bool = false) throws -> [ZoneID] {
+    private func zones(in response: JSONObject, requested: [ZoneID] = [], toleratingExisting: Bool = false) throws -> [ZoneID] {
         guard case .array(let items)? = response["zones"] else { return [] }
         return try items.enumerated().map { index, item in
             if RecordJSON.isError(item) {

@@ -23,18 +23,18 @@ public struct Database: Sendable {
 
     /// Sends an operation with a JSON body written by `body`. `idempotent` says whether it may be
     /// sent again when no response arrived: reads may, writes may not.
-    func post(_ operation: String, idempotent: Bool, _ body: (inout JSONWriter) -> Void) async throws -> [String: JSONValue] {
+    func post(_ operation: String, idempotent: Bool, _ body: (inout JSONWriter) -> Void) async throws -> JSONObject {
         var writer = JSONWriter()
         body(&writer)
         return try Self.object(try await container.perform(operation, in: scope, body: writer.bytes, idempotent: idempotent))
     }
 
     /// Sends an operation that takes no body (`GET`): a read.
-    func get(_ operation: String) async throws -> [String: JSONValue] {
+    func get(_ operation: String) async throws -> JSONObject {
         try Self.object(try await container.perform(operation, in: scope, body: nil, idempotent: true))
     }
 
-    private static func object(_ json: JSONValue) throws -> [String: JSONValue] {
+    private static func object(_ json: JSONValue) throws -> JSONObject {
         guard case .object(let members) = json else {
             throw NimbusError(.internalError, "the server's response is not a JSON object")
         }

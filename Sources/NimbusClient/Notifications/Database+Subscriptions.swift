@@ -60,7 +60,7 @@ extension Database {
         for item in items where RecordJSON.isError(item) { throw RecordJSON.error(item) }
     }
 
-    private func subscriptions(in response: [String: JSONValue]) throws -> [Subscription] {
+    private func subscriptions(in response: JSONObject) throws -> [Subscription] {
         guard case .array(let items)? = response["subscriptions"] else { return [] }
         return try items.enumerated().map { index, item in
             if RecordJSON.isError(item) { throw RecordJSON.error(item) }

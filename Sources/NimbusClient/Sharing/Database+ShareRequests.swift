@@ -56,7 +56,7 @@ extension Database {
 
 /// The `requests` of a `requests/*` response.
 enum ShareRequestJSON {
-    static func requests(_ response: [String: JSONValue]) throws(NimbusError) -> [ShareRequest] {
+    static func requests(_ response: JSONObject) throws(NimbusError) -> [ShareRequest] {
         guard case .array(let items)? = response["requests"] else { throw NimbusError(.internalError, "the server's response has no requests") }
         return items.compactMap { item -> ShareRequest? in
             guard case .object(let members) = item, case .string(let share)? = members["shareName"],

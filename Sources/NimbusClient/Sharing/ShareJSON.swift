@@ -67,7 +67,7 @@ enum ShareJSON {
     }
 
     /// The `links` of a `links/*` response.
-    static func links(_ response: [String: JSONValue]) throws(NimbusError) -> [ShareLink] {
+    static func links(_ response: JSONObject) throws(NimbusError) -> [ShareLink] {
         guard case .array(let items)? = response["links"] else { throw NimbusError(.internalError, "the server's response has no links") }
         return items.compactMap { item -> ShareLink? in
             guard case .object(let members) = item, case .string(let shortGUID)? = members["shortGUID"],
@@ -92,7 +92,7 @@ enum ShareJSON {
 
     private static func participant(_ json: JSONValue) -> ShareParticipant? {
         guard case .object(let members) = json else { return nil }
-        func text(_ key: String, in object: [String: JSONValue]) -> String? {
+        func text(_ key: String, in object: JSONObject) -> String? {
             if case .string(let value)? = object[key] { return value }
             return nil
         }

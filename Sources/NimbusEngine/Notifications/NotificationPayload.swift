@@ -147,8 +147,8 @@ struct NotificationPayload {
     private func apsWriter() -> JSONValue? {
         if decision == .silent { return .object(["content-available": .integer(1)]) }
         let info = subscription.notificationInfo
-        var aps: [String: JSONValue] = [:]
-        var alert: [String: JSONValue] = [:]
+        var aps: JSONObject = [:]
+        var alert: JSONObject = [:]
         let alertKeys: [(String, String)] = [
             ("alertBody", "body"), ("title", "title"), ("subtitle", "subtitle"), ("alertLocalizationKey", "loc-key"),
             ("alertLocalizationArgs", "loc-args"), ("alertActionLocalizationKey", "action-loc-key"),

@@ -11,7 +11,7 @@ extension DatabaseEndpoints {
     /// `tokens/create` and `tokens/register` (CKWS §7.4): both answer
     /// `{"apnsEnvironment", "apnsToken", "webcourierURL"}`.
     func pushToken(register: Bool) async throws(NimbusError) -> [UInt8] {
-        let members: [String: JSONValue]
+        let members: JSONObject
         do {
             members = body.isEmpty ? [:] : try JSONParser.parse(body).object(at: "the body")
         } catch let error as NimbusError {

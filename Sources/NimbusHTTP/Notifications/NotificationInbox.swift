@@ -27,7 +27,7 @@ struct NotificationInbox {
         var after: Int64 = 0
         var limit = Self.defaultLimit
         if !body.isEmpty {
-            let members: [String: JSONValue]
+            let members: JSONObject
             do {
                 members = try JSONParser.parse(body).object(at: "the body")
             } catch let error as NimbusError {

@@ -60,7 +60,8 @@ package struct JSONParser {
     private mutating func object() throws(Failure) -> JSONValue {
         try enter()
         index += 1
-        var members: [String: JSONValue] = [:]
+        // Most objects of the protocol have a few members: one allocation holds them.
+        var members = JSONObject(capacity: 6)
         skipWhitespace()
         if peek(UInt8(ascii: "}")) {
             index += 1

@@ -21,7 +21,7 @@ extension JSONValue: Codable {
         } else if let array = try? container.decode([JSONValue].self) {
             self = .array(array)
         } else {
-            self = .object(try container.decode([String: JSONValue].self))
+            self = .object(JSONObject(try container.decode([String: JSONValue].self)))
         }
     }
 
@@ -34,7 +34,7 @@ extension JSONValue: Codable {
         case .double(let value): try container.encode(value)
         case .string(let value): try container.encode(value)
         case .array(let value): try container.encode(value)
-        case .object(let value): try container.encode(value)
+        case .object(let value): try container.encode(value.dictionary)
         }
     }
 }

@@ -7,7 +7,7 @@
 /// Typed reads from parsed JSON that fail with a `BAD_REQUEST` naming the path and the problem,
 /// so a client learns exactly which part of its request was wrong.
 extension JSONValue {
-    package func object(at path: String) throws(NimbusError) -> [String: JSONValue] {
+    package func object(at path: String) throws(NimbusError) -> JSONObject {
         guard case .object(let members) = self else { throw Self.wrongType(path, expected: "an object", found: self) }
         return members
     }
@@ -51,7 +51,7 @@ extension JSONValue {
     }
 }
 
-extension Dictionary where Key == String, Value == JSONValue {
+extension JSONObject {
     /// A member that must be present and not null.
     package func required(_ key: String, at path: String) throws(NimbusError) -> JSONValue {
         guard let value = self[key], !value.isNull else {

@@ -13,7 +13,7 @@ package enum JSONValue: Sendable, Hashable {
     case double(Double)
     case string(String)
     case array([JSONValue])
-    case object([String: JSONValue])
+    case object(JSONObject)
 
     /// The value as a double, for integers and doubles alike.
     package var doubleValue: Double? {

@@ -10,7 +10,7 @@
 /// `titleLocalizationKey`) is stored and echoed unchanged.
 public struct NotificationInfo: Sendable, Hashable {
     /// The keys as the client sent them.
-    package var values: [String: JSONValue]
+    package var values: JSONObject
 
     /// Creates notification info with the given visible text and flags.
     public init(
@@ -32,7 +32,7 @@ public struct NotificationInfo: Sendable, Hashable {
         if let category { values["category"] = .string(category) }
     }
 
-    package init(values: [String: JSONValue]) {
+    package init(values: JSONObject) {
         self.values = values
     }
 

@@ -20,7 +20,7 @@ public struct ZoneFeedRequest: Sendable {
     /// Only records of these types.
     public var desiredRecordTypes: [String]?
 
-    init(members: [String: JSONValue], at path: String, defaults: ZoneFeedRequest? = nil) throws(NimbusError) {
+    init(members: JSONObject, at path: String, defaults: ZoneFeedRequest? = nil) throws(NimbusError) {
         zoneID = try members.optional("zoneID").map { (zone) throws(NimbusError) in try ZoneID.read(zone, at: jsonPath(path, "zoneID")) }
         syncToken = try members.optional("syncToken")?.string(at: jsonPath(path, "syncToken")) ?? defaults?.syncToken
         resultsLimit = try members.resultsLimit(at: path) ?? defaults?.resultsLimit
@@ -85,7 +85,7 @@ public struct DatabaseChangesRequest: WireRequest {
     }
 }
 
-extension Dictionary where Key == String, Value == JSONValue {
+extension JSONObject {
     fileprivate func resultsLimit(at path: String) throws(NimbusError) -> Int? {
         try optional("resultsLimit").map { (limit) throws(NimbusError) in Int(try limit.integer(at: jsonPath(path, "resultsLimit"))) }
     }

@@ -9,7 +9,7 @@ public import NimbusModel
 extension ShareChange {
     /// Reads the share keys of a `records/modify` record: `forRecord`, `publicPermission`,
     /// `participants`. Returns `nil` when the record has none of them.
-    package static func read(record: [String: JSONValue], at path: String) throws(NimbusError) -> ShareChange? {
+    package static func read(record: JSONObject, at path: String) throws(NimbusError) -> ShareChange? {
         var change = ShareChange()
         var hasAny = false
         if let forRecord = record.optional("forRecord"), forRecord != .null {
