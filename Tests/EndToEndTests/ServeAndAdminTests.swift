@@ -102,6 +102,8 @@ struct ServeAndAdminTests {
             #expect(later.stdout.contains("n1  Note"), "\(later)")
             let query = try await nimbus(["record", "query", "--zone", "Notes", "--type", "Note", "--filter", "count GREATER_THAN 2"])
             #expect(query.stdout.contains("count: "), "\(query)")
+            let everywhere = try await nimbus(["record", "query", "--all-zones", "--type", "Note", "--json"])
+            #expect(everywhere.stdout.contains(#""zoneName":"Notes""#), "\(everywhere)")
             #expect(try await nimbus(["record", "delete", "--zone", "Notes", "n1"]).stdout.contains("deleted n1"))
 
             let missing = try await nimbus(["record", "get", "--zone", "Notes", "n1"])

@@ -97,6 +97,7 @@ struct RecordCommand: AsyncParsableCommand {
             abstract: "Query records of a type, following pages to the end.",
             discussion: """
                 Example: nimbus record query --zone Notes --type Note --filter "count GREATER_THAN 3" --sort count:desc
+                With --all-zones the query searches every zone of the database (not the shared one).
                 A filter is "field COMPARATOR value" with CloudKit's comparator names; a value that reads
                 as an integer or a number is one, anything else is a string.
                 """
@@ -107,6 +108,7 @@ struct RecordCommand: AsyncParsableCommand {
         @Option(help: "A filter \"field COMPARATOR value\" (repeatable).") var filter: [String] = []
         @Option(help: "A sort field, with :desc for descending (repeatable).") var sort: [String] = []
         @Option(help: "Stop after this many records.") var limit: Int?
+        @Flag(help: "Search every zone of the database (zoneWide); --zone is then ignored.") var allZones = false
 
         func run() async throws {
             let filters = try filter.map(Self.parseFilter)
@@ -119,7 +121,7 @@ struct RecordCommand: AsyncParsableCommand {
             }
             let query = NimbusModel.Query(recordType: type, filters: filters, sortDescriptors: sorts)
             let database = try client.database()
-            let zoneID = client.zoneID(zone)
+            let zoneID = allZones ? nil : client.zoneID(zone)
             var printed = 0
             var cursor: String?
             repeat {
