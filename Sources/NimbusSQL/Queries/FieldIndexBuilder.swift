@@ -95,10 +95,7 @@ final class FieldIndexBuilder: Sendable {
                         "Field index not built: the database has the most field indexes allowed; queries run without it",
                         metadata: ["index": "\(index.name)", "expressions": "\(index.expressions)", "limit": "\(Self.maximumCount)"]
                     )
-                    state.withLock { state in
-                        state.requested.remove(index)
-                        state.failed[index] = .now + Self.retryDelay
-                    }
+                    retryLater(index)
                     continue
                 }
                 try await database.createIndexIfMissing(
@@ -116,11 +113,16 @@ final class FieldIndexBuilder: Sendable {
                     "Field index build failed; queries run without it",
                     metadata: ["index": "\(index.name)", "expressions": "\(index.expressions)", "error": "\(error)"]
                 )
-                state.withLock { state in
-                    state.requested.remove(index)
-                    state.failed[index] = .now + Self.retryDelay
-                }
+                retryLater(index)
             }
+        }
+    }
+
+    /// Forgets that `index` was asked for, so a query may ask again after ``retryDelay``.
+    private func retryLater(_ index: FieldIndex) {
+        state.withLock { state in
+            state.requested.remove(index)
+            state.failed[index] = .now + Self.retryDelay
         }
     }
 
