@@ -104,6 +104,10 @@ struct ServeAndAdminTests {
             #expect(query.stdout.contains("count: "), "\(query)")
             let everywhere = try await nimbus(["record", "query", "--all-zones", "--type", "Note", "--json"])
             #expect(everywhere.stdout.contains(#""zoneName":"Notes""#), "\(everywhere)")
+            #expect(try await nimbus(["record", "query", "--all-zones", "--type", "Note"]).stdout.contains("Notes/n1  Note"))
+            let both = try await nimbus(["record", "query", "--all-zones", "--zone", "Notes", "--type", "Note"])
+            #expect(both.status != 0)
+            #expect(both.stderr.contains("leave out --zone"), "\(both)")
             #expect(try await nimbus(["record", "delete", "--zone", "Notes", "n1"]).stdout.contains("deleted n1"))
 
             let missing = try await nimbus(["record", "get", "--zone", "Notes", "n1"])

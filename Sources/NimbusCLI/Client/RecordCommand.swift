@@ -103,12 +103,16 @@ struct RecordCommand: AsyncParsableCommand {
                 """
         )
         @OptionGroup var client: ClientOptions
-        @Option(help: "The zone (default: the default zone).") var zone = ZoneID.defaultZoneName
+        @Option(help: "The zone (default: the default zone).") var zone: String?
         @Option(help: "The record type.") var type: String
         @Option(help: "A filter \"field COMPARATOR value\" (repeatable).") var filter: [String] = []
         @Option(help: "A sort field, with :desc for descending (repeatable).") var sort: [String] = []
         @Option(help: "Stop after this many records.") var limit: Int?
-        @Flag(help: "Search every zone of the database (zoneWide); --zone is then ignored.") var allZones = false
+        @Flag(help: "Search every zone of the database (zoneWide); records print with their zone.") var allZones = false
+
+        func validate() throws {
+            if allZones, zone != nil { throw ValidationError("--all-zones searches every zone: leave out --zone") }
+        }
 
         func run() async throws {
             let filters = try filter.map(Self.parseFilter)
@@ -121,14 +125,14 @@ struct RecordCommand: AsyncParsableCommand {
             }
             let query = NimbusModel.Query(recordType: type, filters: filters, sortDescriptors: sorts)
             let database = try client.database()
-            let zoneID = allZones ? nil : client.zoneID(zone)
+            let zoneID = allZones ? nil : client.zoneID(zone ?? ZoneID.defaultZoneName)
             var printed = 0
             var cursor: String?
             repeat {
                 let page = try await database.queryPage(query, in: zoneID, continuingFrom: cursor, resultsLimit: limit.map { min($0, 200) })
                 for record in page.records {
                     if let limit, printed >= limit { return }
-                    RecordOutput.print(record, json: client.json)
+                    RecordOutput.print(record, json: client.json, withZone: allZones)
                     printed += 1
                 }
                 cursor = page.cursor
@@ -150,12 +154,15 @@ struct RecordCommand: AsyncParsableCommand {
 
 /// How the record subcommands print records.
 enum RecordOutput {
-    static func print(_ record: Record, json: Bool) {
+    /// Prints a record: its wire JSON, or its name, type, change tag and fields (the name
+    /// preceded by its zone `withZone`, for results from several zones).
+    static func print(_ record: Record, json: Bool, withZone: Bool = false) {
         if json {
             Swift.print(String(decoding: record.wireJSON(), as: UTF8.self))
             return
         }
-        Swift.print("\(record.recordID.recordName)  \(record.recordType)  tag \(record.recordChangeTag)")
+        let name = withZone ? "\(record.recordID.zoneID.zoneName)/\(record.recordID.recordName)" : record.recordID.recordName
+        Swift.print("\(name)  \(record.recordType)  tag \(record.recordChangeTag)")
         for name in record.fields.keys.sorted() {
             Swift.print("  \(name): \(record.fields[name]!)")
         }

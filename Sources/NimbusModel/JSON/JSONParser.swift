@@ -60,14 +60,14 @@ package struct JSONParser {
     private mutating func object() throws(Failure) -> JSONValue {
         try enter()
         index += 1
-        // Most objects of the protocol have a few members: one allocation holds them.
-        var members = JSONObject(capacity: 6)
         skipWhitespace()
         if peek(UInt8(ascii: "}")) {
             index += 1
             depth -= 1
-            return .object(members)
+            return .object(JSONObject())
         }
+        // Most objects of the protocol have a few members: one allocation holds them.
+        var members = JSONObject(capacity: 6)
         while true {
             skipWhitespace()
             guard peek(UInt8(ascii: "\"")) else { throw failure("expected a string key") }

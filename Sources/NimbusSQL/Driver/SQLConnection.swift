@@ -55,7 +55,10 @@ package protocol SQLDatabase: Sendable {
     /// timeout; an earlier build that failed half-way (an invalid index of the name) is dropped
     /// first, and processes building the same index take turns. SQLite builds it in a write
     /// transaction of its own: writers wait for it, readers do not.
-    func createIndexIfMissing(named name: String, on table: String, columns: String, where predicate: String) async throws
+    ///
+    /// - Returns: `false` when another process was building it: whether that build succeeds is
+    ///   not known here, so the caller should ask again later.
+    func createIndexIfMissing(named name: String, on table: String, columns: String, where predicate: String) async throws -> Bool
 
     /// Calls `receive` with the payload of every notification on `channel` (PostgreSQL's
     /// `LISTEN`) until the task is cancelled; throws when the connection is lost. A database

@@ -136,16 +136,16 @@ package final class PostgreSQLDatabase: SQLDatabase {
         }
     }
 
-    package func createIndexIfMissing(named name: String, on table: String, columns: String, where predicate: String) async throws {
+    package func createIndexIfMissing(named name: String, on table: String, columns: String, where predicate: String) async throws -> Bool {
         let logger = logger
         let lock = Self.advisoryLock("nimbus.index.\(lockScope)\(name)")
         do {
-            try await withConnection { connection in
+            return try await withConnection { connection in
                 // No client deadline either: a build reads the whole table.
                 let sql = PostgresSQLConnection(connection: connection, logger: logger, deadline: nil)
                 // Another process building this index holds the lock: it is that one's to build.
                 guard try await sql.query("SELECT pg_try_advisory_lock(?)", [.integer(lock)]).first?[0] == .integer(1) else {
-                    return
+                    return false
                 }
                 do {
                     try await sql.execute("SET statement_timeout = 0")
@@ -167,6 +167,7 @@ package final class PostgreSQLDatabase: SQLDatabase {
                 }
                 try await sql.run("RESET statement_timeout")
                 try await sql.execute("SELECT pg_advisory_unlock(?)", [.integer(lock)])
+                return true
             }
         } catch {
             throw PostgresFailure(error).storeError

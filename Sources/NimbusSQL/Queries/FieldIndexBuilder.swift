@@ -37,6 +37,8 @@ final class FieldIndexBuilder: Sendable {
     static let retryDelay = Duration.seconds(60)
 
     /// The most field indexes the database may hold (by any process); past it, no more are built.
+    /// Approximate with several processes: each counts, then builds, so two that count one
+    /// below the limit at once both build.
     static let maximumCount = 32
 
     private let database: any SQLDatabase
@@ -89,8 +91,8 @@ final class FieldIndexBuilder: Sendable {
         while let index = next() {
             let start = ContinuousClock.now
             do {
-                let built = try await database.readStatement(database.dialect.indexNamesWithPrefix, [.text(FieldIndex.namePrefix)])
-                if !built.contains(where: { $0.string(0) == index.name }), built.count >= Self.maximumCount {
+                let existing = try await database.readStatement(database.dialect.indexNamesWithPrefix, [.text(FieldIndex.namePrefix)])
+                if !existing.contains(where: { $0.string(0) == index.name }), existing.count >= Self.maximumCount {
                     logger.warning(
                         "Field index not built: the database has the most field indexes allowed; queries run without it",
                         metadata: ["index": "\(index.name)", "expressions": "\(index.expressions)", "limit": "\(Self.maximumCount)"]
@@ -98,12 +100,17 @@ final class FieldIndexBuilder: Sendable {
                     retryLater(index)
                     continue
                 }
-                try await database.createIndexIfMissing(
+                let built = try await database.createIndexIfMissing(
                     named: index.name,
                     on: "records",
                     columns: index.columns,
                     where: index.predicate
                 )
+                guard built else {
+                    // Another process is building it; should that build fail, ask again.
+                    retryLater(index)
+                    continue
+                }
                 logger.debug(
                     "Field index ready",
                     metadata: ["index": "\(index.name)", "expressions": "\(index.expressions)", "duration": "\(ContinuousClock.now - start)"]

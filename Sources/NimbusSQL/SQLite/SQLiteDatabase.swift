@@ -102,10 +102,11 @@ package final class SQLiteDatabase: SQLDatabase {
         try await writer.write { connection in try await body(connection) }
     }
 
-    package func createIndexIfMissing(named name: String, on table: String, columns: String, where predicate: String) async throws {
+    package func createIndexIfMissing(named name: String, on table: String, columns: String, where predicate: String) async throws -> Bool {
         try await write { connection in
             try await connection.execute("CREATE INDEX IF NOT EXISTS \(name) ON \(table) (\(columns)) WHERE \(predicate)")
         }
+        return true
     }
 
     /// One process writes an SQLite file's notifications and serves them: nothing to listen to.
