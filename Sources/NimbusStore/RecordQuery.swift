@@ -78,6 +78,7 @@ public struct RecordQuery: Sendable, Hashable {
         case .createdBy: return .text(record.created.userRecordName)
         case .modifiedBy: return .text(record.modified.userRecordName)
         case .recordID: return .text(record.recordID.recordName)
+        case .parent: return record.parentRecordName.map { .text($0) }
         case nil: return record.fields[field].flatMap(SortKeyValue.init)
         }
     }

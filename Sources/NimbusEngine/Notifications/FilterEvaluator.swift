@@ -74,6 +74,7 @@ enum FilterEvaluator {
         case .createdBy: .string(record.created.userRecordName)
         case .modifiedBy: .string(record.modified.userRecordName)
         case .recordID: .string(record.recordID.recordName)
+        case .parent: record.parentRecordName.map { .reference(Reference(recordName: $0)) }
         case nil: record.fields[field]
         }
     }

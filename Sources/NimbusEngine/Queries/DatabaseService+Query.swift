@@ -123,12 +123,14 @@ extension DatabaseService {
         }
         let container = ContainerEnvironment(container: tenant.container, environment: tenant.environment)
         var fields = try await store { try await schema.fields(of: query.recordType, in: container) }
-        if container.environment == .production, Self.missingIndex(query, fields: fields) != nil {
+        var named = Self.namingParent(in: query, fields: fields)
+        if container.environment == .production, Self.missingIndex(named, fields: fields) != nil {
             // A deployment may have added the index since the cache learned the type.
             fields = try await store { try await schema.refreshed(query.recordType, in: container) }
-            if let missing = Self.missingIndex(query, fields: fields) { throw .badRequest(missing) }
+            named = Self.namingParent(in: query, fields: fields)
+            if let missing = Self.missingIndex(named, fields: fields) { throw .badRequest(missing) }
         }
-        let typed = try validated(query, fields: fields)
+        let typed = try validated(named, fields: fields)
         var request = RecordQuery(
             tenant: tenant,
             zoneName: zoneName,
@@ -139,6 +141,21 @@ extension DatabaseService {
         request.shareNames = target.shareAccess?.readableShares
         request.isZoneWide = isZoneWide
         return (request, target)
+    }
+
+    /// The query with `parent` read as the record's parent (``SystemField/parent``) wherever
+    /// it names no field of the type: CloudKit's records have a parent, not a field of that
+    /// name, and a query filters on it without a helper field.
+    static func namingParent(in query: Query, fields: [String: FieldSchema]) -> Query {
+        guard fields[SystemField.parentFieldName] == nil else { return query }
+        var query = query
+        for index in query.filters.indices where query.filters[index].fieldName == SystemField.parentFieldName {
+            query.filters[index].fieldName = SystemField.parent.rawValue
+        }
+        for index in query.sortDescriptors.indices where query.sortDescriptors[index].fieldName == SystemField.parentFieldName {
+            query.sortDescriptors[index].fieldName = SystemField.parent.rawValue
+        }
+        return query
     }
 
     /// The first filter or sort of a production query whose field lacks the index it needs,
@@ -252,8 +269,11 @@ extension DatabaseService {
             if (comparator == .listMemberBeginsWith || comparator == .notListMemberBeginsWith), scalarType != .string {
                 throw .badRequest("\(comparator.rawValue) on '\(filter.fieldName)' needs a STRING value")
             }
-            if SystemField(rawValue: filter.fieldName) != nil {
+            if let system = SystemField(rawValue: filter.fieldName) {
                 if looksInside { throw .badRequest("\(comparator.rawValue) needs a list field; '\(filter.fieldName)' is not a list") }
+                if system == .parent, scalarType != .reference {
+                    throw .badRequest("\(comparator.rawValue) on 'parent' needs a REFERENCE value, not \(scalarType.rawValue)")
+                }
                 continue
             }
             if let violation = FieldRules.nameViolation(filter.fieldName) { throw .badRequest(violation) }

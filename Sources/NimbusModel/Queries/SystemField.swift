@@ -11,4 +11,10 @@ public enum SystemField: String, Sendable, CaseIterable {
     case createdBy = "___createdBy"
     case modifiedBy = "___modifiedBy"
     case recordID = "___recordID"
+    /// The record's parent (`parent` in a record dictionary), compared as a reference. A
+    /// filter on `parent` means this, unless the record type has a field of that name.
+    case parent = "___parent"
+
+    /// The name queries use for the parent, as CloudKit's do.
+    public static let parentFieldName = "parent"
 }

@@ -238,6 +238,7 @@ struct SQLNotificationTransaction: NotificationTransaction {
                 switch SystemField(rawValue: filter.fieldName) {
                 case .createTime, .modTime: .timestamp
                 case .createdBy, .modifiedBy, .recordID: .string
+                case .parent: .reference
                 // A token filter searches the words of strings and string lists, or of every
                 // string field (allTokens), always with a string.
                 case nil where filter.comparator.searchesWords && filter.fieldName == Filter.allTokensField: .string

@@ -248,6 +248,7 @@ struct QuerySQLBuilder {
         case .createdBy: return ("created_by", .text)
         case .modifiedBy: return ("modified_by", .text)
         case .recordID: return ("record_name", .text)
+        case .parent: return ("parent_name", .text)
         case nil:
             let type = request.fieldTypes[field]
             let path = type == .reference ? [field, "value", "recordName"] : [field, "value"]
@@ -273,7 +274,8 @@ struct QuerySQLBuilder {
     /// values are not one scalar, and for fields the schema does not know.
     private func fieldIndex(_ field: String, comparedWith value: FieldValue? = nil) -> FieldIndex? {
         switch SystemField(rawValue: field) {
-        case .recordID: return nil
+        // The primary key serves the record name, and records_by_parent the parent.
+        case .recordID, .parent: return nil
         case .some: break
         case nil:
             // A field the schema does not know is on no record of the type: no index helps,
