@@ -4,9 +4,10 @@
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 
-import NimbusEngine
 import NimbusModel
 import Testing
+
+@testable import NimbusEngine
 
 /// `parent` in a filter: the record's parent reference, with no helper field.
 @Suite("records/query: filtering on parent")
@@ -70,5 +71,19 @@ struct ParentQueryTests {
             )
             #expect(try await names(f, [Filter("parent", .equals, .string("oak"))], type: "Tree") == ["t1"])
         }
+    }
+
+    @Test("subscriptions and rules match parent in memory the same way")
+    func inMemory() {
+        var child = Record(recordType: "Message", recordID: RecordID(recordName: "m1", zoneID: zone))
+        child.parentRecordName = "c1"
+        #expect(FilterEvaluator.matches(child, Filter("parent", .equals, Self.ref("c1"))))
+        #expect(!FilterEvaluator.matches(child, Filter("parent", .equals, Self.ref("c2"))))
+        #expect(FilterEvaluator.matches(child, Filter("parent", .in, .list(elementType: .reference, [Self.ref("c2"), Self.ref("c1")]))))
+        let orphan = Record(recordType: "Message", recordID: RecordID(recordName: "m4", zoneID: zone))
+        #expect(!FilterEvaluator.matches(orphan, Filter("parent", .notEquals, Self.ref("c1"))))
+        var tree = Record(recordType: "Tree", recordID: RecordID(recordName: "t1", zoneID: zone), fields: ["parent": .string("oak")])
+        tree.parentRecordName = "c1"
+        #expect(FilterEvaluator.matches(tree, Filter("parent", .equals, .string("oak"))), "a field named parent keeps its meaning")
     }
 }

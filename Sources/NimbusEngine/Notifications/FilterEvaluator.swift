@@ -75,7 +75,14 @@ enum FilterEvaluator {
         case .modifiedBy: .string(record.modified.userRecordName)
         case .recordID: .string(record.recordID.recordName)
         case .parent: record.parentRecordName.map { .reference(Reference(recordName: $0)) }
-        case nil: record.fields[field]
+        case nil:
+            // `parent` is the record's parent, unless the record has a field of that name
+            // (queries decide by the record type's schema; a record at hand has its fields).
+            if field == SystemField.parentFieldName, record.fields[field] == nil {
+                record.parentRecordName.map { .reference(Reference(recordName: $0)) }
+            } else {
+                record.fields[field]
+            }
         }
     }
 

@@ -123,11 +123,11 @@ extension DatabaseService {
         }
         let container = ContainerEnvironment(container: tenant.container, environment: tenant.environment)
         var fields = try await store { try await schema.fields(of: query.recordType, in: container) }
-        var named = Self.namingParent(in: query, fields: fields)
+        var named = query.namingParent(typeHasParentField: fields[SystemField.parentFieldName] != nil)
         if container.environment == .production, Self.missingIndex(named, fields: fields) != nil {
             // A deployment may have added the index since the cache learned the type.
             fields = try await store { try await schema.refreshed(query.recordType, in: container) }
-            named = Self.namingParent(in: query, fields: fields)
+            named = query.namingParent(typeHasParentField: fields[SystemField.parentFieldName] != nil)
             if let missing = Self.missingIndex(named, fields: fields) { throw .badRequest(missing) }
         }
         let typed = try validated(named, fields: fields)
@@ -141,21 +141,6 @@ extension DatabaseService {
         request.shareNames = target.shareAccess?.readableShares
         request.isZoneWide = isZoneWide
         return (request, target)
-    }
-
-    /// The query with `parent` read as the record's parent (``SystemField/parent``) wherever
-    /// it names no field of the type: CloudKit's records have a parent, not a field of that
-    /// name, and a query filters on it without a helper field.
-    static func namingParent(in query: Query, fields: [String: FieldSchema]) -> Query {
-        guard fields[SystemField.parentFieldName] == nil else { return query }
-        var query = query
-        for index in query.filters.indices where query.filters[index].fieldName == SystemField.parentFieldName {
-            query.filters[index].fieldName = SystemField.parent.rawValue
-        }
-        for index in query.sortDescriptors.indices where query.sortDescriptors[index].fieldName == SystemField.parentFieldName {
-            query.sortDescriptors[index].fieldName = SystemField.parent.rawValue
-        }
-        return query
     }
 
     /// The first filter or sort of a production query whose field lacks the index it needs,

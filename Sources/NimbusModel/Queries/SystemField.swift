@@ -18,3 +18,20 @@ public enum SystemField: String, Sendable, CaseIterable {
     /// The name queries use for the parent, as CloudKit's do.
     public static let parentFieldName = "parent"
 }
+
+extension Query {
+    /// The query with `parent` read as the record's parent (``SystemField/parent``), unless the
+    /// record type has a field of that name: CloudKit's records have a parent, not a field
+    /// called so, and a query filters on it without a helper field.
+    package func namingParent(typeHasParentField: Bool) -> Query {
+        guard !typeHasParentField else { return self }
+        var query = self
+        for index in query.filters.indices where query.filters[index].fieldName == SystemField.parentFieldName {
+            query.filters[index].fieldName = SystemField.parent.rawValue
+        }
+        for index in query.sortDescriptors.indices where query.sortDescriptors[index].fieldName == SystemField.parentFieldName {
+            query.sortDescriptors[index].fieldName = SystemField.parent.rawValue
+        }
+        return query
+    }
+}

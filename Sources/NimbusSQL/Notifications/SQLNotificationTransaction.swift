@@ -228,6 +228,7 @@ struct SQLNotificationTransaction: NotificationTransaction {
     func firstRecord(matching query: Query, inZone zoneName: String, of tenant: Tenant) async throws -> Record? {
         let container = ContainerEnvironment(container: tenant.container, environment: tenant.environment)
         let fields = try await SQLStore.fields(ofRecordType: query.recordType, in: container, on: connection)
+        let query = query.namingParent(typeHasParentField: fields[SystemField.parentFieldName] != nil)
         // A filter on a field no record of the type has, or with a value of another kind than
         // the field's, matches nothing; asking the database would be an error on PostgreSQL.
         for filter in query.filters {
