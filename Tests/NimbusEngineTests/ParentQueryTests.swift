@@ -58,6 +58,21 @@ struct ParentQueryTests {
         }
     }
 
+    @Test("a sort by parent keeps records without one, last")
+    func sortByParent() async throws {
+        try await EngineFixture.with { f in
+            try await seed(f)
+            let result = try await f.database.queryRecords(
+                Query(recordType: "Message", sortDescriptors: [SortDescriptor("parent", ascending: false)]),
+                inZone: zone,
+                resultsLimit: 50,
+                continuationMarker: nil,
+                access: f.access(f.alice)
+            )
+            #expect(result.records.map(\.recordID.recordName) == ["m3", "m1", "m2", "m4"])
+        }
+    }
+
     @Test("a parent filter needs a reference; a type with a field named parent keeps its field")
     func valuesAndFieldNames() async throws {
         try await EngineFixture.with { f in

@@ -133,8 +133,8 @@ struct QuerySQLBuilder {
     /// The parts to read, in order, until a page is full.
     var parts: [QueryPart] {
         guard let first = request.query.sortDescriptors.first, first.relativeLocation == nil else { return [.all] }
-        // System fields are columns no record lacks.
-        if SystemField(rawValue: first.fieldName) != nil { return [.present] }
+        // System fields are columns no record lacks, but for the parent.
+        if let system = SystemField(rawValue: first.fieldName), system != .parent { return [.present] }
         // Every scalar comparison is false or NULL for a record without the field, but for an
         // empty NOT_IN, which every record passes.
         let excludesAbsent = request.query.filters.contains { filter in
