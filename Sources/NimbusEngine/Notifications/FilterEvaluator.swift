@@ -74,16 +74,16 @@ enum FilterEvaluator {
         case .createdBy: .string(record.created.userRecordName)
         case .modifiedBy: .string(record.modified.userRecordName)
         case .recordID: .string(record.recordID.recordName)
-        case .parent: record.parentRecordName.map { .reference(Reference(recordName: $0)) }
-        case nil:
-            // `parent` is the record's parent, unless the record has a field of that name
-            // (queries decide by the record type's schema; a record at hand has its fields).
-            if field == SystemField.parentFieldName, record.fields[field] == nil {
-                record.parentRecordName.map { .reference(Reference(recordName: $0)) }
-            } else {
-                record.fields[field]
-            }
+        case .parent: parent(of: record)
+        // `parent` is the record's parent, unless the record has a field of that name (queries
+        // decide by the record type's schema; a record at hand has its fields).
+        case nil where field == SystemField.parentFieldName && record.fields[field] == nil: parent(of: record)
+        case nil: record.fields[field]
         }
+    }
+
+    private static func parent(of record: Record) -> FieldValue? {
+        record.parentRecordName.map { .reference(Reference(recordName: $0)) }
     }
 
     /// -1, 0 or 1; `nil` when the two have no common order.

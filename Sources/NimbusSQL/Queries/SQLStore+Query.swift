@@ -175,7 +175,7 @@ struct QuerySQLBuilder {
             if let after = request.after {
                 conditions.append(keyset(sorts: sorts, values: after.sortValues, recordName: after.recordName, from: 0))
             }
-            order = sorts.map { "(\($0.expression) IS NULL), \($0.expression) \($0.ascending ? "ASC" : "DESC")" }
+            order = sorts.map(Self.absentLast)
         case .present:
             let first = sorts[0]
             conditions.append("\(first.expression) IS NOT NULL")
@@ -191,14 +191,14 @@ struct QuerySQLBuilder {
             }
             order =
                 ["\(first.expression) \(first.ascending ? "ASC" : "DESC")"]
-                + sorts.dropFirst().map { "(\($0.expression) IS NULL), \($0.expression) \($0.ascending ? "ASC" : "DESC")" }
+                + sorts.dropFirst().map(Self.absentLast)
         case .absent:
             conditions.append("\(sorts[0].expression) IS NULL")
             // After a record with the key, every record without it follows.
             if let after = request.after, after.sortValues[0] == nil {
                 conditions.append(keyset(sorts: sorts, values: after.sortValues, recordName: after.recordName, from: 1))
             }
-            order = sorts.dropFirst().map { "(\($0.expression) IS NULL), \($0.expression) \($0.ascending ? "ASC" : "DESC")" }
+            order = sorts.dropFirst().map(Self.absentLast)
         }
         binds.append(.integer(Int64(request.limit)))
         let sql = """
@@ -208,6 +208,11 @@ struct QuerySQLBuilder {
             LIMIT ?
             """
         return (sql, binds)
+    }
+
+    /// The `ORDER BY` terms of a sort key with records lacking it last, in either direction.
+    private static func absentLast(_ sort: (expression: String, ascending: Bool)) -> String {
+        "(\(sort.expression) IS NULL), \(sort.expression) \(sort.ascending ? "ASC" : "DESC")"
     }
 
     /// `SELECT COUNT(*)` of the records the filters match.
