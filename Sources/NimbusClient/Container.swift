@@ -93,7 +93,13 @@ public final class Container: Sendable {
     /// is sent again only when `idempotent`: a write whose response was lost may have committed,
     /// and sending it again would report its own success as a conflict.
     func perform(_ operation: String, in scope: DatabaseScope, body: [UInt8]?, idempotent: Bool) async throws -> JSONValue {
-        try await perform(path: "\(containerPath)/\(scope.rawValue)/\(operation)", body: body, idempotent: idempotent)
+        try Self.parse(try await send(operation, in: scope, body: body, idempotent: idempotent))
+    }
+
+    /// Sends an operation to a database as ``perform(_:in:body:idempotent:)`` does, and returns
+    /// the response body unparsed, for readers that build their types straight from the bytes.
+    func send(_ operation: String, in scope: DatabaseScope, body: [UInt8]?, idempotent: Bool) async throws -> [UInt8] {
+        try await send(path: "\(containerPath)/\(scope.rawValue)/\(operation)", body: body, idempotent: idempotent)
     }
 
     /// `/database/1/{container}/{environment}`: where every path of the container begins.
@@ -101,6 +107,21 @@ public final class Container: Sendable {
 
     /// Sends a request to a path of the container (see ``perform(_:in:body:idempotent:)``).
     func perform(path: String, body: [UInt8]?, idempotent: Bool) async throws -> JSONValue {
+        try Self.parse(try await send(path: path, body: body, idempotent: idempotent))
+    }
+
+    /// The body of a successful response, parsed.
+    private static func parse(_ body: [UInt8]) throws -> JSONValue {
+        do {
+            return try JSONParser.parse(body)
+        } catch {
+            throw NimbusError(.internalError, "the server's response is not valid JSON: \(error)")
+        }
+    }
+
+    /// Sends a request to a path of the container and returns the body of its successful
+    /// response (see ``perform(_:in:body:idempotent:)``).
+    func send(path: String, body: [UInt8]?, idempotent: Bool) async throws -> [UInt8] {
         var attempt = 0
         while true {
             attempt += 1
@@ -118,10 +139,9 @@ public final class Container: Sendable {
                 continue
             }
             adoptRotatedToken(from: response, replacing: sentToken)
-            let json = try? JSONParser.parse(response.body)
-            if (200..<300).contains(response.status), let json { return json }
+            if (200..<300).contains(response.status) { return response.body }
             let error =
-                json.map { RecordJSON.error($0) }
+                (try? JSONParser.parse(response.body)).map { RecordJSON.error($0) }
                 ?? NimbusError(.internalError, "HTTP \(response.status) without a readable body")
             // TRY_AGAIN_LATER and THROTTLED mean the server did not do the work: safe to send again.
             let retryable = error.code == .serviceUnavailable || error.code == .requestRateLimited

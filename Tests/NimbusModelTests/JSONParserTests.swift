@@ -25,13 +25,17 @@ struct JSONParserTests {
     func bigNumbers() throws {
         #expect(try JSONParser.parse("9223372036854775807") == .integer(.max))
         #expect(try JSONParser.parse("9223372036854775808") == .double(9_223_372_036_854_775_808))
+        #expect(try JSONParser.parse("-9223372036854775808") == .integer(.min))
+        #expect(try JSONParser.parse("-9223372036854775809") == .double(-9_223_372_036_854_775_809))
+        #expect(try JSONParser.parse("[-0, 0, 10, 1e2, 1.0]") == .array([.integer(0), .integer(0), .integer(10), .double(100), .double(1)]))
     }
 
     @Test(
         "rejects what is not JSON",
         arguments: [
             "", "{", "[1,]", #"{"a" 1}"#, "01", "1.", "-", "tru", #""unterminated"#, #""\x""#, #""\ud83d""#, "{} x",
-            "\"tab\tinside\"", String(repeating: "[", count: 100) + String(repeating: "]", count: 100),
+            "\"tab\tinside\"", #"{"a":1 "b":2}"#, #"[1 2]"#, #"{"a":[1,{}],"b":"\u00"}"#, "-01", "[01]",
+            String(repeating: "[", count: 100) + String(repeating: "]", count: 100),
         ]
     )
     func rejects(text: String) {

@@ -65,7 +65,7 @@ extension Database {
 
     /// Fetches one page of a zone's changes after a token.
     public func zoneChangesPage(in zoneID: ZoneID, since token: String?, resultsLimit: Int? = nil) async throws -> ZoneChangesPage {
-        let response = try await post("records/changes", idempotent: true) { writer in
+        let response = try await postForRecords("records/changes", idempotent: true, in: zoneID) { writer in
             writer.beginObject()
             writer.key("zoneID")
             RecordWireCoding.write(zoneID, to: &writer)
@@ -74,7 +74,14 @@ extension Database {
             writer.endObject()
         }
         var page = ZoneChangesPage(changed: [], deleted: [], syncToken: "", moreComing: false)
-        for (index, item) in try recordItems(response).enumerated() {
+        for (index, entry) in try response.requireItems().enumerated() {
+            let item: JSONValue
+            switch entry {
+            case .record(let record):
+                page.changed.append(record)
+                continue
+            case .json(let json): item = json
+            }
             if RecordJSON.isError(item) { throw RecordJSON.error(item, in: zoneID) }
             guard case .object(let members) = item else { continue }
             if case .bool(true)? = members["deleted"] {
@@ -86,11 +93,11 @@ extension Database {
                 page.changed.append(try RecordWireCoding.record(item, in: zoneID, at: "records[\(index)]"))
             }
         }
-        guard case .string(let syncToken)? = response["syncToken"] else {
+        guard case .string(let syncToken)? = response.members["syncToken"] else {
             throw NimbusError(.internalError, "the server's change page has no syncToken")
         }
         page.syncToken = syncToken
-        if case .bool(let more)? = response["moreComing"] { page.moreComing = more }
+        if case .bool(let more)? = response.members["moreComing"] { page.moreComing = more }
         return page
     }
 

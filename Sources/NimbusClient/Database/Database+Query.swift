@@ -34,7 +34,7 @@ extension Database {
         resultsLimit: Int? = nil,
         desiredKeys: [String]? = nil
     ) async throws -> QueryResultsPage {
-        let response = try await post("records/query", idempotent: true) { writer in
+        let response = try await postForRecords("records/query", idempotent: true, in: Self.assumedZone(zoneID)) { writer in
             writer.beginObject()
             Self.write(zoneID, to: &writer)
             writer.key("query")
@@ -45,11 +45,16 @@ extension Database {
             writer.endObject()
         }
         var page = QueryResultsPage(records: [], cursor: nil)
-        for (index, item) in try recordItems(response).enumerated() {
-            if RecordJSON.isError(item) { throw RecordJSON.error(item, in: zoneID) }
-            page.records.append(try RecordWireCoding.record(item, in: Self.assumedZone(zoneID), at: "records[\(index)]"))
+        let items = try response.requireItems()
+        page.records.reserveCapacity(items.count)
+        for (index, item) in items.enumerated() {
+            switch item {
+            case .record(let record): page.records.append(record)
+            case .json(let json) where RecordJSON.isError(json): throw RecordJSON.error(json, in: zoneID)
+            case .json(let json): page.records.append(try RecordWireCoding.record(json, in: Self.assumedZone(zoneID), at: "records[\(index)]"))
+            }
         }
-        if case .string(let marker)? = response["continuationMarker"] { page.cursor = marker }
+        if case .string(let marker)? = response.members["continuationMarker"] { page.cursor = marker }
         return page
     }
 

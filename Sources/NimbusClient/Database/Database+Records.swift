@@ -47,7 +47,7 @@ extension Database {
     ) async throws -> [String: Result<Record, NimbusError>] {
         var results: [String: Result<Record, NimbusError>] = [:]
         for chunk in names.chunked(by: Self.maximumRecordsPerRequest) {
-            let response = try await post("records/lookup", idempotent: true) { writer in
+            let response = try await postForRecords("records/lookup", idempotent: true, in: zoneID) { writer in
                 writer.beginObject()
                 writer.key("zoneID")
                 RecordWireCoding.write(zoneID, to: &writer)
@@ -62,11 +62,11 @@ extension Database {
                 if let desiredKeys { writer.stringArray("desiredKeys", desiredKeys) }
                 writer.endObject()
             }
-            for (index, item) in try recordItems(response).enumerated() where index < chunk.count {
-                if RecordJSON.isError(item) {
-                    results[chunk[index]] = .failure(RecordJSON.error(item, in: zoneID))
-                } else {
-                    results[chunk[index]] = .success(try RecordWireCoding.record(item, in: zoneID, at: "records[\(index)]"))
+            for (index, item) in try response.requireItems().enumerated() where index < chunk.count {
+                switch item {
+                case .record(let record): results[chunk[index]] = .success(record)
+                case .json(let json) where RecordJSON.isError(json): results[chunk[index]] = .failure(RecordJSON.error(json, in: zoneID))
+                case .json(let json): results[chunk[index]] = .success(try RecordWireCoding.record(json, in: zoneID, at: "records[\(index)]"))
                 }
             }
         }
@@ -112,8 +112,8 @@ extension Database {
             if operations[key] == nil { zones.append(key) }
             operations[key, default: []].append(write)
         }
-        for record in saving { add(.save(record), in: record.recordID.zoneID) }
-        for recordID in deleting { add(.delete(recordID), in: recordID.zoneID) }
+        for index in saving.indices { add(.save(index), in: saving[index].recordID.zoneID) }
+        for index in deleting.indices { add(.delete(index), in: deleting[index].zoneID) }
         if atomically, let crowded = zones.first(where: { operations[$0]!.count > Self.maximumRecordsPerRequest }) {
             throw NimbusError(
                 .limitExceeded,
@@ -125,14 +125,14 @@ extension Database {
         for zoneID in zones {
             for chunk in operations[zoneID]!.chunked(by: Self.maximumRecordsPerRequest) {
                 do {
-                    try await send(chunk, in: zoneID, savePolicy: savePolicy, atomically: atomically, into: &result)
+                    try await send(chunk, of: saving, deleting, in: zoneID, savePolicy: savePolicy, atomically: atomically, into: &result)
                 } catch let error as NimbusError where sentAny {
                     // Earlier requests committed: their results stand, and this one's records
                     // report the failure rather than the whole call throwing them away.
                     for write in chunk {
                         switch write {
-                        case .save(let record): result.saveResults[record.recordID] = .failure(error)
-                        case .delete(let recordID): result.deleteResults[recordID] = .failure(error)
+                        case .save(let index): result.saveResults[saving[index].recordID] = .failure(error)
+                        case .delete(let index): result.deleteResults[deleting[index]] = .failure(error)
                         }
                     }
                 }
@@ -162,19 +162,26 @@ extension Database {
 
     // MARK: - Private
 
+    /// One operation of a ``modifyRecords(saving:deleting:savePolicy:atomically:)`` call: the
+    /// position of its record in `saving` or of its ID in `deleting` (records are not copied
+    /// around to be grouped by zone).
     private enum RecordWrite {
-        case save(Record)
-        case delete(RecordID)
+        case save(Int)
+        case delete(Int)
     }
 
     private func send(
         _ writes: [RecordWrite],
+        of saving: [Record],
+        _ deleting: [RecordID],
         in zoneID: ZoneID,
         savePolicy: RecordSavePolicy,
         atomically: Bool,
         into result: inout ModifyRecordsResult
     ) async throws {
-        let response = try await post("records/modify", idempotent: false) { writer in
+        // About 300 bytes a record with a few short fields.
+        let response = try await postForRecords("records/modify", idempotent: false, in: zoneID, expectedBodySize: 128 + writes.count * 320) {
+            writer in
             writer.beginObject()
             writer.key("zoneID")
             RecordWireCoding.write(zoneID, to: &writer)
@@ -185,15 +192,15 @@ extension Database {
             for write in writes {
                 writer.beginObject()
                 switch write {
-                case .save(let record):
-                    writer.field("operationType", Self.operationType(for: record, savePolicy))
+                case .save(let position):
+                    writer.field("operationType", Self.operationType(for: saving[position], savePolicy))
                     writer.key("record")
-                    RecordWireCoding.write(record, to: &writer)
-                case .delete(let recordID):
+                    RecordWireCoding.write(saving[position], to: &writer)
+                case .delete(let position):
                     writer.field("operationType", "forceDelete")
                     writer.key("record")
                     writer.beginObject()
-                    writer.field("recordName", recordID.recordName)
+                    writer.field("recordName", deleting[position].recordName)
                     writer.endObject()
                 }
                 writer.endObject()
@@ -201,28 +208,33 @@ extension Database {
             writer.endArray()
             writer.endObject()
         }
-        let items = try recordItems(response)
+        let items = try response.requireItems()
+        result.saveResults.reserveCapacity(result.saveResults.count + writes.count)
         for (index, write) in writes.enumerated() {
-            let item = index < items.count ? items[index] : nil
+            let recordID: RecordID
+            let isSave: Bool
             switch write {
-            case .save(let record):
-                guard let item else {
-                    result.saveResults[record.recordID] = .failure(NimbusError(.internalError, "no result for this record"))
-                    continue
+            case .save(let position): (recordID, isSave) = (saving[position].recordID, true)
+            case .delete(let position): (recordID, isSave) = (deleting[position], false)
+            }
+            var failure: NimbusError?
+            var saved: Record?
+            if index < items.count {
+                switch items[index] {
+                case .record(let record): saved = record
+                case .json(let json) where RecordJSON.isError(json): failure = RecordJSON.error(json, in: zoneID)
+                case .json(let json) where isSave: saved = try RecordWireCoding.record(json, in: zoneID, at: "records[\(index)]")
+                // A deletion's result is its tombstone.
+                case .json: break
                 }
-                if RecordJSON.isError(item) {
-                    result.saveResults[record.recordID] = .failure(RecordJSON.error(item, in: zoneID))
-                } else {
-                    result.saveResults[record.recordID] = .success(try RecordWireCoding.record(item, in: zoneID, at: "records[\(index)]"))
-                }
-            case .delete(let recordID):
-                if let item, RecordJSON.isError(item) {
-                    result.deleteResults[recordID] = .failure(RecordJSON.error(item, in: zoneID))
-                } else if item == nil {
-                    result.deleteResults[recordID] = .failure(NimbusError(.internalError, "no result for this record"))
-                } else {
-                    result.deleteResults[recordID] = .success(())
-                }
+            } else {
+                failure = NimbusError(.internalError, "no result for this record")
+            }
+            if isSave {
+                result.saveResults[recordID] =
+                    saved.map { .success($0) } ?? .failure(failure ?? NimbusError(.internalError, "no record in the result"))
+            } else {
+                result.deleteResults[recordID] = failure.map { .failure($0) } ?? .success(())
             }
         }
     }

@@ -29,6 +29,23 @@ public struct Database: Sendable {
         return try Self.object(try await container.perform(operation, in: scope, body: writer.bytes, idempotent: idempotent))
     }
 
+    /// Sends an operation whose response has a `records` array, and reads the records straight
+    /// from the bytes.
+    /// - Parameter zoneID: the zone of a record whose dictionary names none.
+    /// - Parameter expectedBodySize: room to reserve for the body, so a large one is not
+    ///   copied as it grows.
+    func postForRecords(
+        _ operation: String,
+        idempotent: Bool,
+        in zoneID: ZoneID,
+        expectedBodySize: Int = 512,
+        _ body: (inout JSONWriter) -> Void
+    ) async throws -> RecordsResponse {
+        var writer = JSONWriter(capacity: expectedBodySize)
+        body(&writer)
+        return try RecordsResponse(try await container.send(operation, in: scope, body: writer.bytes, idempotent: idempotent), in: zoneID)
+    }
+
     /// Sends an operation that takes no body (`GET`): a read.
     func get(_ operation: String) async throws -> JSONObject {
         try Self.object(try await container.perform(operation, in: scope, body: nil, idempotent: true))

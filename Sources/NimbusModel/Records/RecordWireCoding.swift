@@ -114,13 +114,11 @@ package enum RecordWireCoding {
             guard case .object(let entries) = all else { return nil }
             fields.reserveCapacity(entries.count)
             for (fieldName, value) in entries {
-                guard case .object(let dictionary) = value, let field = try? FieldValue.read(dictionary: value, at: "fields").value else {
-                    return nil
-                }
-                switch dictionary["isEncrypted"] {
-                case nil, .bool(false)?: fields[fieldName] = field
-                case .bool(true)?: encryptedFields[fieldName] = field
-                default: return nil
+                guard let (field, isEncrypted) = uncheckedField(value) else { return nil }
+                if isEncrypted {
+                    encryptedFields[fieldName] = field
+                } else {
+                    fields[fieldName] = field
                 }
             }
         }
@@ -144,6 +142,18 @@ package enum RecordWireCoding {
             record.shareRecordName = shareName
         }
         return record
+    }
+
+    /// The value of a well-formed field value dictionary and whether it is marked encrypted, or `nil`.
+    package static func uncheckedField(_ json: JSONValue) -> (FieldValue, isEncrypted: Bool)? {
+        guard case .object(let dictionary) = json, let field = try? FieldValue.read(dictionary: json, at: "fields").value else {
+            return nil
+        }
+        switch dictionary["isEncrypted"] {
+        case nil, .bool(false)?: return (field, false)
+        case .bool(true)?: return (field, true)
+        default: return nil
+        }
     }
 
     /// Reads a record dictionary, naming the path of whatever is malformed.
