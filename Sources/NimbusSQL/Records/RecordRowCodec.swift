@@ -24,8 +24,11 @@ struct RecordRowCodec {
         record_name, record_type, change_tag, parent_name, fields, encrypted_fields, \
         created_at, created_by, created_device, modified_at, modified_by, modified_device, share_name, is_share_root
         """
-    /// ``columns``, each qualified with a table alias, for statements that join records.
-    static func qualifiedColumns(_ alias: String) -> String {
+    /// ``columns``, each qualified with the table alias `r`, for statements that join records.
+    /// Made once: splitting and filtering the list on every lookup cost a tenth of its time.
+    static let columnsOfAliasR = qualifiedColumns("r")
+
+    private static func qualifiedColumns(_ alias: String) -> String {
         columns.split(separator: ",").map { "\(alias).\($0.filter { !$0.isWhitespace })" }.joined(separator: ", ")
     }
 

@@ -21,7 +21,7 @@ extension SQLStore: RecordStore {
             """
             SELECT (SELECT 1 FROM zones
                     WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND is_deleted = 0) AS zone_live,
-                   \(RecordRowCodec.qualifiedColumns("r"))
+                   \(RecordRowCodec.columnsOfAliasR)
             FROM (SELECT 1 AS anchor) AS one
             LEFT JOIN records AS r
               ON r.container = ? AND r.environment = ? AND r.owner = ? AND r.zone_name = ? AND r.is_deleted = 0
