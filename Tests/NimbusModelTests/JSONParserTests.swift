@@ -30,6 +30,23 @@ struct JSONParserTests {
         #expect(try JSONParser.parse("[-0, 0, 10, 1e2, 1.0]") == .array([.integer(0), .integer(0), .integer(10), .double(100), .double(1)]))
     }
 
+    @Test("strings are read right whatever their length and wherever a quote, an escape or a control byte falls")
+    func stringPositions() throws {
+        // Strings are scanned eight bytes at a time: try every place in and around a word.
+        for length in 0..<20 {
+            for position in 0...length {
+                let prefix = String(repeating: "a", count: position)
+                let suffix = String(repeating: "b", count: length - position)
+                #expect(try JSONParser.parse("\"\(prefix)\(suffix)\"") == .string(prefix + suffix))
+                #expect(try JSONParser.parse(#""\#(prefix)\"\#(suffix)""#) == .string(prefix + "\"" + suffix))
+                #expect(try JSONParser.parse(#""\#(prefix)é\\\n\#(suffix)""#) == .string(prefix + "é\\\n" + suffix))
+                #expect(try JSONParser.parse(#"["\#(prefix)","\#(suffix)"]"#) == .array([.string(prefix), .string(suffix)]))
+                #expect(throws: JSONParser.Failure.self) { try JSONParser.parse("\"\(prefix)\u{01}\(suffix)\"") }
+                #expect(throws: JSONParser.Failure.self) { try JSONParser.parse("\"\(prefix)\(suffix)") }
+            }
+        }
+    }
+
     @Test(
         "rejects what is not JSON",
         arguments: [

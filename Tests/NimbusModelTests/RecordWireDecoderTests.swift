@@ -117,6 +117,20 @@ struct RecordWireDecoderTests {
         #expect(untouched)
     }
 
+    @Test("an invalid escape the decoder skips past still fails the record, as the tree reader fails it")
+    func invalidEscapes() throws {
+        let bytes = Array(#"[{"recordName":"r","fields":{"f":{"type":"\q","type":"STRING","value":"x"}}}]"#.utf8)
+        #expect(throws: JSONCursor.Failure.self) { try JSONParser.parse(bytes) }
+        let records = try bytes.withUnsafeBufferPointer { buffer in
+            var cursor = JSONCursor(buffer)
+            var decoder = RecordWireDecoder()
+            try cursor.beginArray()
+            _ = try cursor.nextElement()
+            return decoder.record(at: &cursor, in: Self.zone)
+        }
+        #expect(records == nil)
+    }
+
     @Test("long strings shared between records keep each record's own text")
     func sharedStrings() throws {
         let names = (0..<6).map { "_user-of-a-long-record-name-\($0)" }

@@ -110,13 +110,14 @@ enum Report {
         Swift.print(
             String(
                 format:
-                    "\nSDK overhead, a %d-record save, %d rounds each, one at a time, p50: SDK %.2f ms; raw request %.2f ms; SDK/raw %.3f×; the SDK's own work (outside its transport) %.2f ms",
+                    "\nSDK overhead, a %d-record save, %d rounds each, one at a time, p50: SDK %.2f ms; raw request %.2f ms; SDK/raw %.3f×; the SDK's own work (outside its transport) %.2f ms, its transport %.2f ms",
                 SDKBenchmark.recordsPerBatch,
                 sdk.rounds,
                 sdk.sdkP50,
                 sdk.rawP50,
                 sdk.sdkP50 / sdk.rawP50,
-                sdk.sdkWorkP50
+                sdk.sdkWorkP50,
+                sdk.sdkTransportP50
             )
         )
     }

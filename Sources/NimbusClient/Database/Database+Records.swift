@@ -208,7 +208,7 @@ extension Database {
             writer.endArray()
             writer.endObject()
         }
-        let items = try response.requireItems()
+        var items = try response.requireItems()
         result.saveResults.reserveCapacity(result.saveResults.count + writes.count)
         for (index, write) in writes.enumerated() {
             let recordID: RecordID
@@ -220,7 +220,10 @@ extension Database {
             var failure: NimbusError?
             var saved: Record?
             if index < items.count {
-                switch items[index] {
+                // Moved out rather than copied: a record is a large value.
+                var item = RecordsResponse.Item.json(.null)
+                swap(&item, &items[index])
+                switch item {
                 case .record(let record): saved = record
                 case .json(let json) where RecordJSON.isError(json): failure = RecordJSON.error(json, in: zoneID)
                 case .json(let json) where isSave: saved = try RecordWireCoding.record(json, in: zoneID, at: "records[\(index)]")

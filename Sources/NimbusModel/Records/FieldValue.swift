@@ -22,8 +22,10 @@ public enum FieldValue: Sendable, Hashable {
     case bytes(Data)
     case encryptedBytes(Data)
     case reference(Reference)
-    case asset(Asset)
-    case location(Location)
+    // Out of line: an asset or a location is several times larger than the other values, and
+    // every value in a record's fields would otherwise take its size.
+    indirect case asset(Asset)
+    indirect case location(Location)
     indirect case list(elementType: FieldType, [FieldValue])
 
     /// The value's type.

@@ -28,7 +28,13 @@ public struct Record: Sendable, Hashable {
     /// included, on its `parent` chain that is a share's root. The server maintains it.
     public var containingShare: String?
     /// On a share record: the share as the reader may see it.
-    public var shareDetails: ShareDetails?
+    public var shareDetails: ShareDetails? {
+        get { sharedDetailsBox?.value }
+        set { sharedDetailsBox = newValue.map(ShareDetailsBox.init) }
+    }
+    /// Where ``shareDetails`` is kept: out of line, since few records are shares and a record
+    /// is copied often (it halves the record's inline size).
+    private var sharedDetailsBox: ShareDetailsBox?
     /// When and by whom the record was created.
     public var created: ChangeStamp
     /// When and by whom the record was last changed.
@@ -87,5 +93,22 @@ public struct Record: Sendable, Hashable {
         copy.fields = fields.filter { desiredKeys.contains($0.key) }
         copy.encryptedFields = encryptedFields.filter { desiredKeys.contains($0.key) }
         return copy
+    }
+}
+
+/// Holds a record's share details out of line; compared and hashed by value.
+private final class ShareDetailsBox: Sendable, Hashable {
+    let value: ShareDetails
+
+    init(_ value: ShareDetails) {
+        self.value = value
+    }
+
+    static func == (lhs: ShareDetailsBox, rhs: ShareDetailsBox) -> Bool {
+        lhs.value == rhs.value
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(value)
     }
 }

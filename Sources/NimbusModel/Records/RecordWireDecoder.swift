@@ -216,7 +216,10 @@ package struct RecordWireDecoder {
                 valueStart = cursor.index
                 try cursor.skipValue()
             } else if cursor.key(key, is: "type") {
-                type = Self.fieldType(try cursor.stringSpan(), of: cursor)
+                let name = try cursor.stringSpan()
+                // Its escapes are checked only when the tree reader reads them.
+                if name.isEscaped { takesValue = false }
+                type = Self.fieldType(name, of: cursor)
             } else if cursor.key(key, is: "isEncrypted") {
                 guard let flag = cursor.bool() else { throw NotTaken() }
                 isEncrypted = flag
