@@ -29,8 +29,9 @@ struct SharePage {
 
     /// The short GUID of a `/share/{shortGUID}` path, if it is one.
     static func shortGUID(in path: String) -> String? {
-        // Every database request passes here first: rule most out without splitting the path.
-        guard path.hasPrefix("/share/") else { return nil }
+        // Every database request passes here first: rule most out without splitting the path
+        // (empty segments, as in `//share/GUID`, are allowed).
+        guard path.drop(while: { $0 == "/" }).hasPrefix("share/") else { return nil }
         let parts = path.split(separator: "/", omittingEmptySubsequences: true)
         guard parts.count == 2, parts[0] == "share", !parts[1].isEmpty, parts[1].utf8.count <= 64 else { return nil }
         return String(parts[1])

@@ -21,7 +21,10 @@ public struct ServerConfiguration: Sendable {
     /// The port to listen on; 0 picks a free one. Default 8080.
     public var port: Int
     /// The server's public URL, for links it hands out; default `http://{hostname}:{port}`.
-    public var publicBaseURL: String?
+    /// Trailing slashes are dropped, so links never hold `//`.
+    public var publicBaseURL: String? {
+        didSet { publicBaseURL = publicBaseURL.map(Self.withoutTrailingSlashes) }
+    }
     /// A base64 256-bit key for encrypted fields; default: the key in the data directory, made
     /// on first start. Must stay the same for the life of the data.
     public var fieldEncryptionKey: String?
@@ -65,7 +68,7 @@ public struct ServerConfiguration: Sendable {
         self.databaseURL = databaseURL
         self.hostname = hostname
         self.port = port
-        self.publicBaseURL = publicBaseURL
+        self.publicBaseURL = publicBaseURL.map(Self.withoutTrailingSlashes)
         self.fieldEncryptionKey = fieldEncryptionKey
         self.tokenKey = tokenKey
         self.maximumBodySize = maximumBodySize
@@ -78,4 +81,10 @@ public struct ServerConfiguration: Sendable {
 
     /// The SQLite database file inside the data directory.
     public var databasePath: String { dataDirectory + "/nimbus.sqlite" }
+
+    private static func withoutTrailingSlashes(_ url: String) -> String {
+        var url = Substring(url)
+        while url.hasSuffix("/") { url = url.dropLast() }
+        return String(url)
+    }
 }

@@ -57,6 +57,12 @@ struct SharePageTests {
             #expect(html.contains("Shared by Alice Liddell."))
             #expect(html.contains(#"<meta property="og:title" content="Tea &lt;b&gt;time&lt;/b&gt;">"#))
             #expect(html.contains(#"<form method="post" action="/share/\#(guid)">"#))
+            // Links from a public URL written with a trailing slash reach the page too.
+            for path in ["//share/\(guid)", "/share/\(guid)/"] {
+                let response = try await client.send(.get, path)
+                #expect(response.status == .ok, "\(path)")
+                #expect(String(buffer: response.body).contains("You have been invited"), "\(path)")
+            }
         }
     }
 

@@ -21,8 +21,11 @@ struct NotificationsRoute {
 
     /// The route of `path`, or `nil` when the path is not the notification stream's.
     static func parse(_ path: String) -> NotificationsRoute? {
-        // Every database request passes here first: rule most out without splitting the path.
-        guard path.hasSuffix("/notifications/ws") || path.hasSuffix("/notifications/inbox") else { return nil }
+        // Every database request passes here first: rule most out without splitting the path
+        // (empty segments, as in `…/notifications//ws/`, are allowed).
+        var trimmed = Substring(path)
+        while trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        guard trimmed.hasSuffix("/ws") || trimmed.hasSuffix("/inbox") else { return nil }
         let segments = path.split(separator: "/", omittingEmptySubsequences: true)
         guard segments.count == 6, segments[0] == "database", segments[1] == "1", segments[4] == "notifications",
             let channel = Channel(rawValue: String(segments[5])), let environment = Environment(parsing: segments[3])
