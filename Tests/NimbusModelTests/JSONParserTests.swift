@@ -47,6 +47,20 @@ struct JSONParserTests {
         }
     }
 
+    @Test("strings written with any byte that needs escaping, anywhere, read back the same")
+    func writtenStrings() throws {
+        for special in ["\"", "\\", "\n", "\u{01}", "\u{1F}", "é", "😀"] {
+            for length in 0..<20 {
+                for position in 0...length {
+                    let text = String(repeating: "a", count: position) + special + String(repeating: "b", count: length - position)
+                    var writer = JSONWriter()
+                    writer.string(text)
+                    #expect(try JSONParser.parse(writer.bytes) == .string(text))
+                }
+            }
+        }
+    }
+
     @Test(
         "rejects what is not JSON",
         arguments: [

@@ -180,7 +180,7 @@ extension Database {
         into result: inout ModifyRecordsResult
     ) async throws {
         // About 300 bytes a record with a few short fields.
-        let response = try await postForRecords("records/modify", idempotent: false, in: zoneID, expectedBodySize: 128 + writes.count * 320) {
+        var response = try await postForRecords("records/modify", idempotent: false, in: zoneID, expectedBodySize: 128 + writes.count * 320) {
             writer in
             writer.beginObject()
             writer.key("zoneID")
@@ -208,7 +208,7 @@ extension Database {
             writer.endArray()
             writer.endObject()
         }
-        var items = try response.requireItems()
+        var items = try response.takeItems()
         result.saveResults.reserveCapacity(result.saveResults.count + writes.count)
         for (index, write) in writes.enumerated() {
             let recordID: RecordID
@@ -217,27 +217,30 @@ extension Database {
             case .save(let position): (recordID, isSave) = (saving[position].recordID, true)
             case .delete(let position): (recordID, isSave) = (deleting[position], false)
             }
-            var failure: NimbusError?
-            var saved: Record?
-            if index < items.count {
-                // Moved out rather than copied: a record is a large value.
-                var item = RecordsResponse.Item.json(.null)
-                swap(&item, &items[index])
-                switch item {
-                case .record(let record): saved = record
-                case .json(let json) where RecordJSON.isError(json): failure = RecordJSON.error(json, in: zoneID)
-                case .json(let json) where isSave: saved = try RecordWireCoding.record(json, in: zoneID, at: "records[\(index)]")
-                // A deletion's result is its tombstone.
-                case .json: break
+            func fail(_ failure: NimbusError) {
+                if isSave {
+                    result.saveResults[recordID] = .failure(failure)
+                } else {
+                    result.deleteResults[recordID] = .failure(failure)
                 }
-            } else {
-                failure = NimbusError(.internalError, "no result for this record")
             }
-            if isSave {
-                result.saveResults[recordID] =
-                    saved.map { .success($0) } ?? .failure(failure ?? NimbusError(.internalError, "no record in the result"))
-            } else {
-                result.deleteResults[recordID] = failure.map { .failure($0) } ?? .success(())
+            guard index < items.count else {
+                fail(NimbusError(.internalError, "no result for this record"))
+                continue
+            }
+            // Moved out rather than copied: a record is a large value.
+            var item = RecordsResponse.Item.json(.null)
+            swap(&item, &items[index])
+            switch item {
+            case .json(let json) where RecordJSON.isError(json):
+                fail(RecordJSON.error(json, in: zoneID))
+            case .record(let saved) where isSave:
+                result.saveResults[recordID] = .success(saved)
+            case .json(let json) where isSave:
+                result.saveResults[recordID] = .success(try RecordWireCoding.record(json, in: zoneID, at: "records[\(index)]"))
+            // A deletion's result is its tombstone.
+            case .record, .json:
+                result.deleteResults[recordID] = .success(())
             }
         }
     }

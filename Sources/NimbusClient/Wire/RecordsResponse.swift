@@ -70,4 +70,12 @@ struct RecordsResponse {
         guard let items else { throw NimbusError(.internalError, "the server's response has no records array") }
         return items
     }
+
+    /// Takes the `records` array out of the response, so the caller holds its only reference
+    /// and can move records out of it without copying the array.
+    mutating func takeItems() throws(NimbusError) -> [Item] {
+        let taken = try requireItems()
+        items = nil
+        return taken
+    }
 }

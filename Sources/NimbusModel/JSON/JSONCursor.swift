@@ -282,11 +282,7 @@ package struct JSONCursor {
         var isEscaped = false
         // Eight bytes at a time while none of them is a quote, a backslash or a control
         // character: most strings are read whole this way.
-        if let base = bytes.baseAddress {
-            while index + 8 <= bytes.count, !Self.mayEndString(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
-                index += 8
-            }
-        }
+        index += JSONStringBytes.plainPrefixLength(of: UnsafeBufferPointer(rebasing: bytes[index...]))
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
@@ -302,16 +298,6 @@ package struct JSONCursor {
             index += 1
         }
         throw failure("unfinished string")
-    }
-
-    /// Whether any of eight bytes is a quote, a backslash or below 0x20 (the classic
-    /// "has a zero byte" and "has a byte less than n" word tricks; they never miss one).
-    private static func mayEndString(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highBits: UInt64 = 0x8080_8080_8080_8080
-        func hasZeroByte(_ value: UInt64) -> Bool { (value &- ones) & ~value & highBits != 0 }
-        let hasControl = (word &- ones &* 0x20) & ~word & highBits != 0
-        return hasControl || hasZeroByte(word ^ (ones &* 0x22)) || hasZeroByte(word ^ (ones &* 0x5C))
     }
 
     /// Reads the rest of a string with escapes, from just after its opening quote.

@@ -102,7 +102,8 @@ package struct JSONWriter {
         // copy it whole.
         var value = value
         let isClean = value.withUTF8 { buffer in
-            for byte in buffer where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+            let plain = JSONStringBytes.plainPrefixLength(of: buffer)
+            for byte in buffer[plain...] where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
                 return false
             }
             bytes.append(contentsOf: buffer)
