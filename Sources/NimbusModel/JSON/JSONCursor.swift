@@ -85,33 +85,13 @@ package struct JSONCursor {
 
     /// Reads the `{` of an object.
     package mutating func beginObject() throws(Failure) {
-        skipWhitespace()
-        guard peek(UInt8(ascii: "{")) else { throw failure("expected an object") }
-        try enter()
-        index += 1
-        pendingFirst = true
+        try begin(UInt8(ascii: "{"), else: "expected an object")
     }
 
     /// Reads the next member's key and its `:`, or the object's `}` (then `nil`).
     package mutating func nextKey() throws(Failure) -> StringSpan? {
+        guard try moveToNext(closingWith: UInt8(ascii: "}"), else: "expected ',' or '}'") else { return nil }
         skipWhitespace()
-        if pendingFirst {
-            pendingFirst = false
-            if peek(UInt8(ascii: "}")) {
-                index += 1
-                depth -= 1
-                return nil
-            }
-        } else if peek(UInt8(ascii: ",")) {
-            index += 1
-            skipWhitespace()
-        } else if peek(UInt8(ascii: "}")) {
-            index += 1
-            depth -= 1
-            return nil
-        } else {
-            throw failure("expected ',' or '}'")
-        }
         guard peek(UInt8(ascii: "\"")) else { throw failure("expected a string key") }
         let key = try scanString()
         skipWhitespace()
@@ -122,33 +102,38 @@ package struct JSONCursor {
 
     /// Reads the `[` of an array.
     package mutating func beginArray() throws(Failure) {
+        try begin(UInt8(ascii: "["), else: "expected an array")
+    }
+
+    /// Moves to the array's next element (`true`), or reads its `]` (`false`).
+    package mutating func nextElement() throws(Failure) -> Bool {
+        try moveToNext(closingWith: UInt8(ascii: "]"), else: "expected ',' or ']'")
+    }
+
+    /// Enters the container that `open` starts.
+    private mutating func begin(_ open: UInt8, else message: String) throws(Failure) {
         skipWhitespace()
-        guard peek(UInt8(ascii: "[")) else { throw failure("expected an array") }
+        guard peek(open) else { throw failure(message) }
         try enter()
         index += 1
         pendingFirst = true
     }
 
-    /// Moves to the array's next element (`true`), or reads its `]` (`false`).
-    package mutating func nextElement() throws(Failure) -> Bool {
+    /// Reads the comma before the container's next member or element (`true`), or the byte that
+    /// closes it, leaving it (`false`).
+    private mutating func moveToNext(closingWith close: UInt8, else message: String) throws(Failure) -> Bool {
         skipWhitespace()
-        if pendingFirst {
-            pendingFirst = false
-            if peek(UInt8(ascii: "]")) {
-                index += 1
-                depth -= 1
-                return false
-            }
-            return true
-        }
-        if peek(UInt8(ascii: ",")) {
+        let isFirst = pendingFirst
+        pendingFirst = false
+        if peek(close) {
             index += 1
-            return true
+            depth -= 1
+            return false
         }
-        guard peek(UInt8(ascii: "]")) else { throw failure("expected ',' or ']'") }
+        if isFirst { return true }
+        guard peek(UInt8(ascii: ",")) else { throw failure(message) }
         index += 1
-        depth -= 1
-        return false
+        return true
     }
 
     /// Set by `beginObject` and `beginArray`: the next member or element is the first (no comma).

@@ -110,6 +110,13 @@ package struct RecordWireDecoder {
 
     // MARK: - Members
 
+    /// Skips a member the dictionary's reader does not use; an escaped key may spell one it
+    /// does, so that dictionary is the tree reader's.
+    private static func skipUnknownMember(_ key: JSONCursor.StringSpan, _ cursor: inout JSONCursor) throws {
+        guard !key.isEscaped else { throw NotTaken() }
+        try cursor.skipValue()
+    }
+
     private mutating func stamp(_ cursor: inout JSONCursor) throws -> ChangeStamp {
         var stamp = ChangeStamp(timestamp: 0, userRecordName: "", deviceID: "")
         try cursor.beginObject()
@@ -122,8 +129,7 @@ package struct RecordWireDecoder {
             } else if cursor.key(key, is: "deviceID") {
                 stamp.deviceID = try text(&cursor)
             } else {
-                guard !key.isEscaped else { throw NotTaken() }
-                try cursor.skipValue()
+                try Self.skipUnknownMember(key, &cursor)
             }
         }
         return stamp
@@ -145,8 +151,7 @@ package struct RecordWireDecoder {
                     owner = ""
                 }
             } else {
-                guard !key.isEscaped else { throw NotTaken() }
-                try cursor.skipValue()
+                try Self.skipUnknownMember(key, &cursor)
             }
         }
         guard let zoneName else { throw NotTaken() }
@@ -161,8 +166,7 @@ package struct RecordWireDecoder {
             if cursor.key(key, is: "recordName") {
                 name = try text(&cursor)
             } else {
-                guard !key.isEscaped else { throw NotTaken() }
-                try cursor.skipValue()
+                try Self.skipUnknownMember(key, &cursor)
             }
         }
         guard let name else { throw NotTaken() }
