@@ -61,6 +61,38 @@ struct JSONParserTests {
         }
     }
 
+    @Test("integers are written digit for digit, the extremes and signs included")
+    func writtenIntegers() throws {
+        let values: [Int64] = [0, 7, -7, 10, -10, 99, 100, 1_795_387_773_018, -1_795_387_773_018, .max, .min, .max - 1, .min + 1]
+        for value in values {
+            var writer = JSONWriter()
+            writer.integer(value)
+            #expect(String(decoding: writer.bytes, as: UTF8.self) == String(value))
+        }
+    }
+
+    @Test("keys spelled in the code and keys made at run time make the same object")
+    func writtenKeys() throws {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.field("recordName", "n")
+        writer.field("count", 3)
+        writer.key(escaping: "a \"quoted\" name")
+        writer.bool(true)
+        writer.key("list")
+        writer.beginArray()
+        writer.integer(-1)
+        writer.endArray()
+        writer.endObject()
+        #expect(
+            String(decoding: writer.bytes, as: UTF8.self) == #"{"recordName":"n","count":3,"a \"quoted\" name":true,"list":[-1]}"#
+        )
+        #expect(
+            try JSONParser.parse(writer.bytes)
+                == .object(["recordName": .string("n"), "count": .integer(3), "a \"quoted\" name": .bool(true), "list": .array([.integer(-1)])])
+        )
+    }
+
     @Test(
         "rejects what is not JSON",
         arguments: [

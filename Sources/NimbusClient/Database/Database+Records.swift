@@ -231,7 +231,7 @@ extension Database {
             // Moved out rather than copied: a record is a large value.
             var item = RecordsResponse.Item.json(.null)
             swap(&item, &items[index])
-            switch item {
+            switch consume item {
             case .json(let json) where RecordJSON.isError(json):
                 fail(RecordJSON.error(json, in: zoneID))
             case .record(let saved) where isSave:
@@ -273,7 +273,7 @@ extension Array {
 
 extension JSONWriter {
     /// Writes `"name": ["a", "b"]`.
-    mutating func stringArray(_ name: String, _ values: [String]) {
+    mutating func stringArray(_ name: StaticString, _ values: [String]) {
         key(name)
         beginArray()
         for value in values { string(value) }

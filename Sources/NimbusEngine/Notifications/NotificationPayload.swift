@@ -74,7 +74,7 @@ struct NotificationPayload {
                     writer.beginObject()
                     for key in keys {
                         guard let value = record.fields[key] else { continue }
-                        writer.key(key)
+                        writer.key(escaping: key)
                         value.write(to: &writer)
                     }
                     writer.endObject()

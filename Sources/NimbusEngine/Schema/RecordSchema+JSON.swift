@@ -18,19 +18,22 @@ public enum RecordSchemaJSON {
         writer.key("recordTypes")
         writer.beginObject()
         for (recordType, fields) in schema.sorted(by: { $0.key < $1.key }) {
-            writer.key(recordType)
+            writer.key(escaping: recordType)
             writer.beginObject()
             writer.key("fields")
             writer.beginObject()
             for (name, field) in fields.sorted(by: { $0.key < $1.key }) {
-                writer.key(name)
+                writer.key(escaping: name)
                 writer.beginObject()
                 writer.field("type", field.type.rawValue)
                 if field.isEncrypted {
                     writer.key("encrypted")
                     writer.bool(true)
                 }
-                for (key, value) in [("queryable", field.isQueryable), ("sortable", field.isSortable), ("searchable", field.isSearchable)] {
+                let markings: [(StaticString, Bool)] = [
+                    ("queryable", field.isQueryable), ("sortable", field.isSortable), ("searchable", field.isSearchable),
+                ]
+                for (key, value) in markings {
                     writer.key(key)
                     writer.bool(value)
                 }

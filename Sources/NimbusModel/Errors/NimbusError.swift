@@ -83,7 +83,13 @@ public struct NimbusError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A sentence for the client, naming what was wrong with the request.
     public var reason: String
     /// For ``Code/serverRecordChanged``: the record as the server has it.
-    public var serverRecord: Record?
+    public var serverRecord: Record? {
+        get { serverRecordBox?.value }
+        set { serverRecordBox = newValue.map(ValueBox.init) }
+    }
+    /// Where ``serverRecord`` is kept: out of line, since few errors carry one and errors are
+    /// moved by value along every failure path (and make up half of every `Result` of a record).
+    private var serverRecordBox: ValueBox<Record>?
     /// For retryable codes: how long to wait before retrying.
     public var retryAfter: Duration?
 

@@ -20,7 +20,7 @@ extension JSONWriter {
         case .object(let members):
             beginObject()
             for (key, member) in members.sorted(by: { $0.key < $1.key }) {
-                self.key(key)
+                self.key(escaping: key)
                 value(member)
             }
             endObject()

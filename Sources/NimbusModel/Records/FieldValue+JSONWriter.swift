@@ -28,7 +28,7 @@ extension FieldValue {
     package static func write(_ fields: [String: FieldValue], to writer: inout JSONWriter) {
         writer.beginObject()
         for (name, value) in fields {
-            writer.key(name)
+            writer.key(escaping: name)
             value.write(to: &writer)
         }
         writer.endObject()
@@ -80,10 +80,11 @@ extension Location {
         writer.double(latitude)
         writer.key("longitude")
         writer.double(longitude)
-        for (name, value) in [
+        let optionals: [(StaticString, Double?)] = [
             ("horizontalAccuracy", horizontalAccuracy), ("verticalAccuracy", verticalAccuracy),
             ("altitude", altitude), ("speed", speed), ("course", course),
-        ] {
+        ]
+        for (name, value) in optionals {
             if let value {
                 writer.key(name)
                 writer.double(value)

@@ -30,11 +30,11 @@ public struct Record: Sendable, Hashable {
     /// On a share record: the share as the reader may see it.
     public var shareDetails: ShareDetails? {
         get { sharedDetailsBox?.value }
-        set { sharedDetailsBox = newValue.map(ShareDetailsBox.init) }
+        set { sharedDetailsBox = newValue.map(ValueBox.init) }
     }
     /// Where ``shareDetails`` is kept: out of line, since few records are shares and a record
     /// is copied often (it halves the record's inline size).
-    private var sharedDetailsBox: ShareDetailsBox?
+    private var sharedDetailsBox: ValueBox<ShareDetails>?
     /// When and by whom the record was created.
     public var created: ChangeStamp
     /// When and by whom the record was last changed.
@@ -48,6 +48,7 @@ public struct Record: Sendable, Hashable {
         fields: [String: FieldValue] = [:],
         encryptedFields: [String: FieldValue] = [:],
         parentRecordName: String? = nil,
+        shareRecordName: String? = nil,
         created: ChangeStamp,
         modified: ChangeStamp
     ) {
@@ -57,6 +58,7 @@ public struct Record: Sendable, Hashable {
         self.fields = fields
         self.encryptedFields = encryptedFields
         self.parentRecordName = parentRecordName
+        self.shareRecordName = shareRecordName
         self.created = created
         self.modified = modified
     }
@@ -93,22 +95,5 @@ public struct Record: Sendable, Hashable {
         copy.fields = fields.filter { desiredKeys.contains($0.key) }
         copy.encryptedFields = encryptedFields.filter { desiredKeys.contains($0.key) }
         return copy
-    }
-}
-
-/// Holds a record's share details out of line; compared and hashed by value.
-private final class ShareDetailsBox: Sendable, Hashable {
-    let value: ShareDetails
-
-    init(_ value: ShareDetails) {
-        self.value = value
-    }
-
-    static func == (lhs: ShareDetailsBox, rhs: ShareDetailsBox) -> Bool {
-        lhs.value == rhs.value
-    }
-
-    func hash(into hasher: inout Hasher) {
-        hasher.combine(value)
     }
 }

@@ -21,11 +21,11 @@ package enum RecordWireCoding {
         writer.key("fields")
         writer.beginObject()
         for (name, value) in record.fields {
-            writer.key(name)
+            writer.key(escaping: name)
             value.write(to: &writer)
         }
         for (name, value) in record.encryptedFields {
-            writer.key(name)
+            writer.key(escaping: name)
             value.write(to: &writer, isEncrypted: true)
         }
         writer.endObject()
@@ -44,15 +44,20 @@ package enum RecordWireCoding {
                 writer.field("recordName", share)
                 writer.endObject()
             }
-            for (name, stamp) in [("created", record.created), ("modified", record.modified)] {
-                writer.key(name)
-                writer.beginObject()
-                writer.field("timestamp", stamp.timestamp)
-                writer.field("userRecordName", stamp.userRecordName)
-                writer.field("deviceID", stamp.deviceID)
-                writer.endObject()
-            }
+            writer.key("created")
+            write(record.created, to: &writer)
+            writer.key("modified")
+            write(record.modified, to: &writer)
         }
+        writer.endObject()
+    }
+
+    /// Writes a change stamp dictionary (`created`, `modified`).
+    private static func write(_ stamp: ChangeStamp, to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.field("timestamp", stamp.timestamp)
+        writer.field("userRecordName", stamp.userRecordName)
+        writer.field("deviceID", stamp.deviceID)
         writer.endObject()
     }
 

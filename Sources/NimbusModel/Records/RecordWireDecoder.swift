@@ -17,8 +17,11 @@
 /// and the caller reads that dictionary with ``RecordWireCoding/record(_:in:at:)``, so the two
 /// ways of reading agree on every input (tests compare them).
 package struct RecordWireDecoder {
-    /// Long strings already made, by their bytes: at most ``sharedStringLimit`` of them.
-    private var sharedStrings: [(bytes: [UInt8], text: String)] = []
+    /// Long strings already made (``sharedTexts``) and their bytes: at most ``sharedStringLimit``
+    /// of them. Two arrays rather than one of pairs, so the search borrows the bytes in place
+    /// instead of copying (retaining and releasing) a pair per comparison.
+    private var sharedBytes: [[UInt8]] = []
+    private var sharedTexts: [String] = []
     private static let sharedStringLimit = 4
 
     package init() {}
@@ -78,18 +81,19 @@ package struct RecordWireDecoder {
             }
         }
         guard let name else { throw NotTaken() }
-        var record = Record(
+        // Made whole by one initializer: setting the share afterwards made the optimizer copy
+        // the record into the return slot and destroy the original.
+        return Record(
             recordID: RecordID(recordName: name, zoneID: zoneID),
             recordType: recordType,
             recordChangeTag: changeTag,
             fields: fields,
             encryptedFields: encryptedFields,
             parentRecordName: parent,
+            shareRecordName: share,
             created: created,
             modified: modified
         )
-        record.shareRecordName = share
-        return record
     }
 
     private static func member(_ key: JSONCursor.StringSpan, of cursor: JSONCursor) throws -> Member {
@@ -278,12 +282,16 @@ package struct RecordWireDecoder {
         let count = span.end - span.start
         guard count > 15, !span.isEscaped else { return try cursor.string(of: span) }
         let bytes = UnsafeBufferPointer(rebasing: cursor.bytes[span.start..<span.end])
-        for shared in sharedStrings where shared.bytes.count == count {
-            if shared.bytes.withUnsafeBufferPointer({ $0.elementsEqual(bytes) }) { return shared.text }
+        for slot in sharedBytes.indices where sharedBytes[slot].count == count {
+            if sharedBytes[slot].withUnsafeBufferPointer({ $0.elementsEqual(bytes) }) { return sharedTexts[slot] }
         }
         let text = try cursor.string(of: span)
-        if sharedStrings.count == Self.sharedStringLimit { sharedStrings.removeFirst() }
-        sharedStrings.append((Array(bytes), text))
+        if sharedBytes.count == Self.sharedStringLimit {
+            sharedBytes.removeFirst()
+            sharedTexts.removeFirst()
+        }
+        sharedBytes.append(Array(bytes))
+        sharedTexts.append(text)
         return text
     }
 }

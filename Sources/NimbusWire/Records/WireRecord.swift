@@ -29,11 +29,11 @@ public struct WireRecord: WireResponse {
         writer.key("fields")
         writer.beginObject()
         for (name, value) in record.fields {
-            writer.key(name)
+            writer.key(escaping: name)
             value.write(to: &writer, numbersAsStrings: options.numbersAsStrings)
         }
         for (name, value) in record.encryptedFields {
-            writer.key(name)
+            writer.key(escaping: name)
             value.write(to: &writer, numbersAsStrings: options.numbersAsStrings, isEncrypted: true)
         }
         writer.endObject()
