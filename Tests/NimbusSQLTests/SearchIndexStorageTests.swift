@@ -72,6 +72,22 @@ struct SearchIndexStorageTests {
         }
     }
 
+    @Test("ASCII text is tokenized as Unicode's rules tokenize it")
+    func asciiTokens() {
+        // Every ASCII byte, in runs and alone, and words around the length limit.
+        let every = String(decoding: (0..<128).map { UInt8($0) }, as: UTF8.self)
+        var texts = [every, "", " ", "Hello, World! 42fois", "MiXeD-case_with.punct;uation", "a1b2 C3d4\tE5\nf6"]
+        texts += [63, 64, 65, 130].map { String(repeating: "Ab9", count: $0 / 3 + 1) }
+        for seed in 0..<200 {
+            let bytes: [UInt8] = (0..<(seed % 40)).map { (position: Int) -> UInt8 in UInt8((position * 37 + seed * 11) % 128) }
+            texts.append(String(decoding: bytes, as: UTF8.self))
+        }
+        for text in texts {
+            #expect(SearchTokens.asciiTokens(of: text) == SearchTokens.unicodeTokens(of: text), "\(text.debugDescription)")
+        }
+        #expect(SearchTokens.asciiTokens(of: "Ça va") == nil)
+    }
+
     @Test("tokens: letters and digits, folded; a document keeps each word bare and by field, once")
     func tokens() {
         #expect(SearchTokens.tokens(of: "Ça va? Très bien, 42fois!") == ["ca", "va", "tres", "bien", "42fois"])

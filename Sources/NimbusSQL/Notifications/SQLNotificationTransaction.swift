@@ -55,7 +55,7 @@ struct SQLNotificationTransaction: NotificationTransaction {
         return events
     }
 
-    func rows(of event: ChangeEvent) async throws -> ChangeEventRows {
+    func rows(of event: ChangeEvent, decodingFields: Bool) async throws -> ChangeEventRows {
         let range: [SQLValue] = SQLStore.binds(event.tenant, zone: event.zoneName) + [.integer(event.counterFrom), .integer(event.counterThrough)]
         let recordRows = try await connection.query(
             """
@@ -73,7 +73,7 @@ struct SQLNotificationTransaction: NotificationTransaction {
             if row.int(RecordRowCodec.columnCount) != 0 {
                 deleted.append((Tombstone(recordName: row.string(0), recordType: row.string(1)), row[RecordRowCodec.shareColumn].text))
             } else {
-                saved.append(try codec.record(from: row, zoneID: zoneID))
+                saved.append(try codec.record(from: row, zoneID: zoneID, decodingFields: decodingFields))
             }
         }
         let exitRows = try await connection.query(

@@ -41,8 +41,9 @@ struct RecordRowCodec {
     let tenant: Tenant
     let zoneName: String
 
-    /// Reads a row selected with ``columns``.
-    func record(from row: SQLRow, zoneID: ZoneID) throws -> Record {
+    /// Reads a row selected with ``columns``; without `decodingFields`, the record's fields
+    /// (plain and encrypted) are left empty, unread.
+    func record(from row: SQLRow, zoneID: ZoneID, decodingFields: Bool = true) throws -> Record {
         let name = row.string(0)
         var record = Record(
             recordID: RecordID(recordName: name, zoneID: zoneID),
@@ -54,6 +55,7 @@ struct RecordRowCodec {
         )
         record.containingShare = row[Self.shareColumn].text
         if row.int(13) != 0 { record.shareRecordName = record.containingShare }
+        guard decodingFields else { return record }
         record.fields = try decodeFields(Array(row.string(4).utf8))
         if let sealed = row[5].blob, !sealed.isEmpty {
             record.encryptedFields = try decodeFields(Array(try cipher.open(sealed, identity: identity(of: name))))

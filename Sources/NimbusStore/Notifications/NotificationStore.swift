@@ -148,7 +148,11 @@ public protocol NotificationTransaction {
     func claimEvents(limit: Int) async throws -> [ChangeEvent]
 
     /// The rows the event's counters cover.
-    func rows(of event: ChangeEvent) async throws -> ChangeEventRows
+    ///
+    /// - Parameter decodingFields: whether saved records come with their fields (decrypted
+    ///   ones included). Without, they carry only their system fields: enough to learn who
+    ///   could hear of the event, at a fraction of the cost, before reading what it changed.
+    func rows(of event: ChangeEvent, decodingFields: Bool) async throws -> ChangeEventRows
 
     /// Who accepted a share of the zone, other than its owner.
     func participants(ofZone zoneName: String, of tenant: Tenant) async throws -> [ZoneParticipant]

@@ -27,6 +27,52 @@ package enum SearchTokens {
 
     /// The folded tokens of `text`, in order, repeats included.
     package static func tokens(of text: String) -> [String] {
+        if let tokens = asciiTokens(of: text) { return tokens }
+        return unicodeTokens(of: text)
+    }
+
+    /// The tokens of ASCII text, where folding is lowering the case and a token is a run of
+    /// `A-Z a-z 0-9`: the same tokens as ``unicodeTokens(of:)`` (tests compare them), without
+    /// Foundation's folding and a Unicode property lookup per character, which made tokenizing
+    /// a record's text a noticeable part of every save. `nil` for text that is not ASCII.
+    package static func asciiTokens(of text: String) -> [String]? {
+        var text = text
+        return text.withUTF8 { bytes -> [String]? in
+            var tokens: [String] = []
+            var start = -1
+            func flush(at end: Int) {
+                guard start >= 0 else { return }
+                let token = UnsafeBufferPointer(rebasing: bytes[start..<min(end, start + maximumTokenLength)])
+                tokens.append(
+                    String(unsafeUninitializedCapacity: token.count) { output in
+                        for (index, byte) in token.enumerated() {
+                            output[index] = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
+                        }
+                        return token.count
+                    }
+                )
+                start = -1
+            }
+            for index in bytes.indices {
+                let byte = bytes[index]
+                guard byte < 0x80 else { return nil }
+                let isWordByte =
+                    (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+                    || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+                if isWordByte {
+                    if start < 0 { start = index }
+                } else {
+                    flush(at: index)
+                }
+            }
+            flush(at: bytes.count)
+            return tokens
+        }
+    }
+
+    /// The tokens of any text, by Unicode's rules: folded without case or diacritics, runs of
+    /// alphabetic and numeric characters.
+    package static func unicodeTokens(of text: String) -> [String] {
         let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
         var tokens: [String] = []
         var current = String.UnicodeScalarView()
@@ -48,11 +94,20 @@ package enum SearchTokens {
 
     /// `token` as indexed for a filter on `field` alone.
     package static func qualified(_ token: String, field: String) -> String {
-        var hex = ""
+        qualifier(of: field) + token
+    }
+
+    /// What ``qualified(_:field:)`` puts before a token of `field`: its name in hexadecimal, `x`.
+    private static func qualifier(of field: String) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var hex: [UInt8] = []
+        hex.reserveCapacity(field.utf8.count * 2 + 1)
         for byte in field.utf8 {
-            hex += String(byte >> 4, radix: 16) + String(byte & 0xf, radix: 16)
+            hex.append(digits[Int(byte >> 4)])
+            hex.append(digits[Int(byte & 0xf)])
         }
-        return hex + "x" + token
+        hex.append(UInt8(ascii: "x"))
+        return String(decoding: hex, as: UTF8.self)
     }
 
     /// The words of a field value: of a string, or of each string of a string list; none of
@@ -79,9 +134,14 @@ package enum SearchTokens {
         }
         fill: for name in fields.keys.sorted() {
             guard let value = fields[name] else { continue }
-            for token in self.words(of: value) where seen.insert(name + "\u{0}" + token).inserted {
+            let words = self.words(of: value)
+            guard !words.isEmpty else { continue }
+            // Made once per field, not per word.
+            let qualifier = qualifier(of: name)
+            var seenInField: Set<String> = []
+            for token in words where seenInField.insert(token).inserted {
                 if seen.insert(token).inserted, !add(token) { break fill }
-                if !add(qualified(token, field: name)) { break fill }
+                if !add(qualifier + token) { break fill }
             }
         }
         return words.isEmpty ? nil : words.joined(separator: " ")
