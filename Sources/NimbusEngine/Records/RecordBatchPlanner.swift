@@ -89,6 +89,11 @@ struct RecordBatchPlanner {
     }
 
     mutating func plan(_ operations: [RecordOperation]) -> Plan {
+        // Sized once: growing these a record at a time rehashed and moved whole records.
+        state.reserveCapacity(state.count + operations.count)
+        savedAt.reserveCapacity(operations.count)
+        plan.results.reserveCapacity(operations.count)
+        plan.writes.reserveCapacity(operations.count)
         for operation in operations {
             let name = operation.recordName ?? ""
             pendingFields = nil

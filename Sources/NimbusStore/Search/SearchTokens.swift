@@ -123,27 +123,53 @@ package enum SearchTokens {
     /// The search document of a record's plain fields: `nil` when no string field has a token.
     /// Encrypted fields are never indexed.
     package static func document(of fields: [String: FieldValue]) -> String? {
-        var seen: Set<String> = []
-        var words: [String] = []
-        var bytes = 0
-        func add(_ word: String) -> Bool {
-            guard words.count < maximumTokens * 2, bytes + word.utf8.count + 1 <= maximumDocumentBytes else { return false }
-            words.append(word)
-            bytes += word.utf8.count + 1
+        // Written straight into bytes, and words told apart by a short list before a set: a
+        // record's text has a few words, and this runs inside the write of every save.
+        var document: [UInt8] = []
+        var words = 0
+        var seen = DistinctWords()
+        func add(_ qualifier: String, _ word: String) -> Bool {
+            let length = qualifier.utf8.count + word.utf8.count
+            guard words < maximumTokens * 2, document.count + length + 1 <= maximumDocumentBytes else { return false }
+            if !document.isEmpty { document.append(UInt8(ascii: " ")) }
+            document.append(contentsOf: qualifier.utf8)
+            document.append(contentsOf: word.utf8)
+            words += 1
             return true
         }
         fill: for name in fields.keys.sorted() {
             guard let value = fields[name] else { continue }
-            let words = self.words(of: value)
-            guard !words.isEmpty else { continue }
+            let tokens = self.words(of: value)
+            guard !tokens.isEmpty else { continue }
             // Made once per field, not per word.
             let qualifier = qualifier(of: name)
-            var seenInField: Set<String> = []
-            for token in words where seenInField.insert(token).inserted {
-                if seen.insert(token).inserted, !add(token) { break fill }
-                if !add(qualifier + token) { break fill }
+            var seenInField = DistinctWords()
+            for token in tokens where seenInField.insert(token) {
+                if seen.insert(token), !add("", token) { break fill }
+                if !add(qualifier, token) { break fill }
             }
         }
-        return words.isEmpty ? nil : words.joined(separator: " ")
+        return words == 0 ? nil : String(decoding: document, as: UTF8.self)
+    }
+
+    /// Distinct strings: a list while short (a linear search beats hashing a few words), a set
+    /// once long.
+    private struct DistinctWords {
+        private var list: [String] = []
+        private var set: Set<String> = []
+
+        /// Adds `word`; whether it was new.
+        mutating func insert(_ word: String) -> Bool {
+            if set.isEmpty {
+                if list.contains(word) { return false }
+                list.append(word)
+                if list.count > 16 {
+                    set = Set(list)
+                    list = []
+                }
+                return true
+            }
+            return set.insert(word).inserted
+        }
     }
 }
