@@ -19,7 +19,7 @@ import NimbusStore
 /// dialect's JSON accessor. Encrypted fields are one AES-GCM sealed JSON object in their own
 /// column; their clear text is never written.
 struct RecordRowCodec {
-    /// The columns ``record(from:zoneID:)`` reads, in order.
+    /// The columns ``record(from:zoneID:decodingFields:)`` reads, in order.
     static let columns = """
         record_name, record_type, change_tag, parent_name, fields, encrypted_fields, \
         created_at, created_by, created_device, modified_at, modified_by, modified_device, share_name, is_share_root

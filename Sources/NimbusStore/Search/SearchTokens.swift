@@ -127,10 +127,13 @@ package enum SearchTokens {
         // record's text has a few words, and this runs inside the write of every save.
         var document: [UInt8] = []
         var words = 0
+        var counted = 0
         var seen = DistinctWords()
         func add(_ qualifier: String, _ word: String) -> Bool {
             let length = qualifier.utf8.count + word.utf8.count
-            guard words < maximumTokens * 2, document.count + length + 1 <= maximumDocumentBytes else { return false }
+            // Each word counts a separator after it, the last one's included.
+            guard words < maximumTokens * 2, counted + length + 1 <= maximumDocumentBytes else { return false }
+            counted += length + 1
             if !document.isEmpty { document.append(UInt8(ascii: " ")) }
             document.append(contentsOf: qualifier.utf8)
             document.append(contentsOf: word.utf8)
