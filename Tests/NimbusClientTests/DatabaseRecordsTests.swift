@@ -6,6 +6,7 @@
 
 import NimbusClient
 import NimbusModel
+import Synchronization
 import Testing
 
 @Suite("NimbusClient: zones and records against a live server", .timeLimit(.minutes(2)))
@@ -64,6 +65,46 @@ struct DatabaseRecordsTests {
             _ = try await database.save(stale, savePolicy: .changedKeys)
             #expect(try await database.record(named: "n1", in: notes).fields["title"] == .string("lost update"))
         }
+    }
+
+    @Test("a save asks back only the system fields and keeps the fields it sent; a changedKeys save gets the merged record")
+    func savedFieldsEcho() async throws {
+        try await ClientFixture.with { f in
+            let recorder = RecordingTransport()
+            let container = Container(
+                serverURL: f.url,
+                identifier: ClientFixture.containerID,
+                authentication: .apiToken(f.apiToken, webAuthToken: f.alice.webAuthToken),
+                transport: recorder
+            )
+            let database = container.privateCloudDatabase
+            try await database.save(zones: [notes])
+            let fields: [String: FieldValue] = ["title": .string("kept"), "count": .int64(3)]
+            let saved = try await database.save(.note("e1", in: notes, fields))
+            #expect(saved.fields == fields)
+            #expect(!saved.recordChangeTag.isEmpty)
+            #expect(saved.created.userRecordName == f.alice.user.userRecordName)
+            let (request, response) = try #require(recorder.exchanges.last)
+            #expect(try Self.member("desiredKeys", of: request) == .array([]))
+            // The server sent no field values back.
+            guard case .array(let records) = try Self.member("records", of: response), case .object(let record) = records.first else {
+                Issue.record("no record in the response")
+                return
+            }
+            #expect(record["fields"] == .object([:]))
+            #expect(try await database.record(named: "e1", in: notes).fields == fields)
+
+            // A save that merges into the server's record gets it back whole.
+            let merged = try await database.save(.note("e1", in: notes, ["count": .int64(4)]), savePolicy: .changedKeys)
+            #expect(merged.fields == ["title": .string("kept"), "count": .int64(4)])
+            let mergeRequest = try #require(recorder.exchanges.last).request
+            #expect(try Self.member("desiredKeys", of: mergeRequest) == nil)
+        }
+    }
+
+    private static func member(_ name: String, of body: [UInt8]) throws -> JSONValue? {
+        guard case .object(let members) = try JSONParser.parse(body) else { return nil }
+        return members[name]
     }
 
     @Test("fetching reports each missing record as unknownItem and a missing zone as zoneNotFound")
@@ -158,5 +199,19 @@ struct DatabaseRecordsTests {
             let bobs = try await #require(throws: NimbusError.self) { try await bob.record(named: "secret", in: notes) }
             #expect(bobs.code == .zoneNotFound)
         }
+    }
+}
+
+/// Sends over HTTP and keeps each request's and response's body.
+private final class RecordingTransport: ClientTransport {
+    private let base = HTTPClientTransport()
+    private let recorded = Mutex<[(request: [UInt8], response: [UInt8])]>([])
+
+    var exchanges: [(request: [UInt8], response: [UInt8])] { recorded.withLock { $0 } }
+
+    func send(_ request: ClientRequest) async throws -> ClientResponse {
+        let response = try await base.send(request)
+        recorded.withLock { $0.append((request.body, response.body)) }
+        return response
     }
 }

@@ -91,7 +91,10 @@ enum SDKBenchmark {
             let operations = (0..<recordsPerBatch).map { index in
                 #"{"operationType":"create","record":{"recordName":"raw-\#(round)-\#(index)","recordType":"Note","fields":{"title":{"value":"load \#(round)-\#(index)","type":"STRING"},"count":{"value":\#(index),"type":"INT64"}}}}"#
             }
-            let body = Array(#"{"zoneID":{"zoneName":"SDKBench"},"atomic":false,"operations":[\#(operations.joined(separator: ","))]}"#.utf8)
+            // The request the SDK sends: system fields only asked back (`desiredKeys`).
+            let body = Array(
+                #"{"zoneID":{"zoneName":"SDKBench"},"atomic":false,"operations":[\#(operations.joined(separator: ","))],"desiredKeys":[]}"#.utf8
+            )
             func rawSave() async throws -> Duration {
                 var request = HTTPClientRequest(url: rawURL)
                 request.method = .POST

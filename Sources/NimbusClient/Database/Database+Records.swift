@@ -86,6 +86,13 @@ extension Database {
 
     /// Saves and deletes records (`records/modify`), one request per zone and per 200 records.
     ///
+    /// A saved record comes back with the server's system fields (its new change tag, stamps,
+    /// share). With ``RecordSavePolicy/ifServerRecordUnchanged`` and ``RecordSavePolicy/allKeys``
+    /// the server stores the record's fields exactly as sent, so the request asks only for its
+    /// system fields (`desiredKeys`) and the result carries the fields that were sent, as
+    /// CloudKit's framework returns them; with ``RecordSavePolicy/changedKeys`` the server's
+    /// merged record comes back whole.
+    ///
     /// - Parameters:
     ///   - saving: the records to save, in any zones of the database.
     ///   - deleting: the records to delete.
@@ -179,6 +186,7 @@ extension Database {
         atomically: Bool,
         into result: inout ModifyRecordsResult
     ) async throws {
+        let echo = Self.echo(of: writes, in: saving, savePolicy)
         // About 300 bytes a record with a few short fields.
         var response = try await postForRecords("records/modify", idempotent: false, in: zoneID, expectedBodySize: 128 + writes.count * 320) {
             writer in
@@ -206,6 +214,7 @@ extension Database {
                 writer.endObject()
             }
             writer.endArray()
+            if case .systemFields(let returned) = echo { writer.stringArray("desiredKeys", returned) }
             writer.endObject()
         }
         var items = try response.takeItems()
@@ -235,14 +244,50 @@ extension Database {
             case .json(let json) where RecordJSON.isError(json):
                 fail(RecordJSON.error(json, in: zoneID))
             case .record(let saved) where isSave:
-                result.saveResults[recordID] = .success(saved)
+                result.saveResults[recordID] = .success(Self.completed(saved, from: write, of: saving, echo))
             case .json(let json) where isSave:
-                result.saveResults[recordID] = .success(try RecordWireCoding.record(json, in: zoneID, at: "records[\(index)]"))
+                let saved = try RecordWireCoding.record(json, in: zoneID, at: "records[\(index)]")
+                result.saveResults[recordID] = .success(Self.completed(saved, from: write, of: saving, echo))
             // A deletion's result is its tombstone.
             case .record, .json:
                 result.deleteResults[recordID] = .success(())
             }
         }
+    }
+
+    /// What a `records/modify` asks the server to send back of the records it saves.
+    private enum Echo {
+        /// Every field: the server's record may hold fields the request did not send.
+        case allFields
+        /// The system fields, and these fields (assets, whose stored form is the server's).
+        case systemFields(returning: [String])
+    }
+
+    /// A save that replaces the record whole (create, replace, force-replace) stores exactly the
+    /// fields it sent, so only the system fields are asked back (`desiredKeys`, asset fields
+    /// included) and ``completed(_:from:of:_:)`` puts the sent fields back: a response of half
+    /// the bytes for the server to write and the SDK to read. A save that merges into the
+    /// server's record (``RecordSavePolicy/changedKeys``), and a share's save, get it all back.
+    private static func echo(of writes: [RecordWrite], in saving: [Record], _ policy: RecordSavePolicy) -> Echo {
+        guard policy != .changedKeys else { return .allFields }
+        var assets: Set<String> = []
+        for case .save(let position) in writes {
+            let record = saving[position]
+            if Share.isShareType(record.recordType) { return .allFields }
+            for (name, value) in record.fields where value.type == .asset || value.type == .assetList { assets.insert(name) }
+        }
+        return .systemFields(returning: assets.sorted())
+    }
+
+    /// The saved record as the server stores it: what the response carried, with the fields the
+    /// request sent when it asked for system fields only.
+    private static func completed(_ saved: consuming Record, from write: RecordWrite, of saving: [Record], _ echo: Echo) -> Record {
+        guard case .systemFields = echo, case .save(let position) = write else { return saved }
+        let sent = saving[position]
+        // Fields the server sent back (assets) are its form of them.
+        saved.fields = saved.fields.isEmpty ? sent.fields : sent.fields.merging(saved.fields) { _, returned in returned }
+        saved.encryptedFields = sent.encryptedFields
+        return saved
     }
 
     private static func operationType(for record: Record, _ policy: RecordSavePolicy) -> String {
