@@ -52,8 +52,9 @@ package enum RecordWireCoding {
         writer.endObject()
     }
 
-    /// Writes a change stamp dictionary (`created`, `modified`).
-    private static func write(_ stamp: ChangeStamp, to writer: inout JSONWriter) {
+    /// Writes a change stamp dictionary (`created`, `modified`), as requests and the server's
+    /// responses carry it.
+    package static func write(_ stamp: ChangeStamp, to writer: inout JSONWriter) {
         writer.beginObject()
         writer.field("timestamp", stamp.timestamp)
         writer.field("userRecordName", stamp.userRecordName)

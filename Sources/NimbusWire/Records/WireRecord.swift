@@ -38,9 +38,9 @@ public struct WireRecord: WireResponse {
         }
         writer.endObject()
         writer.key("created")
-        Self.write(record.created, to: &writer)
+        RecordWireCoding.write(record.created, to: &writer)
         writer.key("modified")
-        Self.write(record.modified, to: &writer)
+        RecordWireCoding.write(record.modified, to: &writer)
         writer.key("zoneID")
         WireZoneID(record.recordID.zoneID).write(to: &writer, options: options)
         if let parent = record.parentRecordName {
@@ -60,14 +60,6 @@ public struct WireRecord: WireResponse {
         if let details = record.shareDetails {
             WireShare.writeKeys(of: details, to: &writer)
         }
-        writer.endObject()
-    }
-
-    private static func write(_ stamp: ChangeStamp, to writer: inout JSONWriter) {
-        writer.beginObject()
-        writer.field("timestamp", stamp.timestamp)
-        writer.field("userRecordName", stamp.userRecordName)
-        writer.field("deviceID", stamp.deviceID)
         writer.endObject()
     }
 }
