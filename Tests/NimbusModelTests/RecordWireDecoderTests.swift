@@ -144,4 +144,38 @@ struct RecordWireDecoderTests {
         #expect(records.map { $0?.recordID.zoneID.ownerRecordName } == names)
         #expect(records.compactMap { $0 } == (try Self.tree(array)))
     }
+
+    @Test("a zone or stamp dictionary repeated from the record before is the same value, and a changed one is read anew")
+    func repeatedDictionaries() throws {
+        // Each differs from the one before in one byte, at the start, inside the first eight
+        // bytes, at the end, or by a longer number: none of them may be taken for the one before.
+        let zones = [
+            #"{"zoneName":"Notes","ownerRecordName":"\#(Self.owner)"}"#,
+            #"{"zoneName":"Notes","ownerRecordName":"\#(Self.owner)"}"#,
+            #"{"zoneName":"Notez","ownerRecordName":"\#(Self.owner)"}"#,
+            #"{"zoneName":"Notez","ownerRecordName":"\#(Self.owner.dropLast())x"}"#,
+            #"{ "zoneName":"Notez","ownerRecordName":"\#(Self.owner.dropLast())x"}"#,
+            #"{"zoneName":"Notes"}"#,
+        ]
+        let stamps = [
+            #"{"timestamp":1,"userRecordName":"\#(Self.owner)","deviceID":"1"}"#,
+            #"{"timestamp":1,"userRecordName":"\#(Self.owner)","deviceID":"1"}"#,
+            #"{"timestamp":12,"userRecordName":"\#(Self.owner)","deviceID":"1"}"#,
+            #"{"timestamp":12,"userRecordName":"\#(Self.owner)","deviceID":"2"}"#,
+            #"{"timestamp":12,"userRecordName":"\#(Self.owner)","deviceID":"2"}"#,
+            #"{"timestamp":2,"userRecordName":"\#(Self.owner)"}"#,
+        ]
+        let array =
+            "["
+            + zip(zones, stamps).enumerated().map { index, pair in
+                #"{"recordName":"r\#(index)","created":\#(pair.1),"modified":\#(stamps[(index + 1) % stamps.count]),"zoneID":\#(pair.0)}"#
+            }.joined(separator: ",") + "]"
+        let (records, _) = try Self.decode(array)
+        let tree = try Self.tree(array)
+        #expect(records.compactMap { $0 } == tree)
+        #expect(records.map { $0?.recordID.zoneID.zoneName } == ["Notes", "Notes", "Notez", "Notez", "Notez", "Notes"])
+        #expect(records.map { $0?.recordID.zoneID.ownerRecordName.last } == ["f", "f", "f", "x", "x", nil])
+        #expect(records.map { $0?.created.timestamp } == [1, 1, 12, 12, 12, 2])
+        #expect(records.prefix(5).map { $0?.created.deviceID } == ["1", "1", "1", "2", "2"])
+    }
 }

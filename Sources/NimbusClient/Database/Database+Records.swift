@@ -271,10 +271,10 @@ extension Database {
     private static func echo(of writes: [RecordWrite], in saving: [Record], _ policy: RecordSavePolicy) -> Echo {
         guard policy != .changedKeys else { return .allFields }
         var assets: Set<String> = []
+        // Read in place: copying a record out of the array retains every part of it.
         for case .save(let position) in writes {
-            let record = saving[position]
-            if Share.isShareType(record.recordType) { return .allFields }
-            for (name, value) in record.fields where value.type == .asset || value.type == .assetList { assets.insert(name) }
+            if Share.isShareType(saving[position].recordType) { return .allFields }
+            for (name, value) in saving[position].fields where value.type == .asset || value.type == .assetList { assets.insert(name) }
         }
         return .systemFields(returning: assets.sorted())
     }
@@ -283,10 +283,9 @@ extension Database {
     /// request sent when it asked for system fields only.
     private static func completed(_ saved: consuming Record, from write: RecordWrite, of saving: [Record], _ echo: Echo) -> Record {
         guard case .systemFields = echo, case .save(let position) = write else { return saved }
-        let sent = saving[position]
         // Fields the server sent back (assets) are its form of them.
-        saved.fields = saved.fields.isEmpty ? sent.fields : sent.fields.merging(saved.fields) { _, returned in returned }
-        saved.encryptedFields = sent.encryptedFields
+        saved.fields = saved.fields.isEmpty ? saving[position].fields : saving[position].fields.merging(saved.fields) { _, returned in returned }
+        saved.encryptedFields = saving[position].encryptedFields
         return saved
     }
 

@@ -234,6 +234,21 @@ package struct JSONCursor {
         return nil
     }
 
+    /// Reads past the value at the cursor if its bytes are `value`: the bytes of a whole object
+    /// or array read before. Such a value ends where its bytes end, so bytes that start with
+    /// them are that value, and reading them again would give what it gave the first time.
+    /// Returns `false`, reading nothing, when they differ (or `value` is empty).
+    package mutating func skipRepeated(_ value: [UInt8]) -> Bool {
+        assert(value.isEmpty || value.first == UInt8(ascii: "{") || value.first == UInt8(ascii: "["), "not an object or array")
+        skipWhitespace()
+        guard !value.isEmpty else { return false }
+        let matches = value.withUnsafeBufferPointer { value in
+            ByteRuns.hasPrefix(UnsafeBufferPointer(rebasing: bytes[index...]), value)
+        }
+        if matches { index += value.count }
+        return matches
+    }
+
     /// Reads past the value at the cursor, checking it is well formed.
     package mutating func skipValue() throws(Failure) {
         skipWhitespace()

@@ -23,6 +23,28 @@ package struct RecordWireDecoder {
     private var sharedBytes: [[UInt8]] = []
     private var sharedTexts: [String] = []
     private static let sharedStringLimit = 4
+    /// The last zone dictionary read, as bytes and as read: a response's records mostly name
+    /// one zone, and its dictionary is then skipped as bytes rather than read again.
+    private var repeatedZone = Repeated(ZoneID(zoneName: "", ownerRecordName: ""))
+    /// The same for `created` and `modified`: the records of one save share both.
+    private var repeatedCreated = Repeated(ChangeStamp(timestamp: 0, userRecordName: ""))
+    private var repeatedModified = Repeated(ChangeStamp(timestamp: 0, userRecordName: ""))
+
+    /// A value read from a dictionary, and that dictionary's bytes.
+    private struct Repeated<Value> {
+        var bytes: [UInt8] = []
+        var value: Value
+
+        init(_ value: Value) {
+            self.value = value
+        }
+
+        /// Keeps `value`, read from the bytes the cursor moved over since `start`.
+        mutating func remember(_ value: Value, readFrom start: Int, to cursor: JSONCursor) {
+            self.value = value
+            bytes = Array(cursor.bytes[start..<cursor.index])
+        }
+    }
 
     package init() {}
 
@@ -73,9 +95,30 @@ package struct RecordWireDecoder {
             case .recordType: recordType = try text(&cursor)
             case .recordChangeTag: changeTag = try text(&cursor)
             case .fields: try readFields(&cursor, into: &fields, encrypted: &encryptedFields)
-            case .created: created = try stamp(&cursor)
-            case .modified: modified = try stamp(&cursor)
-            case .zoneID: zoneID = try self.zoneID(&cursor)
+            case .created:
+                if cursor.skipRepeated(repeatedCreated.bytes) {
+                    created = repeatedCreated.value
+                } else {
+                    let start = cursor.index
+                    created = try stamp(&cursor)
+                    repeatedCreated.remember(created, readFrom: start, to: cursor)
+                }
+            case .modified:
+                if cursor.skipRepeated(repeatedModified.bytes) {
+                    modified = repeatedModified.value
+                } else {
+                    let start = cursor.index
+                    modified = try stamp(&cursor)
+                    repeatedModified.remember(modified, readFrom: start, to: cursor)
+                }
+            case .zoneID:
+                if cursor.skipRepeated(repeatedZone.bytes) {
+                    zoneID = repeatedZone.value
+                } else {
+                    let start = cursor.index
+                    zoneID = try self.zoneID(&cursor)
+                    repeatedZone.remember(zoneID, readFrom: start, to: cursor)
+                }
             case .parent: parent = try recordName(&cursor)
             case .share: share = try recordName(&cursor)
             }
@@ -283,7 +326,7 @@ package struct RecordWireDecoder {
         guard count > 15, !span.isEscaped else { return try cursor.string(of: span) }
         let bytes = UnsafeBufferPointer(rebasing: cursor.bytes[span.start..<span.end])
         for slot in sharedBytes.indices where sharedBytes[slot].count == count {
-            if sharedBytes[slot].withUnsafeBufferPointer({ $0.elementsEqual(bytes) }) { return sharedTexts[slot] }
+            if sharedBytes[slot].withUnsafeBufferPointer({ ByteRuns.equal($0, bytes) }) { return sharedTexts[slot] }
         }
         let text = try cursor.string(of: span)
         if sharedBytes.count == Self.sharedStringLimit {
