@@ -138,6 +138,37 @@ struct DatabaseRecordsTests {
         }
     }
 
+    @Test("records of several zones, interleaved, are saved and deleted in their own zones, one request per zone")
+    func interleavedZones() async throws {
+        try await ClientFixture.with { f in
+            let recorder = RecordingTransport()
+            let container = Container(
+                serverURL: f.url,
+                identifier: ClientFixture.containerID,
+                authentication: .apiToken(f.apiToken, webAuthToken: f.alice.webAuthToken),
+                transport: recorder
+            )
+            let database = container.privateCloudDatabase
+            let drafts = ZoneID(zoneName: "Drafts", ownerRecordName: "")
+            try await database.save(zones: [notes, drafts])
+            _ = try await database.save(.note("old", in: drafts))
+            let before = recorder.exchanges.count
+            let records = (0..<6).map { Record.note("r\($0)", in: $0.isMultiple(of: 2) ? notes : drafts, ["index": .int64(Int64($0))]) }
+            let old = RecordID(recordName: "old", zoneID: drafts)
+            let result = try await database.modifyRecords(saving: records, deleting: [old], atomically: false)
+            #expect(recorder.exchanges.count - before == 2)
+            #expect(result.saveResults.count == 6)
+            for record in records {
+                #expect(try result.saveResults[record.recordID]?.get().recordID.zoneID.zoneName == record.recordID.zoneID.zoneName)
+            }
+            #expect(throws: Never.self) { try result.deleteResults[old]?.get() }
+            let inNotes = try await database.records(named: records.map(\.recordID.recordName), in: notes)
+            #expect(Set(inNotes.filter { (try? $0.value.get()) != nil }.keys) == ["r0", "r2", "r4"])
+            let inDrafts = try await database.records(named: records.map(\.recordID.recordName) + ["old"], in: drafts)
+            #expect(Set(inDrafts.filter { (try? $0.value.get()) != nil }.keys) == ["r1", "r3", "r5"])
+        }
+    }
+
     @Test("an atomic batch over the per-request limit fails with limitExceeded and writes nothing")
     func atomicBatchOverTheLimit() async throws {
         try await ClientFixture.with { f in

@@ -110,27 +110,40 @@ extension Database {
         savePolicy: RecordSavePolicy = .ifServerRecordUnchanged,
         atomically: Bool = true
     ) async throws -> ModifyRecordsResult {
+        // The zones in order of first use, and each one's operations.
         var zones: [ZoneID] = []
-        var operations: [ZoneID: [RecordWrite]] = [:]
+        var operations: [[RecordWrite]] = []
+        var positions: [ZoneID: Int] = [:]
         func add(_ write: RecordWrite, in zoneID: ZoneID) {
             // In the private database every zone is the caller's: a zone ID the server filled in
             // with the owner and one the app wrote without it are the same zone, and one request.
             let key = scope == .private ? ZoneID(zoneName: zoneID.zoneName, ownerRecordName: "") : zoneID
-            if operations[key] == nil { zones.append(key) }
-            operations[key, default: []].append(write)
+            let position: Int
+            // Records of one zone mostly come together: the last zone is checked before hashing.
+            if let last = zones.indices.last, zones[last] == key {
+                position = last
+            } else if let known = positions[key] {
+                position = known
+            } else {
+                position = zones.count
+                zones.append(key)
+                operations.append([])
+                positions[key] = position
+            }
+            operations[position].append(write)
         }
         for index in saving.indices { add(.save(index), in: saving[index].recordID.zoneID) }
         for index in deleting.indices { add(.delete(index), in: deleting[index].zoneID) }
-        if atomically, let crowded = zones.first(where: { operations[$0]!.count > Self.maximumRecordsPerRequest }) {
+        if atomically, let crowded = operations.indices.first(where: { operations[$0].count > Self.maximumRecordsPerRequest }) {
             throw NimbusError(
                 .limitExceeded,
-                "an atomic batch may hold \(Self.maximumRecordsPerRequest) records per zone; zone \(crowded.zoneName) has \(operations[crowded]!.count)"
+                "an atomic batch may hold \(Self.maximumRecordsPerRequest) records per zone; zone \(zones[crowded].zoneName) has \(operations[crowded].count)"
             )
         }
         var result = ModifyRecordsResult()
         var sentAny = false
-        for zoneID in zones {
-            for chunk in operations[zoneID]!.chunked(by: Self.maximumRecordsPerRequest) {
+        for (zoneID, writes) in zip(zones, operations) {
+            for chunk in writes.chunked(by: Self.maximumRecordsPerRequest) {
                 do {
                     try await send(chunk, of: saving, deleting, in: zoneID, savePolicy: savePolicy, atomically: atomically, into: &result)
                 } catch let error as NimbusError where sentAny {
@@ -240,17 +253,24 @@ extension Database {
             // Moved out rather than copied: a record is a large value.
             var item = RecordsResponse.Item.json(.null)
             swap(&item, &items[index])
+            // No `where` clauses: a payload bound under one is copied, in case the clause fails.
             switch consume item {
-            case .json(let json) where RecordJSON.isError(json):
-                fail(RecordJSON.error(json, in: zoneID))
-            case .record(let saved) where isSave:
-                result.saveResults[recordID] = .success(Self.completed(saved, from: write, of: saving, echo))
-            case .json(let json) where isSave:
-                let saved = try RecordWireCoding.record(json, in: zoneID, at: "records[\(index)]")
-                result.saveResults[recordID] = .success(Self.completed(saved, from: write, of: saving, echo))
-            // A deletion's result is its tombstone.
-            case .record, .json:
-                result.deleteResults[recordID] = .success(())
+            case .record(let saved):
+                if isSave {
+                    result.saveResults[recordID] = .success(Self.completed(saved, from: write, of: saving, echo))
+                } else {
+                    // A deletion's result is its tombstone.
+                    result.deleteResults[recordID] = .success(())
+                }
+            case .json(let json):
+                if RecordJSON.isError(json) {
+                    fail(RecordJSON.error(json, in: zoneID))
+                } else if isSave {
+                    let saved = try RecordWireCoding.record(json, in: zoneID, at: "records[\(index)]")
+                    result.saveResults[recordID] = .success(Self.completed(saved, from: write, of: saving, echo))
+                } else {
+                    result.deleteResults[recordID] = .success(())
+                }
             }
         }
     }
