@@ -114,14 +114,16 @@ extension Database {
         var zones: [ZoneID] = []
         var operations: [[RecordWrite]] = []
         var positions: [ZoneID: Int] = [:]
+        var previous: Int?
         func add(_ write: RecordWrite, in zoneID: ZoneID) {
             // In the private database every zone is the caller's: a zone ID the server filled in
             // with the owner and one the app wrote without it are the same zone, and one request.
             let key = scope == .private ? ZoneID(zoneName: zoneID.zoneName, ownerRecordName: "") : zoneID
             let position: Int
-            // Records of one zone mostly come together: the last zone is checked before hashing.
-            if let last = zones.indices.last, zones[last] == key {
-                position = last
+            // Records of one zone mostly come together: the previous record's zone is checked
+            // before hashing.
+            if let previous, zones[previous] == key {
+                position = previous
             } else if let known = positions[key] {
                 position = known
             } else {
@@ -131,6 +133,7 @@ extension Database {
                 positions[key] = position
             }
             operations[position].append(write)
+            previous = position
         }
         for index in saving.indices { add(.save(index), in: saving[index].recordID.zoneID) }
         for index in deleting.indices { add(.delete(index), in: deleting[index].zoneID) }

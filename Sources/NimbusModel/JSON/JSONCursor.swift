@@ -237,9 +237,10 @@ package struct JSONCursor {
     /// Reads past the value at the cursor if its bytes are `value`: the bytes of a whole object
     /// or array read before. Such a value ends where its bytes end, so bytes that start with
     /// them are that value, and reading them again would give what it gave the first time.
-    /// Returns `false`, reading nothing, when they differ (or `value` is empty).
+    /// (A number has no such end: `1` starts `12`.) Returns `false`, with the cursor moved past
+    /// whitespace only, when they differ or `value` is empty.
     package mutating func skipRepeated(_ value: [UInt8]) -> Bool {
-        assert(value.isEmpty || value.first == UInt8(ascii: "{") || value.first == UInt8(ascii: "["), "not an object or array")
+        precondition(value.isEmpty || value.first == UInt8(ascii: "{") || value.first == UInt8(ascii: "["), "not an object or array")
         skipWhitespace()
         guard !value.isEmpty else { return false }
         let matches = value.withUnsafeBufferPointer { value in

@@ -23,28 +23,10 @@ package struct RecordWireDecoder {
     private var sharedBytes: [[UInt8]] = []
     private var sharedTexts: [String] = []
     private static let sharedStringLimit = 4
-    /// The last zone dictionary read, as bytes and as read: a response's records mostly name
-    /// one zone, and its dictionary is then skipped as bytes rather than read again.
-    private var repeatedZone = Repeated(ZoneID(zoneName: "", ownerRecordName: ""))
-    /// The same for `created` and `modified`: the records of one save share both.
-    private var repeatedCreated = Repeated(ChangeStamp(timestamp: 0, userRecordName: ""))
-    private var repeatedModified = Repeated(ChangeStamp(timestamp: 0, userRecordName: ""))
-
-    /// A value read from a dictionary, and that dictionary's bytes.
-    private struct Repeated<Value> {
-        var bytes: [UInt8] = []
-        var value: Value
-
-        init(_ value: Value) {
-            self.value = value
-        }
-
-        /// Keeps `value`, read from the bytes the cursor moved over since `start`.
-        mutating func remember(_ value: Value, readFrom start: Int, to cursor: JSONCursor) {
-            self.value = value
-            bytes = Array(cursor.bytes[start..<cursor.index])
-        }
-    }
+    /// The last zone, `created` and `modified` dictionaries read (see ``RepeatedJSONValue``).
+    private var repeatedZone = RepeatedJSONValue<ZoneID>()
+    private var repeatedCreated = RepeatedJSONValue<ChangeStamp>()
+    private var repeatedModified = RepeatedJSONValue<ChangeStamp>()
 
     package init() {}
 
@@ -96,24 +78,24 @@ package struct RecordWireDecoder {
             case .recordChangeTag: changeTag = try text(&cursor)
             case .fields: try readFields(&cursor, into: &fields, encrypted: &encryptedFields)
             case .created:
-                if cursor.skipRepeated(repeatedCreated.bytes) {
-                    created = repeatedCreated.value
+                if let repeated = repeatedCreated.take(at: &cursor) {
+                    created = repeated
                 } else {
                     let start = cursor.index
                     created = try stamp(&cursor)
                     repeatedCreated.remember(created, readFrom: start, to: cursor)
                 }
             case .modified:
-                if cursor.skipRepeated(repeatedModified.bytes) {
-                    modified = repeatedModified.value
+                if let repeated = repeatedModified.take(at: &cursor) {
+                    modified = repeated
                 } else {
                     let start = cursor.index
                     modified = try stamp(&cursor)
                     repeatedModified.remember(modified, readFrom: start, to: cursor)
                 }
             case .zoneID:
-                if cursor.skipRepeated(repeatedZone.bytes) {
-                    zoneID = repeatedZone.value
+                if let repeated = repeatedZone.take(at: &cursor) {
+                    zoneID = repeated
                 } else {
                     let start = cursor.index
                     zoneID = try self.zoneID(&cursor)
