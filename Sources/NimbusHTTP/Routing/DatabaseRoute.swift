@@ -125,7 +125,9 @@ public struct DatabaseRoute: Sendable, Hashable {
 
     /// Parses a request path, or says why it is not one Nimbus answers.
     public static func parse(_ path: String) throws(NimbusError) -> DatabaseRoute {
-        let segments = path.split(separator: "/", omittingEmptySubsequences: true)
+        // Split on the byte: splitting a String on a Character walks grapheme clusters, and
+        // was most of the cost of routing a request.
+        let segments = path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true).map { Substring($0) }
         // Push tokens belong to no database: Apple documents `/database/1/{c}/{env}/tokens/{op}`,
         // OpenCloudKit sends `/device/1/...`, MistKit adds a database segment (parsed below).
         if segments.count == 6, segments[0] == "database" || segments[0] == "device", segments[1] == "1", segments[4] == "tokens",
