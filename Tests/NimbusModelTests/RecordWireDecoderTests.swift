@@ -4,6 +4,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 
+import Foundation
 import NimbusModel
 import Testing
 
@@ -177,5 +178,49 @@ struct RecordWireDecoderTests {
         #expect(records.map { $0?.recordID.zoneID.ownerRecordName.last } == ["f", "f", "f", "x", "x", nil])
         #expect(records.map { $0?.created.timestamp } == [1, 1, 12, 12, 12, 2])
         #expect(records.prefix(5).map { $0?.created.deviceID } == ["1", "1", "1", "2", "2"])
+    }
+
+    @Test("stored fields of every type are read straight from their bytes, to what the tree reader makes of them")
+    func storedFields() throws {
+        let fields: [String: FieldValue] = [
+            "text": .string("quote \" backslash \\ é 🙂 \u{01}"), "long": .string(String(repeating: "x", count: 40)),
+            "small": .int64(.min), "big": .int64(.max), "ratio": .double(-0.125), "huge": .double(1e300), "when": .timestamp(0),
+            "blob": .bytes(Data([0, 255])), "sealed": .encryptedBytes(Data()),
+            "link": .reference(Reference(recordName: "r", zoneID: ZoneID(zoneName: "Z", ownerRecordName: "_o"), action: .validate)),
+            "file": .asset(Asset(fileChecksum: "c", size: 3, receipt: "r")),
+            "place": .location(Location(latitude: -33.5, longitude: 151, horizontalAccuracy: 5, timestamp: 9)),
+            "doubles": .list(elementType: .double, [.double(1.5), .double(2)]), "none": .list(elementType: .reference, []),
+        ]
+        var writer = JSONWriter()
+        FieldValue.write(fields, to: &writer)
+        let bytes = writer.bytes
+        let read = bytes.withUnsafeBufferPointer { buffer in
+            var decoder = RecordWireDecoder()
+            return decoder.fields(in: buffer)
+        }
+        #expect(read == fields)
+        #expect(read == (try FieldValue.read(fields: try JSONParser.parse(bytes), at: "fields")))
+        #expect(Self.storedFields(#"{}"#) == [:])
+    }
+
+    @Test(
+        "stored fields this reader leaves to the tree reader give nil",
+        arguments: [
+            #"{"a":{"value":1,"type":"INT64"},"a":{"value":2,"type":"INT64"}}"#,
+            #"{"a":{"value":"x","type":"STRING","isEncrypted":true}}"#,
+            #"{"a":{"value":1,"type":"INT64"}} {}"#,
+            #"{"a":{"value":1,"type":"INT64"}"#,
+            #"[]"#,
+        ]
+    )
+    func storedFieldsLeft(json: String) {
+        #expect(Self.storedFields(json) == nil)
+    }
+
+    static func storedFields(_ json: String) -> [String: FieldValue]? {
+        Array(json.utf8).withUnsafeBufferPointer { buffer in
+            var decoder = RecordWireDecoder()
+            return decoder.fields(in: buffer)
+        }
     }
 }

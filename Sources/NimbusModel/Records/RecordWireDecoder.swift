@@ -44,6 +44,19 @@ package struct RecordWireDecoder {
         return record
     }
 
+    /// Reads the fields object that is the whole of `bytes`, as a store writes one
+    /// (`FieldValue.write(_:to:)`), or returns `nil` when it holds something this reader leaves to
+    /// the tree reader (`FieldValue.read(fields:at:)`, which then gives the same fields).
+    package mutating func fields(in bytes: UnsafeBufferPointer<UInt8>) -> [String: FieldValue]? {
+        var cursor = JSONCursor(bytes)
+        var fields: [String: FieldValue] = [:]
+        var encrypted: [String: FieldValue] = [:]
+        guard (try? readFields(&cursor, into: &fields, encrypted: &encrypted)) != nil, encrypted.isEmpty, cursor.isAtEnd() else {
+            return nil
+        }
+        return fields
+    }
+
     // MARK: - Record
 
     /// Thrown when the dictionary is one for ``RecordWireCoding`` to read.

@@ -56,9 +56,11 @@ struct RecordRowCodec {
         record.containingShare = row[Self.shareColumn].text
         if row.int(13) != 0 { record.shareRecordName = record.containingShare }
         guard decodingFields else { return record }
-        record.fields = try decodeFields(Array(row.string(4).utf8))
+        var stored = row.string(4)
+        record.fields = try stored.withUTF8 { try decodeFields($0) }
         if let sealed = row[5].blob, !sealed.isEmpty {
-            record.encryptedFields = try decodeFields(Array(try cipher.open(sealed, identity: identity(of: name))))
+            let opened = Array(try cipher.open(sealed, identity: identity(of: name)))
+            record.encryptedFields = try opened.withUnsafeBufferPointer { try decodeFields($0) }
         }
         return record
     }
@@ -78,9 +80,13 @@ struct RecordRowCodec {
         return .blob(try cipher.seal(Data(writer.bytes), identity: identity(of: record.recordID.recordName)))
     }
 
-    private func decodeFields(_ bytes: [UInt8]) throws -> [String: FieldValue] {
+    /// Reads a stored fields object: straight from its bytes when it holds what the server
+    /// writes, through the JSON tree otherwise (the two readers agree; tests compare them).
+    private func decodeFields(_ bytes: UnsafeBufferPointer<UInt8>) throws -> [String: FieldValue] {
+        var decoder = RecordWireDecoder()
+        if let fields = decoder.fields(in: bytes) { return fields }
         do {
-            return try FieldValue.read(fields: try JSONParser.parse(bytes), at: "fields")
+            return try FieldValue.read(fields: try JSONParser.parse(Array(bytes)), at: "fields")
         } catch {
             throw StoreError(.database, detail: "stored fields do not parse: \(error)")
         }
