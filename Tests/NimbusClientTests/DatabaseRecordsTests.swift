@@ -70,14 +70,7 @@ struct DatabaseRecordsTests {
     @Test("a save asks back only the system fields and keeps the fields it sent; a changedKeys save gets the merged record")
     func savedFieldsEcho() async throws {
         try await ClientFixture.with { f in
-            let recorder = RecordingTransport()
-            let container = Container(
-                serverURL: f.url,
-                identifier: ClientFixture.containerID,
-                authentication: .apiToken(f.apiToken, webAuthToken: f.alice.webAuthToken),
-                transport: recorder
-            )
-            let database = container.privateCloudDatabase
+            let (database, recorder) = Self.recordedDatabase(of: f)
             try await database.save(zones: [notes])
             let fields: [String: FieldValue] = ["title": .string("kept"), "count": .int64(3)]
             let saved = try await database.save(.note("e1", in: notes, fields))
@@ -100,6 +93,18 @@ struct DatabaseRecordsTests {
             let mergeRequest = try #require(recorder.exchanges.last).request
             #expect(try Self.member("desiredKeys", of: mergeRequest) == nil)
         }
+    }
+
+    /// Alice's private database over a transport that keeps every exchange.
+    private static func recordedDatabase(of f: ClientFixture) -> (Database, RecordingTransport) {
+        let recorder = RecordingTransport()
+        let container = Container(
+            serverURL: f.url,
+            identifier: ClientFixture.containerID,
+            authentication: .apiToken(f.apiToken, webAuthToken: f.alice.webAuthToken),
+            transport: recorder
+        )
+        return (container.privateCloudDatabase, recorder)
     }
 
     private static func member(_ name: String, of body: [UInt8]) throws -> JSONValue? {
@@ -141,14 +146,7 @@ struct DatabaseRecordsTests {
     @Test("records of several zones, interleaved, are saved and deleted in their own zones, one request per zone")
     func interleavedZones() async throws {
         try await ClientFixture.with { f in
-            let recorder = RecordingTransport()
-            let container = Container(
-                serverURL: f.url,
-                identifier: ClientFixture.containerID,
-                authentication: .apiToken(f.apiToken, webAuthToken: f.alice.webAuthToken),
-                transport: recorder
-            )
-            let database = container.privateCloudDatabase
+            let (database, recorder) = Self.recordedDatabase(of: f)
             let drafts = ZoneID(zoneName: "Drafts", ownerRecordName: "")
             try await database.save(zones: [notes, drafts])
             _ = try await database.save(.note("old", in: drafts))

@@ -90,30 +90,9 @@ package struct RecordWireDecoder {
             case .recordType: recordType = try text(&cursor)
             case .recordChangeTag: changeTag = try text(&cursor)
             case .fields: try readFields(&cursor, into: &fields, encrypted: &encryptedFields)
-            case .created:
-                if let repeated = repeatedCreated.take(at: &cursor) {
-                    created = repeated
-                } else {
-                    let start = cursor.index
-                    created = try stamp(&cursor)
-                    repeatedCreated.remember(created, readFrom: start, to: cursor)
-                }
-            case .modified:
-                if let repeated = repeatedModified.take(at: &cursor) {
-                    modified = repeated
-                } else {
-                    let start = cursor.index
-                    modified = try stamp(&cursor)
-                    repeatedModified.remember(modified, readFrom: start, to: cursor)
-                }
-            case .zoneID:
-                if let repeated = repeatedZone.take(at: &cursor) {
-                    zoneID = repeated
-                } else {
-                    let start = cursor.index
-                    zoneID = try self.zoneID(&cursor)
-                    repeatedZone.remember(zoneID, readFrom: start, to: cursor)
-                }
+            case .created: created = try repeating(\.repeatedCreated, &cursor) { try $0.stamp(&$1) }
+            case .modified: modified = try repeating(\.repeatedModified, &cursor) { try $0.stamp(&$1) }
+            case .zoneID: zoneID = try repeating(\.repeatedZone, &cursor) { try $0.zoneID(&$1) }
             case .parent: parent = try recordName(&cursor)
             case .share: share = try recordName(&cursor)
             }
@@ -132,6 +111,20 @@ package struct RecordWireDecoder {
             created: created,
             modified: modified
         )
+    }
+
+    /// The object at the cursor as `read` reads it, or the value of the last one kept in `slot`
+    /// when its bytes repeat (see ``RepeatedJSONValue``).
+    private mutating func repeating<Value>(
+        _ slot: WritableKeyPath<Self, RepeatedJSONValue<Value>>,
+        _ cursor: inout JSONCursor,
+        _ read: (inout Self, inout JSONCursor) throws -> Value
+    ) throws -> Value {
+        if let repeated = self[keyPath: slot].take(at: &cursor) { return repeated }
+        let start = cursor.index
+        let value = try read(&self, &cursor)
+        self[keyPath: slot].remember(value, readFrom: start, to: cursor)
+        return value
     }
 
     private static func member(_ key: JSONCursor.StringSpan, of cursor: JSONCursor) throws -> Member {
