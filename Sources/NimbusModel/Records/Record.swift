@@ -21,20 +21,38 @@ public struct Record: Sendable, Hashable {
     /// Encrypted field values by name (in clear text in memory only).
     public var encryptedFields: [String: FieldValue]
     /// The parent record's name, for hierarchical sharing; always in the same zone.
-    public var parentRecordName: String?
+    public var parentRecordName: String? {
+        get { parentName.isEmpty ? nil : parentName }
+        set { parentName = newValue ?? "" }
+    }
     /// On the root of a record share: the share record's name (CloudKit's `share` reference).
-    public var shareRecordName: String?
+    public var shareRecordName: String? {
+        get { shareName.isEmpty ? nil : shareName }
+        set { shareName = newValue ?? "" }
+    }
     /// The share whose hierarchy holds the record: the share of the nearest record, itself
     /// included, on its `parent` chain that is a share's root. The server maintains it.
-    public var containingShare: String?
+    public var containingShare: String? {
+        get { containingShareName.isEmpty ? nil : containingShareName }
+        set { containingShareName = newValue ?? "" }
+    }
     /// On a share record: the share as the reader may see it.
     public var shareDetails: ShareDetails? {
-        get { sharedDetailsBox?.value }
-        set { sharedDetailsBox = newValue.map(ValueBox.init) }
+        get { sharedDetailsStorage.first }
+        set { sharedDetailsStorage = newValue.map { [$0] } ?? [] }
     }
+
+    // The optional members above are kept without optionals: an empty name (which no record
+    // may have) for none, and an empty array for no share details. An optional of a counted
+    // reference in a value this large makes the optimizer copy the whole record, then destroy
+    // the original, where it could move it: fifteen retains and as many releases, at every
+    // initializer and return of a record.
+    private var parentName: String
+    private var shareName: String
+    private var containingShareName: String
     /// Where ``shareDetails`` is kept: out of line, since few records are shares and a record
-    /// is copied often (it halves the record's inline size).
-    private var sharedDetailsBox: ValueBox<ShareDetails>?
+    /// is copied often (it halves the record's inline size). An empty array costs nothing.
+    private var sharedDetailsStorage: [ShareDetails]
     /// When and by whom the record was created.
     public var created: ChangeStamp
     /// When and by whom the record was last changed.
@@ -57,8 +75,10 @@ public struct Record: Sendable, Hashable {
         self.recordChangeTag = recordChangeTag
         self.fields = fields
         self.encryptedFields = encryptedFields
-        self.parentRecordName = parentRecordName
-        self.shareRecordName = shareRecordName
+        self.parentName = parentRecordName ?? ""
+        self.shareName = shareRecordName ?? ""
+        self.containingShareName = ""
+        self.sharedDetailsStorage = []
         self.created = created
         self.modified = modified
     }
