@@ -60,8 +60,15 @@ public struct Share: Sendable, Hashable {
     }
 
     /// Whether a record type names a share (CloudKit's own example spells it `cloudKit.share`).
+    ///
+    /// Any ASCII case counts. Compared byte by byte, without making a lowercased copy: the
+    /// server and the SDK ask this of every record they save.
     public static func isShareType(_ recordType: String) -> Bool {
-        recordType.count == recordType.utf8.count && recordType.lowercased() == Self.recordType
+        let expected = Self.recordType.utf8
+        guard recordType.utf8.count == expected.count else { return false }
+        return zip(recordType.utf8, expected).allSatisfy { byte, wanted in
+            (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte) == wanted
+        }
     }
 }
 
