@@ -65,7 +65,7 @@ extension Database {
 
     /// Fetches one page of a zone's changes after a token.
     public func zoneChangesPage(in zoneID: ZoneID, since token: String?, resultsLimit: Int? = nil) async throws -> ZoneChangesPage {
-        let response = try await postForRecords("records/changes", idempotent: true, in: zoneID) { writer in
+        var response = try await postForRecords("records/changes", idempotent: true, in: zoneID, expectedCount: resultsLimit ?? 0) { writer in
             writer.beginObject()
             writer.key("zoneID")
             RecordWireCoding.write(zoneID, to: &writer)
@@ -74,13 +74,10 @@ extension Database {
             writer.endObject()
         }
         var page = ZoneChangesPage(changed: [], deleted: [], syncToken: "", moreComing: false)
-        for (index, entry) in try response.requireItems().enumerated() {
-            let item: JSONValue
-            switch entry {
-            case .record(let record):
-                page.changed.append(record)
+        for index in 0..<(try response.requireCount()) {
+            guard let item = response.json(at: index) else {
+                page.changed.append(response.takeRecord(at: index))
                 continue
-            case .json(let json): item = json
             }
             if RecordJSON.isError(item) { throw RecordJSON.error(item, in: zoneID) }
             guard case .object(let members) = item else { continue }

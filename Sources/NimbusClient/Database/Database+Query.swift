@@ -34,7 +34,8 @@ extension Database {
         resultsLimit: Int? = nil,
         desiredKeys: [String]? = nil
     ) async throws -> QueryResultsPage {
-        let response = try await postForRecords("records/query", idempotent: true, in: Self.assumedZone(zoneID)) { writer in
+        var response = try await postForRecords("records/query", idempotent: true, in: Self.assumedZone(zoneID), expectedCount: resultsLimit ?? 0) {
+            writer in
             writer.beginObject()
             Self.write(zoneID, to: &writer)
             writer.key("query")
@@ -45,13 +46,14 @@ extension Database {
             writer.endObject()
         }
         var page = QueryResultsPage(records: [], cursor: nil)
-        let items = try response.requireItems()
-        page.records.reserveCapacity(items.count)
-        for (index, item) in items.enumerated() {
-            switch item {
-            case .record(let record): page.records.append(record)
-            case .json(let json) where RecordJSON.isError(json): throw RecordJSON.error(json, in: zoneID)
-            case .json(let json): page.records.append(try RecordWireCoding.record(json, in: Self.assumedZone(zoneID), at: "records[\(index)]"))
+        let count = try response.requireCount()
+        page.records.reserveCapacity(count)
+        for index in 0..<count {
+            if let json = response.json(at: index) {
+                if RecordJSON.isError(json) { throw RecordJSON.error(json, in: zoneID) }
+                page.records.append(try RecordWireCoding.record(json, in: Self.assumedZone(zoneID), at: "records[\(index)]"))
+            } else {
+                page.records.append(response.takeRecord(at: index))
             }
         }
         if case .string(let marker)? = response.members["continuationMarker"] { page.cursor = marker }

@@ -47,7 +47,7 @@ extension Database {
     ) async throws -> [String: Result<Record, NimbusError>] {
         var results: [String: Result<Record, NimbusError>] = [:]
         for chunk in names.chunked(by: Self.maximumRecordsPerRequest) {
-            let response = try await postForRecords("records/lookup", idempotent: true, in: zoneID) { writer in
+            var response = try await postForRecords("records/lookup", idempotent: true, in: zoneID, expectedCount: chunk.count) { writer in
                 writer.beginObject()
                 writer.key("zoneID")
                 RecordWireCoding.write(zoneID, to: &writer)
@@ -62,11 +62,14 @@ extension Database {
                 if let desiredKeys { writer.stringArray("desiredKeys", desiredKeys) }
                 writer.endObject()
             }
-            for (index, item) in try response.requireItems().enumerated() where index < chunk.count {
-                switch item {
-                case .record(let record): results[chunk[index]] = .success(record)
-                case .json(let json) where RecordJSON.isError(json): results[chunk[index]] = .failure(RecordJSON.error(json, in: zoneID))
-                case .json(let json): results[chunk[index]] = .success(try RecordWireCoding.record(json, in: zoneID, at: "records[\(index)]"))
+            for index in 0..<min(try response.requireCount(), chunk.count) {
+                if let json = response.json(at: index) {
+                    results[chunk[index]] =
+                        RecordJSON.isError(json)
+                        ? .failure(RecordJSON.error(json, in: zoneID))
+                        : .success(try RecordWireCoding.record(json, in: zoneID, at: "records[\(index)]"))
+                } else {
+                    results[chunk[index]] = .success(response.takeRecord(at: index))
                 }
             }
         }
@@ -204,7 +207,13 @@ extension Database {
     ) async throws {
         let echo = Self.echo(of: writes, in: saving, savePolicy)
         // About 300 bytes a record with a few short fields.
-        var response = try await postForRecords("records/modify", idempotent: false, in: zoneID, expectedBodySize: 128 + writes.count * 320) {
+        var response = try await postForRecords(
+            "records/modify",
+            idempotent: false,
+            in: zoneID,
+            expectedBodySize: 128 + writes.count * 320,
+            expectedCount: writes.count
+        ) {
             writer in
             writer.beginObject()
             writer.key("zoneID")
@@ -233,7 +242,7 @@ extension Database {
             if case .systemFields(let returned) = echo { writer.stringArray("desiredKeys", returned) }
             writer.endObject()
         }
-        var items = try response.takeItems()
+        let count = try response.requireCount()
         result.saveResults.reserveCapacity(result.saveResults.count + writes.count)
         for (index, write) in writes.enumerated() {
             let recordID: RecordID
@@ -249,31 +258,25 @@ extension Database {
                     result.deleteResults[recordID] = .failure(failure)
                 }
             }
-            guard index < items.count else {
+            guard index < count else {
                 fail(NimbusError(.internalError, "no result for this record"))
                 continue
             }
-            // Moved out rather than copied: a record is a large value.
-            var item = RecordsResponse.Item.json(.null)
-            swap(&item, &items[index])
-            // No `where` clauses: a payload bound under one is copied, in case the clause fails.
-            switch consume item {
-            case .record(let saved):
-                if isSave {
-                    result.saveResults[recordID] = .success(Self.completed(saved, from: write, of: saving, echo))
-                } else {
-                    // A deletion's result is its tombstone.
-                    result.deleteResults[recordID] = .success(())
-                }
-            case .json(let json):
-                if RecordJSON.isError(json) {
-                    fail(RecordJSON.error(json, in: zoneID))
-                } else if isSave {
-                    let saved = try RecordWireCoding.record(json, in: zoneID, at: "records[\(index)]")
-                    result.saveResults[recordID] = .success(Self.completed(saved, from: write, of: saving, echo))
-                } else {
-                    result.deleteResults[recordID] = .success(())
-                }
+            if let json = response.json(at: index), RecordJSON.isError(json) {
+                fail(RecordJSON.error(json, in: zoneID))
+            } else if !isSave {
+                // A deletion's result is its tombstone.
+                result.deleteResults[recordID] = .success(())
+            } else if let json = response.json(at: index) {
+                var saved = try RecordWireCoding.record(json, in: zoneID, at: "records[\(index)]")
+                Self.complete(&saved, from: write, of: saving, echo)
+                result.saveResults[recordID] = .success(saved)
+            } else {
+                // Completed where it lies, then moved out: a record changed in a variable of
+                // its own is copied whole when it is moved on, a retain and a release for each
+                // of its strings and collections.
+                response.updateRecord(at: index) { Self.complete(&$0, from: write, of: saving, echo) }
+                result.saveResults[recordID] = .success(response.takeRecord(at: index))
             }
         }
     }
@@ -288,7 +291,7 @@ extension Database {
 
     /// A save that replaces the record whole (create, replace, force-replace) stores exactly the
     /// fields it sent, so only the system fields are asked back (`desiredKeys`, asset fields
-    /// included) and ``completed(_:from:of:_:)`` puts the sent fields back: a response of half
+    /// included) and ``complete(_:from:of:_:)`` puts the sent fields back: a response of half
     /// the bytes for the server to write and the SDK to read. A save that merges into the
     /// server's record (``RecordSavePolicy/changedKeys``), and a share's save, get it all back.
     private static func echo(of writes: [RecordWrite], in saving: [Record], _ policy: RecordSavePolicy) -> Echo {
@@ -297,19 +300,20 @@ extension Database {
         // Read in place: copying a record out of the array retains every part of it.
         for case .save(let position) in writes {
             if Share.isShareType(saving[position].recordType) { return .allFields }
-            for (name, value) in saving[position].fields where value.type == .asset || value.type == .assetList { assets.insert(name) }
+            // Most records have no asset: looked for without copying each name and value out.
+            guard saving[position].fields.values.contains(where: \.isAsset) else { continue }
+            for (name, value) in saving[position].fields where value.isAsset { assets.insert(name) }
         }
         return .systemFields(returning: assets.sorted())
     }
 
-    /// The saved record as the server stores it: what the response carried, with the fields the
-    /// request sent when it asked for system fields only.
-    private static func completed(_ saved: consuming Record, from write: RecordWrite, of saving: [Record], _ echo: Echo) -> Record {
-        guard case .systemFields = echo, case .save(let position) = write else { return saved }
+    /// Makes a response's record the saved record as the server stores it: puts back the fields
+    /// the request sent, when it asked for system fields only.
+    private static func complete(_ saved: inout Record, from write: RecordWrite, of saving: [Record], _ echo: Echo) {
+        guard case .systemFields = echo, case .save(let position) = write else { return }
         // Fields the server sent back (assets) are its form of them.
         saved.fields = saved.fields.isEmpty ? saving[position].fields : saving[position].fields.merging(saved.fields) { _, returned in returned }
         saved.encryptedFields = saving[position].encryptedFields
-        return saved
     }
 
     private static func operationType(for record: Record, _ policy: RecordSavePolicy) -> String {

@@ -39,11 +39,16 @@ public struct Database: Sendable {
         idempotent: Bool,
         in zoneID: ZoneID,
         expectedBodySize: Int = 512,
+        expectedCount: Int = 0,
         _ body: (inout JSONWriter) -> Void
     ) async throws -> RecordsResponse {
         var writer = JSONWriter(capacity: expectedBodySize)
         body(&writer)
-        return try RecordsResponse(try await container.send(operation, in: scope, body: writer.bytes, idempotent: idempotent), in: zoneID)
+        return try RecordsResponse(
+            try await container.send(operation, in: scope, body: writer.bytes, idempotent: idempotent),
+            in: zoneID,
+            expectedCount: expectedCount
+        )
     }
 
     /// Sends an operation that takes no body (`GET`): a read.

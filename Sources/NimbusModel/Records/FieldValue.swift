@@ -29,6 +29,15 @@ public enum FieldValue: Sendable, Hashable {
     indirect case list(elementType: FieldType, [FieldValue])
 
     /// The value's type.
+    /// Whether the value is an asset or a list of assets: the server keeps its own form of them.
+    package var isAsset: Bool {
+        switch self {
+        case .asset: true
+        case .list(let elementType, _): elementType == .asset
+        default: false
+        }
+    }
+
     public var type: FieldType {
         switch self {
         case .string: .string
