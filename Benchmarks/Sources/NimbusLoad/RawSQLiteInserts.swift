@@ -14,6 +14,9 @@ enum RawSQLiteInserts {
     typealias Result = RawInsertRates
 
     static func measure(schemaFrom source: String) throws -> Result {
+        // The library set up as the server sets it up (memory statistics off), before the first
+        // connection of this process.
+        _ = nimbus_sqlite3_disable_memory_statistics()
         let (schema, pageSize) = try statements(in: source)
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-raw-\(UUID().uuidString).sqlite").path
         defer {

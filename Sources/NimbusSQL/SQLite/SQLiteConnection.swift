@@ -24,6 +24,7 @@ final class SQLiteConnection: SQLConnection {
 
     /// Opens (creating if needed) the database file at `path`.
     init(path: String, readOnly: Bool) throws {
+        Self.configureLibrary
         let flags =
             (readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE))
             | SQLITE_OPEN_NOMUTEX
@@ -42,6 +43,17 @@ final class SQLiteConnection: SQLConnection {
     deinit {
         close()
     }
+
+    /// Settings of the SQLite library itself, made once, before the first connection opens
+    /// (SQLite refuses them once it is initialized, and they then stay as they were).
+    ///
+    /// Memory statistics are turned off, as SQLite's recommended options have it: with them on,
+    /// every allocation SQLite makes takes one process-wide mutex, and the system library this
+    /// links (Debian's) is built without lookaside memory, so a statement allocates often.
+    /// Nothing here reads the statistics.
+    private static let configureLibrary: Void = {
+        _ = nimbus_sqlite3_disable_memory_statistics()
+    }()
 
     /// Finalizes every statement and closes the connection.
     func close() {
