@@ -116,36 +116,36 @@ final class SQLZoneTransaction: ZoneTransaction {
 
     func save(_ records: [Record]) async throws -> [Record] {
         guard !records.isEmpty else { return [] }
-        var counter = try await allocateCounters(records.count)
-        var saved: [(record: Record, counter: Int64)] = []
-        saved.reserveCapacity(records.count)
-        for var record in records {
-            counter += 1
-            record.recordChangeTag = String(counter, radix: 36)
-            saved.append((record, counter))
+        // The record at position i takes counter `base + 1 + i`. The records are copied once,
+        // into the result, and changed there: a record is a large value, and this runs inside
+        // the write transaction every writer waits for.
+        let base = try await allocateCounters(records.count)
+        var saved = records
+        for index in saved.indices {
+            saved[index].recordChangeTag = String(base + 1 + Int64(index), radix: 36)
         }
-        try await learnSizes(of: saved.map(\.record.recordID.recordName))
+        try await learnSizes(of: saved.map(\.recordID.recordName))
         for rows in Self.insertBatches(saved) {
-            try await upsert(rows)
+            try await upsert(saved[rows], firstCounter: base + 1 + Int64(rows.lowerBound))
         }
         try await reportExitsFromTombstones(replacedBy: saved)
-        for (record, _) in saved {
-            let name = record.recordID.recordName
-            try await replaceReferences(of: name, with: record.references, hadNone: knownAbsent.contains(name))
+        for index in saved.indices {
+            let name = saved[index].recordID.recordName
+            try await replaceReferences(of: name, with: saved[index].references, hadNone: knownAbsent.contains(name))
             knownAbsent.remove(name)
         }
-        return saved.map(\.record)
+        return saved
     }
 
     /// A record saved over a tombstone of another share leaves that share at the tombstone's
     /// counter, which no row holds any more: a participant past it fetched the tombstone and
     /// gets nothing again; one before it gets the exit (or, following the record's new share,
     /// the record itself, which suppresses the exit).
-    private func reportExitsFromTombstones(replacedBy saved: [(record: Record, counter: Int64)]) async throws {
+    private func reportExitsFromTombstones(replacedBy saved: [Record]) async throws {
         guard !tombstoneShares.isEmpty else { return }
-        for (record, _) in saved {
-            let name = record.recordID.recordName
-            guard let (share, counter) = tombstoneShares.removeValue(forKey: name), share != record.containingShare else { continue }
+        for index in saved.indices {
+            let name = saved[index].recordID.recordName
+            guard let (share, counter) = tombstoneShares.removeValue(forKey: name), share != saved[index].containingShare else { continue }
             try await connection.execute(
                 """
                 INSERT INTO share_exits (container, environment, owner, zone_name, share_name, change_counter, record_name)
@@ -158,30 +158,36 @@ final class SQLZoneTransaction: ZoneTransaction {
 
     /// Rows per multi-row INSERT: 20 parameters each, far below either engine's limit, and few
     /// statements for a 200-record batch, which on PostgreSQL is a round trip each.
-    private static let rowsPerInsert = 100
+    static let rowsPerInsert = 100
 
-    /// `saved` cut into INSERTs of at most ``rowsPerInsert`` rows, in order, none naming a record
-    /// twice: `ON CONFLICT DO UPDATE` may not touch a row twice in one statement.
-    private static func insertBatches(_ saved: [(record: Record, counter: Int64)]) -> [[(record: Record, counter: Int64)]] {
-        var batches: [[(record: Record, counter: Int64)]] = [[]]
+    /// The positions of `saved` cut into INSERTs of at most ``rowsPerInsert`` rows, in order,
+    /// none naming a record twice: `ON CONFLICT DO UPDATE` may not touch a row twice in one
+    /// statement.
+    static func insertBatches(_ saved: [Record]) -> [Range<Int>] {
+        var batches: [Range<Int>] = []
+        var start = saved.startIndex
         var names: Set<String> = []
-        for row in saved {
-            let name = row.record.recordID.recordName
-            if batches[batches.count - 1].count == rowsPerInsert || names.contains(name) {
-                batches.append([])
+        for index in saved.indices {
+            let name = saved[index].recordID.recordName
+            if index - start == rowsPerInsert || names.contains(name) {
+                batches.append(start..<index)
+                start = index
                 names = []
             }
-            batches[batches.count - 1].append(row)
             names.insert(name)
         }
+        batches.append(start..<saved.endIndex)
         return batches
     }
 
-    /// Writes records in one statement, replacing the rows (live or tombstones) of the same names.
-    private func upsert(_ rows: [(record: Record, counter: Int64)]) async throws {
+    /// Writes records in one statement, replacing the rows (live or tombstones) of the same
+    /// names; the first takes change counter `firstCounter`, the next one more, and so on.
+    private func upsert(_ rows: ArraySlice<Record>, firstCounter: Int64) async throws {
         var binds: [SQLValue] = []
         binds.reserveCapacity(rows.count * 20)
-        for (record, counter) in rows {
+        for index in rows.indices {
+            let record = rows[index]
+            let counter = firstCounter + Int64(index - rows.startIndex)
             let fields = try codec.fieldsColumn(record)
             let encrypted = try codec.encryptedColumn(record)
             let name = record.recordID.recordName
