@@ -43,9 +43,9 @@ extension AccountService {
                 webAuthToken: nil
             )
         }
-        // Form decoders turn a raw '+' into a space; base64 has no spaces, so put them back.
-        let token = webAuthToken.contains(" ") ? webAuthToken.replacing(" ", with: "+") : webAuthToken
-        let record = try await webAuthTokenRecord(hash: Credentials.hash(token))
+        let token = Self.restoringPluses(webAuthToken)
+        let digest = TokenDigest(token: token)
+        let record = try await webAuthTokenRecord(digest)
         let time = now()
         guard let record, record.container == container, record.expiresAt > time else {
             throw NimbusError(.authenticationFailed, "ckWebAuthToken is not valid or has expired; sign in again")
@@ -70,7 +70,7 @@ extension AccountService {
         } catch {
             throw internalError(error)
         }
-        cache.withLock { $0.webAuthTokens[record.hash]?.value.expiresAt = graceEnd }
+        cache.withLock { $0.webAuthTokens[digest]?.value.expiresAt = graceEnd }
         return Authentication(caller: caller, webAuthToken: replacement)
     }
 
@@ -102,26 +102,33 @@ extension AccountService {
     /// token simply means "not signed in".
     public func signedInUser(webAuthToken: String?, container: String) async throws(NimbusError) -> String? {
         guard let webAuthToken, !webAuthToken.isEmpty else { return nil }
-        let token = webAuthToken.contains(" ") ? webAuthToken.replacing(" ", with: "+") : webAuthToken
-        guard let record = try await webAuthTokenRecord(hash: Credentials.hash(token)), record.container == container,
+        let token = Self.restoringPluses(webAuthToken)
+        guard let record = try await webAuthTokenRecord(TokenDigest(token: token)), record.container == container,
             record.expiresAt > now()
         else { return nil }
         return record.userRecordName
     }
 
+    /// The token with the spaces a form decoder made of its raw '+' turned back (base64 has no
+    /// spaces). Looked for by byte: every request asks, and searching a string for a
+    /// `Character` walks its grapheme clusters.
+    private static func restoringPluses(_ token: String) -> String {
+        token.utf8.contains(UInt8(ascii: " ")) ? token.replacing(" ", with: "+") : token
+    }
+
     // MARK: - Cached lookups
 
     private func apiTokenEnvironment(_ token: String) async throws(NimbusError) -> ContainerEnvironment {
-        let hash = Credentials.hash(token)
-        if let cached = cache.withLock({ $0.apiTokens[hash] }) { return cached }
+        let digest = TokenDigest(token: token)
+        if let cached = cache.withLock({ $0.apiTokens[digest] }) { return cached }
         let found: ContainerEnvironment?
         do {
-            found = try await store.apiToken(hash: hash)
+            found = try await store.apiToken(hash: digest.hex)
         } catch {
             throw internalError(error)
         }
         guard let found else { throw NimbusError(.authenticationFailed, "ckAPIToken is not valid") }
-        cache.withLock { $0.apiTokens[hash] = found }
+        cache.withLock { $0.apiTokens[digest] = found }
         return found
     }
 
@@ -148,12 +155,12 @@ extension AccountService {
 
     /// Web auth tokens are cached for a few seconds: long enough to spare the database under
     /// load, short enough that an expiry set by another instance soon applies here too.
-    private func webAuthTokenRecord(hash: String) async throws(NimbusError) -> WebAuthTokenRecord? {
+    private func webAuthTokenRecord(_ digest: TokenDigest) async throws(NimbusError) -> WebAuthTokenRecord? {
         let time = now()
-        if let entry = cache.withLock({ $0.webAuthTokens[hash] }), time - entry.cachedAt < 5_000 { return entry.value }
+        if let entry = cache.withLock({ $0.webAuthTokens[digest] }), time - entry.cachedAt < 5_000 { return entry.value }
         let found: WebAuthTokenRecord?
         do {
-            found = try await store.webAuthToken(hash: hash)
+            found = try await store.webAuthToken(hash: digest.hex)
         } catch {
             throw internalError(error)
         }
@@ -163,7 +170,7 @@ extension AccountService {
                 // bounds the cache by the tokens seen in the last few seconds.
                 cache.webAuthTokens = cache.webAuthTokens.filter { time - $0.value.cachedAt < 5_000 }
             }
-            if let found { cache.webAuthTokens[hash] = .init(value: found, cachedAt: time) } else { cache.webAuthTokens[hash] = nil }
+            if let found { cache.webAuthTokens[digest] = .init(value: found, cachedAt: time) } else { cache.webAuthTokens[digest] = nil }
         }
         return found
     }

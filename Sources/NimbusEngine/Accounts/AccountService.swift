@@ -159,9 +159,10 @@ public final class AccountService: Sendable {
 
     func mintWebAuthToken(for user: String, container: String, lifetime: Int64) async throws(NimbusError) -> String {
         let token = Credentials.makeWebAuthToken()
+        let digest = TokenDigest(token: token)
         let issuedAt = now()
         let record = WebAuthTokenRecord(
-            hash: Credentials.hash(token),
+            hash: digest.hex,
             container: container,
             userRecordName: user,
             issuedAt: issuedAt,
@@ -173,7 +174,7 @@ public final class AccountService: Sendable {
         } catch {
             throw internalError(error)
         }
-        cache.withLock { $0.webAuthTokens[record.hash] = CredentialCache.Entry(value: record, cachedAt: issuedAt) }
+        cache.withLock { $0.webAuthTokens[digest] = CredentialCache.Entry(value: record, cachedAt: issuedAt) }
         return token
     }
 
@@ -201,7 +202,7 @@ struct CredentialCache: Sendable {
         var cachedAt: Int64
     }
 
-    var apiTokens: [String: ContainerEnvironment] = [:]
+    var apiTokens: [TokenDigest: ContainerEnvironment] = [:]
     var serverKeys: [String: ServerKeyRecord] = [:]
-    var webAuthTokens: [String: Entry<WebAuthTokenRecord>] = [:]
+    var webAuthTokens: [TokenDigest: Entry<WebAuthTokenRecord>] = [:]
 }

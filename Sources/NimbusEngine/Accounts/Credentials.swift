@@ -28,7 +28,7 @@ public enum Credentials {
     public static func makeUserRecordName() -> String { "_" + hex(randomBytes(16)) }
 
     /// The stored form of a token: its SHA-256, in hex. Tokens are never stored as they are.
-    public static func hash(_ token: String) -> String { hex(Array(SHA256.hash(data: Data(token.utf8)))) }
+    public static func hash(_ token: String) -> String { TokenDigest(token: token).hex }
 
     /// The key ID of a public key: the SHA-256 of its DER form, in hex.
     public static func keyID(ofDER der: [UInt8]) -> String { hex(Array(SHA256.hash(data: der))) }
