@@ -127,14 +127,20 @@ extension DatabaseService {
             // Outside the caller's shares is the same as absent.
             found = found.filter { shareAccess.canRead($0.value) }
         }
-        let detailed = try await withShareDetails(Array(found.values), in: target, reader: access.caller.userRecordName)
-        let byName = Dictionary(detailed.map { ($0.recordID.recordName, $0) }) { first, _ in first }
-        let zone = reportedZoneID(target.zoneName, of: target.tenant)
-        return names.map { name in
-            guard var record = byName[name] else { return .failure(NimbusError.recordNotFound) }
-            record.recordID.zoneID = zone
-            return .success(record)
+        // The records in the order asked for, each copied once out of the store's answer and
+        // given the zone as the caller knows it where it lies: a record is a large value, and
+        // one changed in a variable of its own is copied again when it moves on.
+        var ordered: [Record] = []
+        ordered.reserveCapacity(found.count)
+        let positions = names.map { name -> Int? in
+            guard let record = found[name] else { return nil }
+            ordered.append(record)
+            return ordered.count - 1
         }
+        let zone = reportedZoneID(target.zoneName, of: target.tenant)
+        for index in ordered.indices { ordered[index].recordID.zoneID = zone }
+        let detailed = try await withShareDetails(ordered, in: target, reader: access.caller.userRecordName)
+        return positions.map { position in position.map { .success(detailed[$0]) } ?? .failure(NimbusError.recordNotFound) }
     }
 
     // MARK: - Private

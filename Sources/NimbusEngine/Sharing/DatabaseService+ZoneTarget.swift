@@ -39,15 +39,16 @@ extension DatabaseService {
 
     /// Gives share records their share, as the reader may see it.
     func withShareDetails(_ records: [Record], in target: ZoneTarget, reader: String?) async throws(NimbusError) -> [Record] {
-        let names = records.filter { Share.isShareType($0.recordType) }.map(\.recordID.recordName)
+        let names = records.indices.filter { Share.isShareType(records[$0].recordType) }.map { records[$0].recordID.recordName }
         guard !names.isEmpty else { return records }
         let found = try await store { try await shares.shares(named: names, inZone: target.zoneName, of: target.tenant) }
-        return records.map { record in
-            guard let share = found[record.recordID.recordName] else { return record }
-            var record = record
-            record.shareDetails = ShareDetails.view(of: share, for: reader)
-            return record
+        // Changed where they lie, not copied out and back.
+        var detailed = records
+        for index in detailed.indices {
+            guard let share = found[detailed[index].recordID.recordName] else { continue }
+            detailed[index].shareDetails = ShareDetails.view(of: share, for: reader)
         }
+        return detailed
     }
 
     /// Gives the share records among feed changes their share, as the reader may see it.
