@@ -52,3 +52,20 @@ struct SQLiteStatementCacheTests {
         }
     }
 }
+
+@Suite("SQLite text binds")
+struct SQLiteTextBindTests {
+    @Test("empty, non-ASCII and NUL-holding text is bound as itself, never as NULL")
+    func text() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-binds-\(UUID().uuidString).sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let connection = try SQLiteConnection(path: path, readOnly: false)
+        defer { connection.close() }
+        for text in ["", "a", "héllo wörld", "with\u{0}nul", String(repeating: "long text ", count: 20)] {
+            let rows = try connection.query("SELECT ? IS NULL, length(CAST(? AS BLOB)), ?", [.text(text), .text(text), .text(text)])
+            #expect(rows.first?.int(0) == 0, "\(text.debugDescription)")
+            #expect(rows.first?.int(1) == Int64(text.utf8.count), "\(text.debugDescription)")
+            #expect(rows.first?.string(2) == text, "\(text.debugDescription)")
+        }
+    }
+}

@@ -34,6 +34,8 @@ struct NimbusLoad: AsyncParsableCommand {
     var database: String?
 
     func run() async throws {
+        // Before any benchmark opens the SQLite file (sync, queries and sharing read it raw).
+        try RawSQLiteInserts.configureLibrary()
         let session = try await LoadSession.start(nimbus: nimbus, users: users, database: database)
         defer { session.stop(removingData: !keepData) }
         if keepData { FileHandle.standardError.write(Data("data directory: \(session.directory.path)\n".utf8)) }

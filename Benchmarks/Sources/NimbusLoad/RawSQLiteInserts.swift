@@ -13,10 +13,16 @@ import Foundation
 enum RawSQLiteInserts {
     typealias Result = RawInsertRates
 
+    /// Sets the SQLite library up as the server sets it up (memory statistics off), so the
+    /// storage ceiling is measured with the same library settings. SQLite takes the setting only
+    /// before its first connection in this process: call first thing.
+    static func configureLibrary() throws {
+        guard nimbus_sqlite3_disable_memory_statistics() == SQLITE_OK else {
+            throw LoadError("SQLite was initialized before its memory statistics could be turned off")
+        }
+    }
+
     static func measure(schemaFrom source: String) throws -> Result {
-        // The library set up as the server sets it up (memory statistics off), before the first
-        // connection of this process.
-        _ = nimbus_sqlite3_disable_memory_statistics()
         let (schema, pageSize) = try statements(in: source)
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-raw-\(UUID().uuidString).sqlite").path
         defer {
