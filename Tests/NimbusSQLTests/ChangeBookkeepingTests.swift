@@ -52,6 +52,28 @@ struct ChangeBookkeepingTests {
         }
     }
 
+    @Test("a save of more records than one INSERT holds stamps every row with the counter its change tag names")
+    func countersAcrossStatements() async throws {
+        try await Self.withStore { store, database in
+            let created = try await store.createZone(named: "Z", of: Self.tenant)
+            let names = (0..<250).map { "r" + String(1000 + $0) }
+            let saved = try await store.write(zone: "Z", of: Self.tenant) { transaction in
+                try await transaction.save(names.map { Self.record($0) })
+            }
+            let expected = names.indices.map { String(created.changeCounter + 1 + Int64($0), radix: 36) }
+            #expect(saved.map(\.recordChangeTag) == expected)
+            let rows = try await database.inspect(
+                "SELECT record_name || ':' || change_counter || ':' || change_tag FROM records WHERE zone_name = 'Z' ORDER BY record_name"
+            )
+            let lines = rows.split(separator: "\n").map(String.init)
+            #expect(lines.count == names.count)
+            for (index, line) in lines.enumerated() where index < names.count {
+                let counter = created.changeCounter + 1 + Int64(index)
+                #expect(line == "\(names[index]):\(counter):\(String(counter, radix: 36))")
+            }
+        }
+    }
+
     @Test("a failed transaction leaves neither rows nor counter behind")
     func rollback() async throws {
         try await Self.withStore { store, _ in

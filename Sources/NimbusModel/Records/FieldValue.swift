@@ -28,7 +28,6 @@ public enum FieldValue: Sendable, Hashable {
     indirect case location(Location)
     indirect case list(elementType: FieldType, [FieldValue])
 
-    /// The value's type.
     /// Whether the value is an asset or a list of assets: the server keeps its own form of them.
     package var isAsset: Bool {
         switch self {
@@ -38,6 +37,7 @@ public enum FieldValue: Sendable, Hashable {
         }
     }
 
+    /// The value's type.
     public var type: FieldType {
         switch self {
         case .string: .string

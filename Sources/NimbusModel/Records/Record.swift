@@ -20,12 +20,14 @@ public struct Record: Sendable, Hashable {
     public var fields: [String: FieldValue]
     /// Encrypted field values by name (in clear text in memory only).
     public var encryptedFields: [String: FieldValue]
-    /// The parent record's name, for hierarchical sharing; always in the same zone.
+    /// The parent record's name, for hierarchical sharing; always in the same zone. No record
+    /// may have an empty name: setting one is the same as setting `nil`.
     public var parentRecordName: String? {
         get { parentName.isEmpty ? nil : parentName }
         set { parentName = newValue ?? "" }
     }
     /// On the root of a record share: the share record's name (CloudKit's `share` reference).
+    /// An empty name is the same as `nil`.
     public var shareRecordName: String? {
         get { shareName.isEmpty ? nil : shareName }
         set { shareName = newValue ?? "" }
