@@ -16,17 +16,15 @@ struct SQLiteLibraryConfigurationTests {
     /// only takes before SQLite initializes, so the first connection must make it.
     @Test("memory statistics are off once a connection has opened")
     func memoryStatisticsOff() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-library-\(UUID().uuidString).sqlite").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let connection = try SQLiteConnection(path: path, readOnly: false)
-        try connection.executeScript("CREATE TABLE t (v TEXT); INSERT INTO t VALUES ('some text to allocate for');")
-        _ = try connection.query("SELECT v FROM t", [])
-        var current: sqlite3_int64 = -1
-        var highest: sqlite3_int64 = -1
-        #expect(sqlite3_status64(SQLITE_STATUS_MEMORY_USED, &current, &highest, 0) == SQLITE_OK)
-        // Counted, the memory an open connection holds is far above zero.
-        #expect(current == 0)
-        #expect(highest == 0)
-        connection.close()
+        try withTemporarySQLiteConnection { connection in
+            try connection.executeScript("CREATE TABLE t (v TEXT); INSERT INTO t VALUES ('some text to allocate for');")
+            _ = try connection.query("SELECT v FROM t", [])
+            var current: sqlite3_int64 = -1
+            var highest: sqlite3_int64 = -1
+            #expect(sqlite3_status64(SQLITE_STATUS_MEMORY_USED, &current, &highest, 0) == SQLITE_OK)
+            // Counted, the memory an open connection holds is far above zero.
+            #expect(current == 0)
+            #expect(highest == 0)
+        }
     }
 }

@@ -39,15 +39,13 @@ struct SQLiteStatementCacheTests {
 
     @Test("more distinct statements than the cache holds all give their own answers, again after eviction")
     func eviction() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-statements-\(UUID().uuidString).sqlite").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let connection = try SQLiteConnection(path: path, readOnly: false)
-        defer { connection.close() }
-        let count = SQLiteConnection.statementCacheLimit + 20
-        for round in 0..<2 {
-            for number in 0..<count {
-                let rows = try connection.query("SELECT \(number) + ?", [.integer(Int64(round))])
-                #expect(rows.first?.int(0) == Int64(number + round))
+        try withTemporarySQLiteConnection { connection in
+            let count = SQLiteConnection.statementCacheLimit + 20
+            for round in 0..<2 {
+                for number in 0..<count {
+                    let rows = try connection.query("SELECT \(number) + ?", [.integer(Int64(round))])
+                    #expect(rows.first?.int(0) == Int64(number + round))
+                }
             }
         }
     }
@@ -57,15 +55,13 @@ struct SQLiteStatementCacheTests {
 struct SQLiteTextBindTests {
     @Test("empty, non-ASCII and NUL-holding text is bound as itself, never as NULL")
     func text() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-binds-\(UUID().uuidString).sqlite").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let connection = try SQLiteConnection(path: path, readOnly: false)
-        defer { connection.close() }
-        for text in ["", "a", "héllo wörld", "with\u{0}nul", String(repeating: "long text ", count: 20)] {
-            let rows = try connection.query("SELECT ? IS NULL, length(CAST(? AS BLOB)), ?", [.text(text), .text(text), .text(text)])
-            #expect(rows.first?.int(0) == 0, "\(text.debugDescription)")
-            #expect(rows.first?.int(1) == Int64(text.utf8.count), "\(text.debugDescription)")
-            #expect(rows.first?.string(2) == text, "\(text.debugDescription)")
+        try withTemporarySQLiteConnection { connection in
+            for text in ["", "a", "héllo wörld", "with\u{0}nul", String(repeating: "long text ", count: 20)] {
+                let rows = try connection.query("SELECT ? IS NULL, length(CAST(? AS BLOB)), ?", [.text(text), .text(text), .text(text)])
+                #expect(rows.first?.int(0) == 0, "\(text.debugDescription)")
+                #expect(rows.first?.int(1) == Int64(text.utf8.count), "\(text.debugDescription)")
+                #expect(rows.first?.string(2) == text, "\(text.debugDescription)")
+            }
         }
     }
 }
