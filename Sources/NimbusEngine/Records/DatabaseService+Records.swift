@@ -191,10 +191,14 @@ extension DatabaseService {
         var results = plan.results
         var index = 0
         while index < plan.writes.count {
-            var saves: [(Record, Int?)] = []
+            // A run of saves, and the result each answers: two arrays, so the records go to the
+            // store as they are, without being copied out of pairs (a record is a large value).
+            var saves: [Record] = []
+            var answers: [Int?] = []
             var deletes: [Tombstone] = []
             while index < plan.writes.count, case .save(let record, let resultIndex) = plan.writes[index], deletes.isEmpty {
-                saves.append((record, resultIndex))
+                saves.append(record)
+                answers.append(resultIndex)
                 index += 1
             }
             while saves.isEmpty, index < plan.writes.count, case .delete(let tombstone) = plan.writes[index] {
@@ -202,9 +206,9 @@ extension DatabaseService {
                 index += 1
             }
             if !saves.isEmpty {
-                let saved = try await transaction.save(saves.map(\.0))
-                for ((_, resultIndex), record) in zip(saves, saved) {
-                    if let resultIndex { results[resultIndex] = .saved(record) }
+                let saved = try await transaction.save(saves)
+                for (position, resultIndex) in answers.enumerated() where position < saved.count {
+                    if let resultIndex { results[resultIndex] = .saved(saved[position]) }
                 }
             } else if !deletes.isEmpty {
                 try await transaction.delete(deletes)
