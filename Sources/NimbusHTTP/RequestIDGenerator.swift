@@ -4,6 +4,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 
+import NimbusModel
 import Synchronization
 
 /// Makes the `X-Apple-Request-UUID` of each request: a random 64-bit prefix chosen at start-up
@@ -25,12 +26,11 @@ final class RequestIDGenerator: Sendable {
         let count = counter.wrappingAdd(1, ordering: .relaxed).newValue
         var bytes: [UInt8] = []
         bytes.reserveCapacity(36)
-        let digits = Array("0123456789abcdef".utf8)
         for (index, value) in [prefix, count].enumerated() {
             for shift in stride(from: 60, through: 0, by: -4) {
                 let position = index * 16 + (60 - shift) / 4
                 if position == 8 || position == 12 || position == 16 || position == 20 { bytes.append(UInt8(ascii: "-")) }
-                bytes.append(digits[Int((value >> UInt64(shift)) & 0xF)])
+                bytes.append(Hex.digits[Int((value >> UInt64(shift)) & 0xF)])
             }
         }
         return String(decoding: bytes, as: UTF8.self)

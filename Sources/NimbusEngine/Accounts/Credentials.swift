@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 import Crypto
+import NimbusModel
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -38,14 +39,5 @@ public enum Credentials {
         return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
     }
 
-    static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0f)])
-        }
-        return String(decoding: text, as: UTF8.self)
-    }
+    static func hex(_ bytes: [UInt8]) -> String { Hex.string(bytes) }
 }

@@ -97,17 +97,11 @@ package enum SearchTokens {
         qualifier(of: field) + token
     }
 
-    /// Made once: the qualifier is made for every searchable field of every save.
-    private static let hexDigits = Array("0123456789abcdef".utf8)
-
     /// What ``qualified(_:field:)`` puts before a token of `field`: its name in hexadecimal, `x`.
     private static func qualifier(of field: String) -> String {
         var hex: [UInt8] = []
         hex.reserveCapacity(field.utf8.count * 2 + 1)
-        for byte in field.utf8 {
-            hex.append(hexDigits[Int(byte >> 4)])
-            hex.append(hexDigits[Int(byte & 0xf)])
-        }
+        Hex.append(field.utf8, to: &hex)
         hex.append(UInt8(ascii: "x"))
         return String(decoding: hex, as: UTF8.self)
     }
