@@ -262,12 +262,13 @@ extension Database {
                 fail(NimbusError(.internalError, "no result for this record"))
                 continue
             }
-            if let json = response.json(at: index), RecordJSON.isError(json) {
+            let json = response.json(at: index)
+            if let json, RecordJSON.isError(json) {
                 fail(RecordJSON.error(json, in: zoneID))
             } else if !isSave {
                 // A deletion's result is its tombstone.
                 result.deleteResults[recordID] = .success(())
-            } else if let json = response.json(at: index) {
+            } else if let json {
                 var saved = try RecordWireCoding.record(json, in: zoneID, at: "records[\(index)]")
                 Self.complete(&saved, from: write, of: saving, echo)
                 result.saveResults[recordID] = .success(saved)
