@@ -24,7 +24,7 @@ struct SearchIndexStorageTests {
 
     private static func search(_ store: SQLStore, _ field: String, _ text: String) async throws -> [String] {
         let query = Query(recordType: "Note", filters: [Filter(field, .containsAllTokens, .string(text))])
-        return try await store.query(RecordQuery(tenant: tenant, zoneName: "Z", query: query, limit: 10)).map(\.recordID.recordName)
+        return try await store.query(RecordQuery(tenant: tenant, zoneName: "Z", query: query, limit: 100)).map(\.recordID.recordName).sorted()
     }
 
     @Test("upgrading to token search indexes the records already stored, live ones only")
@@ -54,6 +54,89 @@ struct SearchIndexStorageTests {
             #expect(try await Self.search(store, Filter.allTokensField, "recipe") == ["old"])
             #expect(try await Self.search(store, "count", "3").isEmpty, "only string fields are indexed")
             await store.close()
+        }
+    }
+
+    private static func note(_ name: String, title: String) -> Record {
+        let zoneID = ZoneID(zoneName: "Z", ownerRecordName: "_owner")
+        return Record(recordType: "Note", recordID: RecordID(recordName: name, zoneID: zoneID), fields: ["title": .string(title)])
+    }
+
+    /// FTS5's own check that the index holds exactly the documents of `records`, and the
+    /// number of changes still queued for it.
+    private static func checkIndex(at path: String) throws -> Int64 {
+        let connection = try SQLiteConnection(path: path, readOnly: false)
+        defer { connection.close() }
+        try connection.executeScript("INSERT INTO record_search (record_search) VALUES ('integrity-check')")
+        return try connection.query("SELECT count(*) FROM search_index_queue", []).first?.int(0) ?? -1
+    }
+
+    @Test("writers sharing commits keep the index in step with their records, failing ones included")
+    func sharedCommits() async throws {
+        try await Self.withDirectory { path in
+            let store = try await SQLStore.openSQLite(path: path, cipher: FieldCipher(keyBytes: Array(repeating: 3, count: 32))!)
+            _ = try await store.createZone(named: "Z", of: Self.tenant)
+            _ = try await store.write(zone: "Z", of: Self.tenant) { transaction in
+                try await transaction.save((0..<10).map { Self.note("s\($0)", title: "alpha \($0)") })
+                try await transaction.save((0..<10).map { Self.note("t\($0)", title: "delta \($0)") })
+            }
+            struct Refused: Error {}
+            // Thirty writers at once share group commits: a third add a record and fail, a third
+            // change a record's words, a third delete one.
+            await withTaskGroup(of: Void.self) { group in
+                for index in 0..<30 {
+                    group.addTask {
+                        _ = try? await store.write(zone: "Z", of: Self.tenant) { transaction in
+                            switch index % 3 {
+                            case 0:
+                                _ = try await transaction.save([Self.note("n\(index)", title: "beta")])
+                                throw Refused()
+                            case 1:
+                                _ = try await transaction.save([Self.note("s\(index / 3)", title: "gamma")])
+                            default:
+                                try await transaction.delete([Tombstone(recordName: "t\(index / 3)", recordType: "Note")])
+                            }
+                        }
+                    }
+                }
+            }
+            #expect(try await Self.search(store, "title", "gamma") == (0..<10).map { "s\($0)" }.sorted())
+            #expect(try await Self.search(store, "title", "alpha").isEmpty, "a changed record's old words left the index")
+            #expect(try await Self.search(store, "title", "delta").isEmpty, "a deleted record left the index")
+            #expect(try await Self.search(store, "title", "beta").isEmpty, "a failed writer's record never reached the index")
+            await store.close()
+            #expect(try Self.checkIndex(at: path) == 0, "every commit replays the whole queue")
+        }
+    }
+
+    @Test("upgrading to the queued index keeps what the index held, and indexes later writes")
+    func upgradeToQueue() async throws {
+        try await Self.withDirectory { path in
+            let connection = try SQLiteConnection(path: path, readOnly: false)
+            try await SQLMigrations.migrate(connection, dialect: .sqlite, through: 15)
+            let document = try #require(SearchTokens.document(of: ["title": .string("Old words")]))
+            try connection.executeScript(
+                """
+                INSERT INTO zones (container, environment, owner, zone_name, change_counter, incarnation, is_deleted, created_at)
+                VALUES ('c', 'development', '_owner', 'Z', 1, 1, 0, 1);
+                INSERT INTO records (container, environment, owner, zone_name, record_name, record_type, change_counter,
+                    change_tag, parent_name, fields, encrypted_fields, created_at, created_by, created_device,
+                    modified_at, modified_by, modified_device, is_deleted, search_document)
+                VALUES ('c', 'development', '_owner', 'Z', 'old', 'Note', 1, '1', NULL,
+                    '{"title": {"value": "Old words", "type": "STRING"}}', NULL, 1, 'u', '1', 1, 'u', '1', 0, '\(document)');
+                """
+            )
+            connection.close()
+
+            let store = try await SQLStore.openSQLite(path: path, cipher: FieldCipher(keyBytes: Array(repeating: 3, count: 32))!)
+            #expect(try await Self.search(store, "title", "old") == ["old"])
+            _ = try await store.write(zone: "Z", of: Self.tenant) { transaction in
+                try await transaction.save([Self.note("old", title: "Renamed"), Self.note("new", title: "Fresh words")])
+            }
+            #expect(try await Self.search(store, "title", "words") == ["new"])
+            #expect(try await Self.search(store, "title", "renamed") == ["old"])
+            await store.close()
+            #expect(try Self.checkIndex(at: path) == 0)
         }
     }
 

@@ -101,10 +101,11 @@ enum RawSQLiteInserts {
         // Tables before the indexes and triggers on them; a virtual table makes its own shadow
         // tables (FTS5's NAME_data, NAME_idx, ...), which must not be created twice.
         let virtualTables = objects.filter { $0.sql.uppercased().hasPrefix("CREATE VIRTUAL TABLE") }.map(\.name)
+        let shadowTables = Set(virtualTables.flatMap { name in ["data", "idx", "content", "docsize", "config"].map { "\(name)_\($0)" } })
         let order = ["table": 0, "index": 1, "trigger": 2, "view": 3]
         let result =
             objects
-            .filter { object in !virtualTables.contains { object.type == "table" && object.name.hasPrefix($0 + "_") } }
+            .filter { object in !(object.type == "table" && shadowTables.contains(object.name)) }
             .sorted { (order[$0.type] ?? 4) < (order[$1.type] ?? 4) }
             .map(\.sql)
         var pageSizeStatement: OpaquePointer?

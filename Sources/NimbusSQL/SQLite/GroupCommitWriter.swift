@@ -61,6 +61,8 @@ final class GroupCommitWriter: Sendable {
     private let connection: Connection
     private let state = Mutex(State())
     private let restartSignal: WALRestartSignal
+    /// Statements every group runs after its bodies, outside their savepoints, before it commits.
+    private let statementsBeforeCommit = Mutex<[String]>([])
 
     init(_ connection: SQLiteConnection, restartSignal: WALRestartSignal) {
         self.connection = Connection(value: connection)
@@ -68,6 +70,12 @@ final class GroupCommitWriter: Sendable {
     }
 
     var underlyingConnection: SQLiteConnection { connection.value }
+
+    /// Makes every later group run `statements` after its bodies and before it commits (see
+    /// ``SearchIndexQueue``). Set once the schema has the tables they use.
+    func runBeforeEachCommit(_ statements: [String]) {
+        statementsBeforeCommit.withLock { $0 = statements }
+    }
 
     /// Whether no write runs or waits.
     var isIdle: Bool { state.withLock { !$0.isRunning && $0.queue.isEmpty } }
@@ -139,6 +147,9 @@ final class GroupCommitWriter: Sendable {
                 guard sqlite.isInTransaction else {
                     throw StoreError(.database, detail: "SQLite rolled back the group's transaction")
                 }
+            }
+            for statement in statementsBeforeCommit.withLock({ $0 }) {
+                try sqlite.run(statement)
             }
             try sqlite.run("COMMIT")
             outcome = .success(())

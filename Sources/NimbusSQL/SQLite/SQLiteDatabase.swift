@@ -32,7 +32,10 @@ package final class SQLiteDatabase: SQLDatabase {
         let database = try SQLiteDatabase(path: path, readerCount: readerCount)
         try await database.write { connection in
             try await SQLMigrations.migrate(connection, dialect: .sqlite)
+            // What a migration wrote into the search index's queue, before groups replay it.
+            try await SearchIndexQueue.apply(on: connection)
         }
+        database.writer.runBeforeEachCommit(SearchIndexQueue.applyStatements)
         return database
     }
 

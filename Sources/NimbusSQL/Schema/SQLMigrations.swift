@@ -416,6 +416,47 @@ enum SQLMigrations {
                 ]
             }
         },
+        // SQLite: the search index's changes wait in a queue until the group commit's end
+        // (SearchIndexQueue). FTS5 writes its pending changes out as a new segment at every
+        // savepoint, and every request in a group commit runs in a savepoint of its own: writing
+        // the index directly made a segment, and merge work, per single-record save.
+        Migration(version: 16) { dialect in
+            switch dialect {
+            case .sqlite:
+                [
+                    """
+                    CREATE TABLE search_index_queue (
+                        position INTEGER PRIMARY KEY, record_rowid INTEGER NOT NULL, is_removal INTEGER NOT NULL,
+                        search_document TEXT NOT NULL)
+                    """,
+                    "DROP TRIGGER records_search_insert",
+                    "DROP TRIGGER records_search_delete",
+                    "DROP TRIGGER records_search_update",
+                    """
+                    CREATE TRIGGER records_search_insert AFTER INSERT ON records WHEN new.search_document IS NOT NULL BEGIN
+                        INSERT INTO search_index_queue (record_rowid, is_removal, search_document)
+                            VALUES (new.rowid, 0, new.search_document);
+                    END
+                    """,
+                    """
+                    CREATE TRIGGER records_search_delete AFTER DELETE ON records WHEN old.search_document IS NOT NULL BEGIN
+                        INSERT INTO search_index_queue (record_rowid, is_removal, search_document)
+                            VALUES (old.rowid, 1, old.search_document);
+                    END
+                    """,
+                    """
+                    CREATE TRIGGER records_search_update AFTER UPDATE OF search_document ON records BEGIN
+                        INSERT INTO search_index_queue (record_rowid, is_removal, search_document)
+                            SELECT old.rowid, 1, old.search_document WHERE old.search_document IS NOT NULL;
+                        INSERT INTO search_index_queue (record_rowid, is_removal, search_document)
+                            SELECT new.rowid, 0, new.search_document WHERE new.search_document IS NOT NULL;
+                    END
+                    """,
+                ]
+            case .postgres:
+                []
+            }
+        },
     ]
 
     /// Brings the schema up to the latest version (or to `through`, for tests of an upgrade).
