@@ -312,7 +312,12 @@ public final class NotificationDispatcher: Sendable {
             for (user, subscriptions) in Dictionary(grouping: theirs, by: \.userRecordName) {
                 audience.append((.init(userRecordName: user, scope: .shared, shares: shares[user]), subscriptions.map(\.subscription)))
             }
-            rows = try await transaction.rows(of: event, decodingFields: !audience.isEmpty)
+            // Nobody to notify: the rows need not be read, not even for the creations a later
+            // event of this zone carries on (`movedOnCreations`). Who hears of a private zone
+            // depends only on the zone, so that later event, in this same transaction, has
+            // nobody to notify either.
+            guard !audience.isEmpty else { return ([], []) }
+            rows = try await transaction.rows(of: event, decodingFields: true)
         }
         var present = Set(rows.saved.map(\.recordID.recordName))
         present.formUnion(rows.deleted.map(\.tombstone.recordName))
