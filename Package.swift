@@ -48,6 +48,12 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
+        // SQLite's WAL writes gathered into one call per commit (a VFS over the default one).
+        .target(
+            name: "CNimbusSQLite",
+            dependencies: ["CSQLite"],
+            linkerSettings: [.linkedLibrary("sqlite3")]
+        ),
         .target(
             name: "NimbusModel",
             swiftSettings: swiftSettings
@@ -61,6 +67,7 @@ let package = Package(
             name: "NimbusSQL",
             dependencies: [
                 "CSQLite",
+                "CNimbusSQLite",
                 .product(name: "Crypto", package: "swift-crypto"),
                 "NimbusModel",
                 "NimbusStore",

@@ -4,6 +4,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 
+import CNimbusSQLite
 import CSQLite
 import NimbusStore
 
@@ -24,12 +25,11 @@ final class SQLiteConnection: SQLConnection {
 
     /// Opens (creating if needed) the database file at `path`.
     init(path: String, readOnly: Bool) throws {
-        Self.configureLibrary
         let flags =
             (readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE))
             | SQLITE_OPEN_NOMUTEX
         var handle: OpaquePointer?
-        let status = sqlite3_open_v2(path, &handle, flags, nil)
+        let status = sqlite3_open_v2(path, &handle, flags, Self.vfs)
         guard status == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close_v2(handle)
@@ -52,8 +52,15 @@ final class SQLiteConnection: SQLConnection {
     /// links (Debian's) is built without lookaside memory, so a statement allocates often.
     /// Nothing here reads the statistics. In a process where something else initialized SQLite
     /// first, SQLite refuses the setting (`SQLITE_MISUSE`) and keeps its own: slower, not wrong.
-    private static let configureLibrary: Void = {
+    ///
+    /// Connections open through the "nimbus" VFS, which writes a commit's WAL frames with a few
+    /// system calls instead of two per frame (`WALWriteBuffer.c` says why that is safe). The
+    /// value is its name, or `nil` for SQLite's default VFS.
+    static let vfs: String? = {
         _ = nimbus_sqlite3_disable_memory_statistics()
+        // After the setting above: registering a VFS initializes SQLite. Should it fail, the
+        // default VFS does the same work with more system calls.
+        return nimbus_sqlite3_register_wal_write_buffer() == SQLITE_OK ? NIMBUS_SQLITE_VFS_NAME : nil
     }()
 
     /// Finalizes every statement and closes the connection.

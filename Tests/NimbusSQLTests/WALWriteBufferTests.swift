@@ -1,0 +1,126 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+import CNimbusSQLite
+import CSQLite
+import Foundation
+import Testing
+
+@testable import NimbusSQL
+
+/// The "nimbus" VFS gathers a connection's WAL writes and writes them out when a commit frame
+/// is complete. What must hold: a commit is in the file before anyone can see it, and nothing
+/// SQLite wrote is lost or misplaced, whatever order its writes, reads and rollbacks come in.
+@Suite("WAL writes gathered per commit")
+struct WALWriteBufferTests {
+    private static func withPath(_ body: (String) async throws -> Void) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-wal-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await body(directory.appendingPathComponent("store.sqlite").path)
+    }
+
+    private static func statistics() -> (sqliteWrites: UInt64, fileWrites: UInt64) {
+        var sqliteWrites: UInt64 = 0
+        var fileWrites: UInt64 = 0
+        nimbus_sqlite3_wal_write_statistics(&sqliteWrites, &fileWrites)
+        return (sqliteWrites, fileWrites)
+    }
+
+    /// The numbers 1 to `count` as a table with one column, `value` (Debian's SQLite has no
+    /// `generate_series`).
+    private static func series(_ count: Int) -> String {
+        "(WITH RECURSIVE n(value) AS (SELECT 1 UNION ALL SELECT value + 1 FROM n WHERE value < \(count)) SELECT value FROM n)"
+    }
+
+    private static func integrityCheck(_ connection: SQLiteConnection) throws -> String {
+        try connection.query("PRAGMA integrity_check", []).first?.string(0) ?? "no answer"
+    }
+
+    @Test("connections open through the nimbus VFS, and a commit's frames reach the file in a few writes")
+    func fewWritesPerCommit() async throws {
+        try await Self.withPath { path in
+            #expect(SQLiteConnection.vfs == NIMBUS_SQLITE_VFS_NAME)
+            let connection = try SQLiteConnection(path: path, readOnly: false)
+            defer { connection.close() }
+            try connection.executeScript("PRAGMA page_size = 2048; PRAGMA journal_mode = WAL; CREATE TABLE t (v BLOB);")
+            let before = Self.statistics()
+            // About 250 pages: two writes each from SQLite, header and page.
+            try connection.executeScript("BEGIN; INSERT INTO t SELECT randomblob(1000) FROM \(Self.series(500)); COMMIT;")
+            let after = Self.statistics()
+            let sqliteWrites = after.sqliteWrites - before.sqliteWrites
+            let fileWrites = after.fileWrites - before.fileWrites
+            #expect(sqliteWrites >= 500)
+            // Other tests' connections count too, and they are gathered the same way.
+            #expect(fileWrites * 10 < sqliteWrites, "\(fileWrites) file writes for \(sqliteWrites) of SQLite's")
+        }
+    }
+
+    @Test("every write is visible to the other connections once it returns, while checkpoints run")
+    func commitsVisibleAtOnce() async throws {
+        try await Self.withPath { path in
+            let database = try await SQLiteDatabase.open(path: path)
+            try await database.write { connection in
+                try await connection.execute("CREATE TABLE t (task INTEGER, step INTEGER, v BLOB)")
+            }
+            // Writers share group commits; each reads its own write back through a reader
+            // connection straight after, some writes large enough to pass the 1 MiB buffer.
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for task in 0..<4 {
+                    group.addTask {
+                        for step in 0..<60 {
+                            let rows = step % 20 == 19 ? 800 : 1
+                            try await database.write { connection in
+                                try await connection.execute(
+                                    "WITH RECURSIVE n(value) AS (SELECT 1 UNION ALL SELECT value + 1 FROM n WHERE value < ?) INSERT INTO t SELECT ?, ?, randomblob(1500) FROM n",
+                                    [.integer(Int64(rows)), .integer(Int64(task)), .integer(Int64(step))]
+                                )
+                            }
+                            let seen = try await database.readStatement(
+                                "SELECT count(*) FROM t WHERE task = ? AND step = ?",
+                                [.integer(Int64(task)), .integer(Int64(step))]
+                            )
+                            #expect(seen.first?.int(0) == Int64(rows), "task \(task) step \(step)")
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            await database.close()
+
+            let reopened = try SQLiteConnection(path: path, readOnly: false)
+            defer { reopened.close() }
+            #expect(try Self.integrityCheck(reopened) == "ok")
+            #expect(try reopened.query("SELECT count(*) FROM t", []).first?.int(0) == 4 * (57 + 3 * 800))
+        }
+    }
+
+    @Test("frames spilled before commit are read back, and rolled back, as SQLite wrote them")
+    func spillsAndRollbacks() async throws {
+        try await Self.withPath { path in
+            let writer = try SQLiteConnection(path: path, readOnly: false)
+            defer { writer.close() }
+            // A page cache of 20 pages makes a large transaction spill frames into the WAL
+            // before it commits, and read them back.
+            try writer.executeScript(
+                "PRAGMA page_size = 2048; PRAGMA journal_mode = WAL; PRAGMA cache_size = 20; CREATE TABLE t (k INTEGER PRIMARY KEY, v BLOB);"
+            )
+            try writer.executeScript("BEGIN; INSERT INTO t SELECT value, randomblob(700) FROM \(Self.series(2000));")
+            #expect(try writer.query("SELECT count(*), sum(length(v)) FROM t", []).first?.int(1) == 2000 * 700)
+            try writer.executeScript("ROLLBACK;")
+            try writer.executeScript("BEGIN; INSERT INTO t SELECT value, zeroblob(300) FROM \(Self.series(1500));")
+            try writer.executeScript("SAVEPOINT s; UPDATE t SET v = randomblob(900) WHERE k % 2 = 0; ROLLBACK TO s; RELEASE s;")
+            try writer.executeScript("UPDATE t SET v = zeroblob(500) WHERE k % 3 = 0; COMMIT;")
+
+            let reader = try SQLiteConnection(path: path, readOnly: true)
+            defer { reader.close() }
+            let row = try #require(try reader.query("SELECT count(*), sum(length(v)) FROM t", []).first)
+            #expect(row.int(0) == 1500)
+            #expect(row.int(1) == 500 * 500 + 1000 * 300)
+            #expect(try Self.integrityCheck(writer) == "ok")
+        }
+    }
+}
