@@ -16,10 +16,13 @@
 // process) only after `sqlite3WalFrames` has written all of the transaction's frames, the
 // commit frame last. The buffer is written out inside the write of that commit frame's page,
 // before SQLite returns to update the index, so no reader can find a frame whose bytes are not
-// in the file. Frames written without a commit (a page cache spill) stay in memory until the
-// next write, read, sync, size query, lock change or close of the same file, any of which
-// writes the buffer first; other connections never read such frames, as no committed index
-// header names them. A crash loses only frames of a transaction that had not committed.
+// in the file. Whatever else is buffered (frames of a page cache spill, or the frame headers a
+// commit rewrites afterwards when it changed spilled pages again) is written out before the
+// same file is read, synced, sized, truncated or closed, and before the transaction releases
+// the WAL write lock (`xShmLock` on the database file, which is why each WAL is linked to its
+// database file): no other writer, in this process or another, appends to the WAL before our
+// bytes are in it. Other connections never read frames no committed index header names. So a
+// crash loses only what a crash loses without this VFS.
 //
 // The commit frame is recognised by the WAL format (https://sqlite.org/fileformat2.html#walformat):
 // a frame header is 24 bytes, and its bytes 4 to 7 hold the database size in pages after a
@@ -28,7 +31,6 @@
 #include "CNimbusSQLite.h"
 
 #include <sqlite3.h>
-#include <stdatomic.h>
 #include <string.h>
 
 /// The most bytes gathered before they are written anyway.
@@ -49,32 +51,45 @@ typedef struct BufferedFile {
     sqlite3_int64 start;
     /// The last write was the header of a commit frame: its page completes the transaction.
     int commitHeaderWritten;
+    /// For a database file: its connection's WAL file, while open. For a WAL file: its database file.
+    struct BufferedFile *linked;
+    /// Writes SQLite made to this WAL file, and writes that reached the file system.
+    uint64_t sqliteWrites;
+    uint64_t fileWrites;
 } BufferedFile;
 
 static sqlite3_vfs *defaultVFS;
 static sqlite3_vfs bufferedVFS;
 static sqlite3_io_methods bufferedMethods;
-static _Atomic uint64_t sqliteWrites;
-static _Atomic uint64_t fileWrites;
 
+/// Writes the buffer out. On failure the bytes not written stay buffered, so every later call
+/// that must write them first fails too, until a write succeeds.
 static int writeOut(BufferedFile *file) {
-    int result = SQLITE_OK;
     int written = 0;
-    while (result == SQLITE_OK && written < file->used) {
+    while (written < file->used) {
         int length = file->used - written;
         if (length > MAXIMUM_WRITE) length = MAXIMUM_WRITE;
-        result = file->real->pMethods->xWrite(file->real, file->buffer + written, length, file->start + written);
-        atomic_fetch_add_explicit(&fileWrites, 1, memory_order_relaxed);
+        int result = file->real->pMethods->xWrite(file->real, file->buffer + written, length, file->start + written);
+        file->fileWrites += 1;
+        if (result != SQLITE_OK) {
+            memmove(file->buffer, file->buffer + written, (size_t)(file->used - written));
+            file->used -= written;
+            file->start += written;
+            file->commitHeaderWritten = 0;
+            return result;
+        }
         written += length;
     }
     file->used = 0;
     file->commitHeaderWritten = 0;
-    return result;
+    return SQLITE_OK;
 }
 
 static int bufferedClose(sqlite3_file *handle) {
     BufferedFile *file = (BufferedFile *)handle;
     int result = writeOut(file);
+    if (file->linked && file->linked->linked == file) file->linked->linked = 0;
+    file->linked = 0;
     int closed = file->real->pMethods->xClose(file->real);
     sqlite3_free(file->buffer);
     file->buffer = 0;
@@ -91,7 +106,7 @@ static int bufferedRead(sqlite3_file *handle, void *destination, int amount, sql
 static int bufferedWrite(sqlite3_file *handle, const void *source, int amount, sqlite3_int64 offset) {
     BufferedFile *file = (BufferedFile *)handle;
     if (!file->isWAL) return file->real->pMethods->xWrite(file->real, source, amount, offset);
-    atomic_fetch_add_explicit(&sqliteWrites, 1, memory_order_relaxed);
+    file->sqliteWrites += 1;
     int result;
     if (file->used > 0 && offset != file->start + file->used) {
         result = writeOut(file);
@@ -105,7 +120,7 @@ static int bufferedWrite(sqlite3_file *handle, const void *source, int amount, s
         result = writeOut(file);
         if (result != SQLITE_OK) return result;
         if (amount > BUFFER_CAPACITY) {
-            atomic_fetch_add_explicit(&fileWrites, 1, memory_order_relaxed);
+            file->fileWrites += 1;
             return file->real->pMethods->xWrite(file->real, source, amount, offset);
         }
     }
@@ -184,9 +199,18 @@ static int bufferedShmMap(sqlite3_file *handle, int region, int size, int extend
     return file->real->pMethods->xShmMap(file->real, region, size, extend, memory);
 }
 
+/// The WAL write lock's slot in the shared-memory lock range (`WAL_WRITE_LOCK` in SQLite's wal.c).
+#define WAL_WRITE_LOCK_SLOT 0
+
 static int bufferedShmLock(sqlite3_file *handle, int offset, int count, int flags) {
     BufferedFile *file = (BufferedFile *)handle;
     if (file->real->pMethods->iVersion < 2) return SQLITE_IOERR_SHMLOCK;
+    // A write transaction ends: what its WAL still holds goes out before another writer may
+    // append. SQLite ignores this call's result; a failure stays buffered and fails the
+    // connection's next use of the WAL (see writeOut).
+    if ((flags & SQLITE_SHM_UNLOCK) && offset == WAL_WRITE_LOCK_SLOT && file->linked) {
+        (void)writeOut(file->linked);
+    }
     return file->real->pMethods->xShmLock(file->real, offset, count, flags);
 }
 
@@ -229,6 +253,14 @@ static int bufferedOpen(sqlite3_vfs *vfs, const char *name, sqlite3_file *handle
     file->real = real;
     file->isWAL = (flags & SQLITE_OPEN_WAL) != 0;
     handle->pMethods = &bufferedMethods;
+    if (file->isWAL) {
+        // The database file of this WAL, opened through this VFS too (SQLite opens it first).
+        sqlite3_file *database = sqlite3_database_file_object(name);
+        if (database && database->pMethods == &bufferedMethods) {
+            file->linked = (BufferedFile *)database;
+            file->linked->linked = file;
+        }
+    }
     return SQLITE_OK;
 }
 
@@ -329,7 +361,12 @@ int nimbus_sqlite3_register_wal_write_buffer(void) {
     return sqlite3_vfs_register(&bufferedVFS, 0);
 }
 
-void nimbus_sqlite3_wal_write_statistics(uint64_t *sqliteWriteCount, uint64_t *fileWriteCount) {
-    *sqliteWriteCount = atomic_load_explicit(&sqliteWrites, memory_order_relaxed);
-    *fileWriteCount = atomic_load_explicit(&fileWrites, memory_order_relaxed);
+int nimbus_sqlite3_wal_write_counts(sqlite3 *connection, uint64_t *sqliteWriteCount, uint64_t *fileWriteCount) {
+    sqlite3_file *wal = 0;
+    if (sqlite3_file_control(connection, "main", SQLITE_FCNTL_JOURNAL_POINTER, &wal) != SQLITE_OK || !wal) return SQLITE_NOTFOUND;
+    if (wal->pMethods != &bufferedMethods) return SQLITE_NOTFOUND;
+    BufferedFile *file = (BufferedFile *)wal;
+    *sqliteWriteCount = file->sqliteWrites;
+    *fileWriteCount = file->fileWrites;
+    return SQLITE_OK;
 }

@@ -7,6 +7,7 @@
 #ifndef C_NIMBUS_SQLITE_H
 #define C_NIMBUS_SQLITE_H
 
+#include <sqlite3.h>
 #include <stdint.h>
 
 /// The name of the VFS that ``nimbus_sqlite3_register_wal_write_buffer`` registers.
@@ -18,8 +19,8 @@
 /// Initializes SQLite: library configuration must come first.
 int nimbus_sqlite3_register_wal_write_buffer(void);
 
-/// How many writes SQLite made to WAL files through the "nimbus" VFS, and how many writes
-/// reached the file system, since the process started.
-void nimbus_sqlite3_wal_write_statistics(uint64_t *sqliteWrites, uint64_t *fileWrites);
+/// How many writes SQLite made to `connection`'s open WAL file, and how many writes reached
+/// the file system. `SQLITE_NOTFOUND` when the connection has no WAL open through the "nimbus" VFS.
+int nimbus_sqlite3_wal_write_counts(sqlite3 *connection, uint64_t *sqliteWrites, uint64_t *fileWrites);
 
 #endif

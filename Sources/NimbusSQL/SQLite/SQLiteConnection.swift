@@ -63,6 +63,15 @@ final class SQLiteConnection: SQLConnection {
         return nimbus_sqlite3_register_wal_write_buffer() == SQLITE_OK ? NIMBUS_SQLITE_VFS_NAME : nil
     }()
 
+    /// How many writes SQLite made to this connection's WAL file and how many reached the file
+    /// system, while the WAL is open through the "nimbus" VFS (see ``vfs``).
+    var walWriteCounts: (sqliteWrites: UInt64, fileWrites: UInt64)? {
+        var sqliteWrites: UInt64 = 0
+        var fileWrites: UInt64 = 0
+        guard let handle, nimbus_sqlite3_wal_write_counts(handle, &sqliteWrites, &fileWrites) == SQLITE_OK else { return nil }
+        return (sqliteWrites, fileWrites)
+    }
+
     /// Finalizes every statement and closes the connection.
     func close() {
         for entry in statements.values { sqlite3_finalize(entry.statement) }
