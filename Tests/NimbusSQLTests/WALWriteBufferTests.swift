@@ -34,6 +34,21 @@ struct WALWriteBufferTests {
         return try SQLiteConnection(path: copy, readOnly: false)
     }
 
+    /// A connection set up as the server's writer is (2 KiB pages, WAL, no sync at commit, no
+    /// automatic checkpoint), but with a page cache of ten pages, so that a transaction of a
+    /// few thousand rows spills frames into the WAL before it commits; and a table `t`.
+    private static func spillingWriter(at path: String) throws -> SQLiteConnection {
+        let connection = try SQLiteConnection(path: path, readOnly: false)
+        try connection.executeScript(
+            """
+            PRAGMA page_size = 2048; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA wal_autocheckpoint = 0;
+            PRAGMA cache_size = 10;
+            CREATE TABLE t (k INTEGER PRIMARY KEY, v BLOB);
+            """
+        )
+        return connection
+    }
+
     /// The numbers 1 to `count` as a table with one column, `value` (Debian's SQLite has no
     /// `generate_series`).
     private static func series(_ count: Int) -> String {
@@ -104,13 +119,9 @@ struct WALWriteBufferTests {
     @Test("frames spilled before commit are read back, and rolled back, as SQLite wrote them")
     func spillsAndRollbacks() async throws {
         try await Self.withPath { path in
-            let writer = try SQLiteConnection(path: path, readOnly: false)
+            // The transactions spill frames into the WAL before they end, and read them back.
+            let writer = try Self.spillingWriter(at: path)
             defer { writer.close() }
-            // A page cache of 20 pages makes a large transaction spill frames into the WAL
-            // before it commits, and read them back.
-            try writer.executeScript(
-                "PRAGMA page_size = 2048; PRAGMA journal_mode = WAL; PRAGMA cache_size = 20; CREATE TABLE t (k INTEGER PRIMARY KEY, v BLOB);"
-            )
             try writer.executeScript("BEGIN; INSERT INTO t SELECT value, randomblob(700) FROM \(Self.series(2000));")
             #expect(try writer.query("SELECT count(*), sum(length(v)) FROM t", []).first?.int(1) == 2000 * 700)
             try writer.executeScript("ROLLBACK;")
@@ -130,19 +141,12 @@ struct WALWriteBufferTests {
     @Test("a commit that changed spilled pages again survives a crash")
     func rewrittenChecksumsReachTheFile() async throws {
         try await Self.withPath { path in
-            let writer = try SQLiteConnection(path: path, readOnly: false)
-            defer { writer.close() }
             // Spilled pages changed again before commit make SQLite rewrite the frame headers
             // after the commit frame, the commit frame's last: they must reach the file too.
-            // No sync at commit and no automatic checkpoint, as in the server: either would
-            // write them out anyway.
-            try writer.executeScript(
-                """
-                PRAGMA page_size = 2048; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA wal_autocheckpoint = 0;
-                PRAGMA cache_size = 10;
-                CREATE TABLE t (k INTEGER PRIMARY KEY, v BLOB);
-                """
-            )
+            // (A sync at commit or an automatic checkpoint would write them out anyway; the
+            // server has neither.)
+            let writer = try Self.spillingWriter(at: path)
+            defer { writer.close() }
             try writer.executeScript(
                 "BEGIN; INSERT INTO t SELECT value, randomblob(700) FROM \(Self.series(2000)); UPDATE t SET v = randomblob(700) WHERE k <= 100; COMMIT;"
             )
@@ -157,11 +161,8 @@ struct WALWriteBufferTests {
     @Test("frames of a rolled-back transaction never overwrite another writer's commit")
     func rollbackThenAnotherWriter() async throws {
         try await Self.withPath { path in
-            let first = try SQLiteConnection(path: path, readOnly: false)
+            let first = try Self.spillingWriter(at: path)
             defer { first.close() }
-            try first.executeScript(
-                "PRAGMA page_size = 2048; PRAGMA journal_mode = WAL; PRAGMA cache_size = 10; CREATE TABLE t (k INTEGER PRIMARY KEY, v BLOB);"
-            )
             _ = try first.query("PRAGMA wal_checkpoint(TRUNCATE)", [])
             // The first connection spills frames, then rolls back: the WAL's end goes back to
             // where it was, and the second connection writes its commit over those offsets.
