@@ -10,7 +10,7 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import NIOEmbedded
-public import NimbusClient
+import NimbusClient
 
 /// A ``NimbusClient/ClientTransport`` that hands each request straight to a server's request
 /// handler in the same process: the whole server (authentication, wire protocol, engine,

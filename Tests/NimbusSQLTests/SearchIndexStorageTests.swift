@@ -77,8 +77,8 @@ struct SearchIndexStorageTests {
             let store = try await SQLStore.openSQLite(path: path, cipher: FieldCipher(keyBytes: Array(repeating: 3, count: 32))!)
             _ = try await store.createZone(named: "Z", of: Self.tenant)
             _ = try await store.write(zone: "Z", of: Self.tenant) { transaction in
-                try await transaction.save((0..<10).map { Self.note("s\($0)", title: "alpha \($0)") })
-                try await transaction.save((0..<10).map { Self.note("t\($0)", title: "delta \($0)") })
+                _ = try await transaction.save((0..<10).map { Self.note("s\($0)", title: "alpha \($0)") })
+                _ = try await transaction.save((0..<10).map { Self.note("t\($0)", title: "delta \($0)") })
             }
             struct Refused: Error {}
             // Thirty writers at once share group commits: a third add a record and fail, a third

@@ -4,11 +4,15 @@
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 
-public import Foundation
 import NimbusModel
 
+// URLSession is Foundation's on Apple platforms and FoundationNetworking's elsewhere: the one
+// that declares it is the public import.
 #if canImport(FoundationNetworking)
+    import Foundation
     public import FoundationNetworking
+#else
+    public import Foundation
 #endif
 
 /// A ``ClientTransport`` over `URLSession`: the natural choice in apps on Apple platforms (it

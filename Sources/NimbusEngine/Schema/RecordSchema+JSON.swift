@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 public import NimbusModel
-public import NimbusStore
+import NimbusStore
 
 /// The schema file `nimbus schema export` writes and `import` reads:
 /// `{"recordTypes": {"Note": {"fields": {"title": {"type": "STRING", "queryable": true,

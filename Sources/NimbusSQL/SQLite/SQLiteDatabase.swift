@@ -94,7 +94,7 @@ package final class SQLiteDatabase: SQLDatabase {
     }
 
     package func readStatement(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
-        try await readers.withResource { connection in try await connection.query(sql, binds) }
+        try await readers.withResource { connection in try connection.query(sql, binds) }
     }
 
     /// SQLite has one writer at a time already; the key changes nothing.

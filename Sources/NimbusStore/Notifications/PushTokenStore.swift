@@ -4,7 +4,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 
-public import NimbusModel
+import NimbusModel
 
 /// A push token of a signed-in user: where their notifications may be delivered besides the
 /// WebSocket.

@@ -4,7 +4,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 
-public import NimbusModel
+package import NimbusModel
 
 /// The body of `records/resolve` and `records/accept`:
 /// `{"shortGUIDs": [{"value", "shouldFetchRootRecord", "rootRecordDesiredKeys"}]}`.

@@ -4,7 +4,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 
-public import NimbusModel
+package import NimbusModel
 
 extension ShareChange {
     /// Reads the share keys of a `records/modify` record: `forRecord`, `publicPermission`,

@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 import NimbusModel
-public import NimbusStore
+import NimbusStore
 
 /// One push for Apple's push service: where it goes, what it carries, and the headers APNs
 /// wants with it.
