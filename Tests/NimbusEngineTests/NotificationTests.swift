@@ -447,6 +447,29 @@ struct NotificationTests {
         }
     }
 
+    @Test("a participant who leaves hears of it when nobody else listens to the zone")
+    func departureAlone() async throws {
+        try await EngineFixture.with { f in
+            let dispatcher = Self.dispatcher(f)
+            // Only Bob subscribes: the owner listens to nothing, and once he leaves the zone
+            // has no participants, so the departure is all there is to deliver.
+            try await Self.subscribe(f, f.bob, .shared, Subscription(subscriptionID: "db", kind: .database))
+            try await Self.sharedChat(f)
+            _ = try await Self.dispatch(dispatcher)
+            let left = try await f.database.modifyRecords(
+                [RecordOperation(kind: .forceDelete, recordName: "share-chat")],
+                inZone: ZoneID(zoneName: "Chats", ownerRecordName: f.alice),
+                atomic: true,
+                access: f.access(f.bob, .shared)
+            )
+            #expect(left.first?.error == nil)
+            let received = try await Self.dispatch(dispatcher)
+            #expect(received.map(\.subscriptionID) == ["db"])
+            #expect(received.first?.user == f.bob)
+            #expect(received.first?.changedRecords.isEmpty == true, "nothing he can no longer read is listed")
+        }
+    }
+
     @Test("bad subscriptions are refused with a reason and nothing is saved")
     func badSubscriptions() async throws {
         try await EngineFixture.with { f in

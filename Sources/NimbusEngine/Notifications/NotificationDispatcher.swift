@@ -312,12 +312,13 @@ public final class NotificationDispatcher: Sendable {
             for (user, subscriptions) in Dictionary(grouping: theirs, by: \.userRecordName) {
                 audience.append((.init(userRecordName: user, scope: .shared, shares: shares[user]), subscriptions.map(\.subscription)))
             }
-            // Nobody to notify: the rows need not be read, not even for the creations a later
-            // event of this zone carries on (`movedOnCreations`). Who hears of a private zone
-            // depends only on the zone, so that later event, in this same transaction, has
-            // nobody to notify either.
-            guard !audience.isEmpty else { return ([], []) }
-            rows = try await transaction.rows(of: event, decodingFields: true)
+            // Nobody to notify, not even participants the write took out of a share: the rows
+            // need not be read, not even for the creations a later event of this zone carries
+            // on (`movedOnCreations`). Who hears of a private zone's changes depends only on
+            // the zone, so that later event, in this same transaction, has nobody to notify
+            // of them either.
+            guard !audience.isEmpty || !event.note.formerParticipants.isEmpty else { return ([], []) }
+            rows = try await transaction.rows(of: event, decodingFields: !audience.isEmpty)
         }
         var present = Set(rows.saved.map(\.recordID.recordName))
         present.formUnion(rows.deleted.map(\.tombstone.recordName))
