@@ -62,13 +62,21 @@ struct SearchIndexStorageTests {
         return Record(recordType: "Note", recordID: RecordID(recordName: name, zoneID: zoneID), fields: ["title": .string(title)])
     }
 
-    /// FTS5's own check that the index holds exactly the documents of `records`, and the
-    /// number of changes still queued for it.
+    /// FTS5's own check that the index holds exactly the documents of `records` (at rank 1,
+    /// which compares the index with its content table), and the changes still queued for it.
     private static func checkIndex(at path: String) throws -> Int64 {
         let connection = try SQLiteConnection(path: path, readOnly: false)
         defer { connection.close() }
-        try connection.executeScript("INSERT INTO record_search (record_search) VALUES ('integrity-check')")
+        try connection.executeScript("INSERT INTO record_search (record_search, rank) VALUES ('integrity-check', 1)")
         return try connection.query("SELECT count(*) FROM search_index_queue", []).first?.int(0) ?? -1
+    }
+
+    /// How many documents the index itself holds with `word`: entries whose record is gone or
+    /// changed count here, where a query through `records` would not show them.
+    private static func indexed(_ word: String, at path: String) throws -> Int64 {
+        let connection = try SQLiteConnection(path: path, readOnly: true)
+        defer { connection.close() }
+        return try connection.query("SELECT count(*) FROM record_search WHERE record_search MATCH ?", [.text(word)]).first?.int(0) ?? -1
     }
 
     @Test("writers sharing commits keep the index in step with their records, failing ones included")
@@ -106,6 +114,54 @@ struct SearchIndexStorageTests {
             #expect(try await Self.search(store, "title", "beta").isEmpty, "a failed writer's record never reached the index")
             await store.close()
             #expect(try Self.checkIndex(at: path) == 0, "every commit replays the whole queue")
+            #expect(try Self.indexed("gamma", at: path) == 10)
+            for word in ["alpha", "delta", "beta"] {
+                #expect(try Self.indexed(word, at: path) == 0, "\(word) left the index itself")
+            }
+        }
+    }
+
+    @Test("a record written, rewritten and deleted in one transaction leaves the index as if never written")
+    func rewrittenInOneTransaction() async throws {
+        try await Self.withDirectory { path in
+            let store = try await SQLStore.openSQLite(path: path, cipher: FieldCipher(keyBytes: Array(repeating: 3, count: 32))!)
+            _ = try await store.createZone(named: "Z", of: Self.tenant)
+            _ = try await store.write(zone: "Z", of: Self.tenant) { transaction in
+                _ = try await transaction.save([Self.note("x", title: "common one"), Self.note("y", title: "common three")])
+                _ = try await transaction.save([Self.note("x", title: "common two")])
+                try await transaction.delete([Tombstone(recordName: "x", recordType: "Note")])
+            }
+            #expect(try await Self.search(store, "title", "common") == ["y"])
+            await store.close()
+            #expect(try Self.checkIndex(at: path) == 0)
+            #expect(try Self.indexed("common", at: path) == 1)
+            #expect(try Self.indexed("one", at: path) == 0)
+            #expect(try Self.indexed("two", at: path) == 0)
+            #expect(try Self.indexed("three", at: path) == 1)
+        }
+    }
+
+    @Test("a notification rule's token lookup in the writer finds what the same commit wrote")
+    func ruleLookupInTheWriter() async throws {
+        try await Self.withDirectory { path in
+            let cipher = FieldCipher(keyBytes: Array(repeating: 3, count: 32))!
+            let store = try await SQLStore.openSQLite(path: path, cipher: cipher)
+            _ = try await store.createZone(named: "Z", of: Self.tenant)
+            let found = try await store.write(zone: "Z", of: Self.tenant) { transaction in
+                try await transaction.addFields(
+                    ["title": FieldSchema(type: .string, isEncrypted: false, isSearchable: true)],
+                    toRecordType: "Note"
+                )
+                _ = try await transaction.save([Self.note("fresh", title: "written moments ago")])
+                // The dispatcher's lookups run on the same connection, before the group commits.
+                let zoneTransaction = try #require(transaction as? SQLZoneTransaction)
+                let rules = SQLNotificationTransaction(connection: zoneTransaction.connection, dialect: .sqlite, cipher: cipher, now: 0)
+                let query = Query(recordType: "Note", filters: [Filter("title", .containsAllTokens, .string("moments"))])
+                return try await rules.firstRecord(matching: query, inZone: "Z", of: Self.tenant)?.recordID.recordName
+            }
+            #expect(found == "fresh")
+            await store.close()
+            #expect(try Self.checkIndex(at: path) == 0)
         }
     }
 

@@ -252,6 +252,11 @@ struct SQLNotificationTransaction: NotificationTransaction {
         var builder = QuerySQLBuilder(request: request, dialect: dialect)
         // A lookup the store cannot express matches nothing; it must not fail the dispatch.
         guard let (sql, binds) = try? builder.build() else { return nil }
+        // This runs on SQLite's write connection, in a group commit: the search index does not
+        // hold what earlier bodies of the group wrote until the queue is replayed.
+        if dialect == .sqlite, query.filters.contains(where: \.comparator.searchesWords) {
+            try await SearchIndexQueue.apply(on: connection)
+        }
         let codec = RecordRowCodec(cipher: cipher, tenant: tenant, zoneName: zoneName)
         return try await connection.query(sql, binds).first.map {
             try codec.record(from: $0, zoneID: ZoneID(zoneName: zoneName, ownerRecordName: tenant.owner))

@@ -9,8 +9,9 @@
 /// The triggers on `records` (migration 16) do not write the FTS5 index `record_search`
 /// themselves: they append each change to `search_index_queue`, in order. Before a group
 /// commit commits, ``applyStatements`` replay the queue into the index and empty it, so every
-/// committed state has an index that matches its records, and queries (which read committed
-/// data only) never see the queue.
+/// committed state has an index that matches its records, and queries on the read connections
+/// (which read committed data only) never see the queue. A token query on the write connection
+/// itself (a notification rule's lookup) replays the queue first.
 ///
 /// Why: FTS5 writes out the changes it holds in memory as a new index segment at every
 /// savepoint and release, and every request in a group commit runs in a savepoint of its own
