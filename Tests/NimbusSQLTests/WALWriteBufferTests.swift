@@ -123,6 +123,7 @@ struct WALWriteBufferTests {
             let writer = try Self.spillingWriter(at: path)
             defer { writer.close() }
             try writer.executeScript("BEGIN; INSERT INTO t SELECT value, randomblob(700) FROM \(Self.series(2000));")
+            #expect((writer.walWriteCounts?.sqliteWrites ?? 0) > 0, "the transaction spilled frames before its end")
             #expect(try writer.query("SELECT count(*), sum(length(v)) FROM t", []).first?.int(1) == 2000 * 700)
             try writer.executeScript("ROLLBACK;")
             try writer.executeScript("BEGIN; INSERT INTO t SELECT value, zeroblob(300) FROM \(Self.series(1500));")
@@ -147,9 +148,10 @@ struct WALWriteBufferTests {
             // server has neither.)
             let writer = try Self.spillingWriter(at: path)
             defer { writer.close() }
-            try writer.executeScript(
-                "BEGIN; INSERT INTO t SELECT value, randomblob(700) FROM \(Self.series(2000)); UPDATE t SET v = randomblob(700) WHERE k <= 100; COMMIT;"
-            )
+            try writer.executeScript("BEGIN; INSERT INTO t SELECT value, randomblob(700) FROM \(Self.series(2000));")
+            let spilled = try #require(writer.walWriteCounts).sqliteWrites
+            #expect(spilled > 0, "the transaction spilled frames before its end")
+            try writer.executeScript("UPDATE t SET v = randomblob(700) WHERE k <= 100; COMMIT;")
             // The writer stays open, as in a crash: nothing closes or checkpoints the files.
             let recovered = try Self.openCrashCopy(of: path)
             defer { recovered.close() }
@@ -166,7 +168,9 @@ struct WALWriteBufferTests {
             _ = try first.query("PRAGMA wal_checkpoint(TRUNCATE)", [])
             // The first connection spills frames, then rolls back: the WAL's end goes back to
             // where it was, and the second connection writes its commit over those offsets.
-            try first.executeScript("BEGIN; INSERT INTO t SELECT value, randomblob(500) FROM \(Self.series(1000)); ROLLBACK;")
+            try first.executeScript("BEGIN; INSERT INTO t SELECT value, randomblob(500) FROM \(Self.series(1000));")
+            #expect((first.walWriteCounts?.sqliteWrites ?? 0) > 0, "the transaction spilled frames before its end")
+            try first.executeScript("ROLLBACK;")
             let second = try SQLiteConnection(path: path, readOnly: false)
             defer { second.close() }
             try second.executeScript("INSERT INTO t SELECT value, zeroblob(300) FROM \(Self.series(101));")

@@ -16,8 +16,8 @@ import Synchronization
 /// and waits only for readers still on old frames.
 final class WALRestartSignal: Sendable {
     /// About 64 MiB of 2 KiB pages. A restart costs the writer two `fdatasync`s (several
-    /// milliseconds, every other writer waiting): at 16 MiB it came every second or two under
-    /// single-record saves, 3% of the writer's time.
+    /// milliseconds, every other writer waiting): at 16 MiB it came about four times a second
+    /// under single-record saves, 4% of the writer's time.
     static let thresholdFrames: Int64 = 32768
 
     private let requested = Atomic<Bool>(false)
