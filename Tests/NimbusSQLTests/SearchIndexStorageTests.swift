@@ -22,6 +22,12 @@ struct SearchIndexStorageTests {
         try await body(directory.appendingPathComponent("store.sqlite").path)
     }
 
+    private static let cipher = FieldCipher(keyBytes: Array(repeating: 3, count: 32))!
+
+    private static func openStore(at path: String) async throws -> SQLStore {
+        try await SQLStore.openSQLite(path: path, cipher: cipher)
+    }
+
     private static func search(_ store: SQLStore, _ field: String, _ text: String) async throws -> [String] {
         let query = Query(recordType: "Note", filters: [Filter(field, .containsAllTokens, .string(text))])
         return try await store.query(RecordQuery(tenant: tenant, zoneName: "Z", query: query, limit: 100)).map(\.recordID.recordName).sorted()
@@ -49,7 +55,7 @@ struct SearchIndexStorageTests {
             )
             connection.close()
 
-            let store = try await SQLStore.openSQLite(path: path, cipher: FieldCipher(keyBytes: Array(repeating: 3, count: 32))!)
+            let store = try await Self.openStore(at: path)
             #expect(try await Self.search(store, "title", "creme BRULEE") == ["old"])
             #expect(try await Self.search(store, Filter.allTokensField, "recipe") == ["old"])
             #expect(try await Self.search(store, "count", "3").isEmpty, "only string fields are indexed")
@@ -82,7 +88,7 @@ struct SearchIndexStorageTests {
     @Test("writers sharing commits keep the index in step with their records, failing ones included")
     func sharedCommits() async throws {
         try await Self.withDirectory { path in
-            let store = try await SQLStore.openSQLite(path: path, cipher: FieldCipher(keyBytes: Array(repeating: 3, count: 32))!)
+            let store = try await Self.openStore(at: path)
             _ = try await store.createZone(named: "Z", of: Self.tenant)
             _ = try await store.write(zone: "Z", of: Self.tenant) { transaction in
                 _ = try await transaction.save((0..<10).map { Self.note("s\($0)", title: "alpha \($0)") })
@@ -124,7 +130,7 @@ struct SearchIndexStorageTests {
     @Test("a record written, rewritten and deleted in one transaction leaves the index as if never written")
     func rewrittenInOneTransaction() async throws {
         try await Self.withDirectory { path in
-            let store = try await SQLStore.openSQLite(path: path, cipher: FieldCipher(keyBytes: Array(repeating: 3, count: 32))!)
+            let store = try await Self.openStore(at: path)
             _ = try await store.createZone(named: "Z", of: Self.tenant)
             _ = try await store.write(zone: "Z", of: Self.tenant) { transaction in
                 _ = try await transaction.save([Self.note("x", title: "common one"), Self.note("y", title: "common three")])
@@ -144,8 +150,7 @@ struct SearchIndexStorageTests {
     @Test("a notification rule's token lookup in the writer finds what the same commit wrote")
     func ruleLookupInTheWriter() async throws {
         try await Self.withDirectory { path in
-            let cipher = FieldCipher(keyBytes: Array(repeating: 3, count: 32))!
-            let store = try await SQLStore.openSQLite(path: path, cipher: cipher)
+            let store = try await Self.openStore(at: path)
             _ = try await store.createZone(named: "Z", of: Self.tenant)
             let found = try await store.write(zone: "Z", of: Self.tenant) { transaction in
                 try await transaction.addFields(
@@ -155,7 +160,7 @@ struct SearchIndexStorageTests {
                 _ = try await transaction.save([Self.note("fresh", title: "written moments ago")])
                 // The dispatcher's lookups run on the same connection, before the group commits.
                 let zoneTransaction = try #require(transaction as? SQLZoneTransaction)
-                let rules = SQLNotificationTransaction(connection: zoneTransaction.connection, dialect: .sqlite, cipher: cipher, now: 0)
+                let rules = SQLNotificationTransaction(connection: zoneTransaction.connection, dialect: .sqlite, cipher: Self.cipher, now: 0)
                 let query = Query(recordType: "Note", filters: [Filter("title", .containsAllTokens, .string("moments"))])
                 return try await rules.firstRecord(matching: query, inZone: "Z", of: Self.tenant)?.recordID.recordName
             }
@@ -184,7 +189,7 @@ struct SearchIndexStorageTests {
             )
             connection.close()
 
-            let store = try await SQLStore.openSQLite(path: path, cipher: FieldCipher(keyBytes: Array(repeating: 3, count: 32))!)
+            let store = try await Self.openStore(at: path)
             #expect(try await Self.search(store, "title", "old") == ["old"])
             _ = try await store.write(zone: "Z", of: Self.tenant) { transaction in
                 try await transaction.save([Self.note("old", title: "Renamed"), Self.note("new", title: "Fresh words")])

@@ -10,6 +10,10 @@
 #include <sqlite3.h>
 #include <stdint.h>
 
+/// Turns off SQLite's memory statistics (`SQLITE_CONFIG_MEMSTATUS`); `sqlite3_config` is
+/// variadic, which Swift cannot call. Effective only before SQLite initializes.
+int nimbus_sqlite3_disable_memory_statistics(void);
+
 /// The name of the VFS that ``nimbus_sqlite3_register_wal_write_buffer`` registers.
 #define NIMBUS_SQLITE_VFS_NAME "nimbus"
 

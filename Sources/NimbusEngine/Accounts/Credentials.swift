@@ -20,24 +20,22 @@ import NimbusModel
 /// digits, web auth tokens long base64 strings, user record names `_` plus 32 hex digits.
 public enum Credentials {
     /// A new API token.
-    public static func makeAPIToken() -> String { hex(randomBytes(32)) }
+    public static func makeAPIToken() -> String { Hex.string(randomBytes(32)) }
 
     /// A new web auth token.
     public static func makeWebAuthToken() -> String { Data(randomBytes(48)).base64EncodedString() }
 
     /// A new user record name.
-    public static func makeUserRecordName() -> String { "_" + hex(randomBytes(16)) }
+    public static func makeUserRecordName() -> String { "_" + Hex.string(randomBytes(16)) }
 
     /// The stored form of a token: its SHA-256, in hex. Tokens are never stored as they are.
     public static func hash(_ token: String) -> String { TokenDigest(token: token).hex }
 
     /// The key ID of a public key: the SHA-256 of its DER form, in hex.
-    public static func keyID(ofDER der: [UInt8]) -> String { hex(Array(SHA256.hash(data: der))) }
+    public static func keyID(ofDER der: [UInt8]) -> String { Hex.string(Array(SHA256.hash(data: der))) }
 
     static func randomBytes(_ count: Int) -> [UInt8] {
         var generator = SystemRandomNumberGenerator()
         return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
     }
-
-    static func hex(_ bytes: [UInt8]) -> String { Hex.string(bytes) }
 }

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 import Crypto
+import NimbusModel
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -41,6 +42,6 @@ struct TokenDigest: Hashable, Sendable {
 
     /// The stored form: 64 lowercase hex digits, as ``Credentials/hash(_:)`` makes them.
     var hex: String {
-        withUnsafeBytes(of: (first, second, third, fourth)) { Credentials.hex(Array($0)) }
+        withUnsafeBytes(of: (first, second, third, fourth)) { Hex.string($0) }
     }
 }
