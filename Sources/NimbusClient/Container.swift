@@ -46,14 +46,14 @@ public final class Container: Sendable {
     ///   - identifier: the container identifier.
     ///   - environment: development (the default) or production.
     ///   - authentication: the API token (and user token) or the server-to-server key.
-    ///   - transport: how requests travel; AsyncHTTPClient by default.
+    ///   - transport: how requests travel; ``defaultTransport()`` unless given.
     ///   - retryPolicy: when failed requests are sent again.
     public init(
         serverURL: String,
         identifier: String,
         environment: Environment = .development,
         authentication: Authentication,
-        transport: any ClientTransport = HTTPClientTransport(),
+        transport: any ClientTransport = Container.defaultTransport(),
         retryPolicy: RetryPolicy = RetryPolicy()
     ) {
         self.serverURL = serverURL.hasSuffix("/") ? String(serverURL.dropLast()) : serverURL
@@ -62,6 +62,17 @@ public final class Container: Sendable {
         self.authentication = Mutex(authentication)
         self.transport = transport
         self.retryPolicy = retryPolicy
+    }
+
+    /// The transport a container uses unless given one: ``URLSessionTransport`` on Apple
+    /// platforms, where it follows the system's proxy, cellular and background rules, and
+    /// ``HTTPClientTransport`` (AsyncHTTPClient) elsewhere, where URLSession is less complete.
+    public static func defaultTransport() -> any ClientTransport {
+        #if canImport(Darwin)
+            URLSessionTransport()
+        #else
+            HTTPClientTransport()
+        #endif
     }
 
     // MARK: - Databases
@@ -131,22 +142,37 @@ public final class Container: Sendable {
                 response = try await transport.send(request)
             } catch let error as CancellationError {
                 throw error
+            } catch let error as NimbusError {
+                // A transport's own verdict, not a lost answer.
+                throw error
             } catch {
-                guard idempotent, attempt < retryPolicy.maximumAttempts else {
-                    throw NimbusError(.serviceUnavailable, "no response from the server: \(error)")
-                }
-                try await Task.sleep(for: retryPolicy.delay(afterAttempt: attempt, retryAfter: nil))
+                let lost = NimbusError(.serviceUnavailable, "no response from the server: \(error)")
+                guard idempotent, let delay = retryPolicy.delay(afterAttempt: attempt, retryAfter: nil) else { throw lost }
+                try await Task.sleep(for: delay)
                 continue
             }
             adoptRotatedToken(from: response, replacing: sentToken)
             if (200..<300).contains(response.status) { return response.body }
-            let error =
-                (try? JSONParser.parse(response.body)).map { RecordJSON.error($0) }
-                ?? NimbusError(.internalError, "HTTP \(response.status) without a readable body")
-            // TRY_AGAIN_LATER and THROTTLED mean the server did not do the work: safe to send again.
-            let retryable = error.code == .serviceUnavailable || error.code == .requestRateLimited
-            guard retryable, attempt < retryPolicy.maximumAttempts else { throw error }
-            try await Task.sleep(for: retryPolicy.delay(afterAttempt: attempt, retryAfter: error.retryAfter))
+            if let error = (try? JSONParser.parse(response.body)).map({ RecordJSON.error($0) }) {
+                // TRY_AGAIN_LATER and THROTTLED mean the server did not do the work: safe to send
+                // again, when the server says when.
+                let retryable = error.code == .serviceUnavailable || error.code == .requestRateLimited
+                guard retryable, let retryAfter = error.retryAfter, let delay = retryPolicy.delay(afterAttempt: attempt, retryAfter: retryAfter)
+                else { throw error }
+                try await Task.sleep(for: delay)
+            } else if [502, 503, 504].contains(response.status) {
+                // A proxy's answer: the server may or may not have done the work.
+                let retryAfter = response.headers["retry-after"].flatMap { Int($0) }.map { Duration.seconds($0) }
+                let unavailable = NimbusError(
+                    .serviceUnavailable,
+                    "HTTP \(response.status) from a proxy, without a CloudKit error",
+                    retryAfter: retryAfter
+                )
+                guard idempotent, let delay = retryPolicy.delay(afterAttempt: attempt, retryAfter: retryAfter) else { throw unavailable }
+                try await Task.sleep(for: delay)
+            } else {
+                throw NimbusError(.internalError, "HTTP \(response.status) without a readable body")
+            }
         }
     }
 

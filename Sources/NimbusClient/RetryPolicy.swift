@@ -6,17 +6,26 @@
 
 /// When the SDK sends a request again by itself.
 ///
-/// A request is retried when no response arrived (a dropped connection, a timeout) and when the
-/// server answers `TRY_AGAIN_LATER` or `THROTTLED`. The wait is the server's `retryAfter` when it
-/// gives one, and otherwise grows exponentially from ``initialDelay`` with random jitter, so
-/// clients that failed together do not return together. Every other error reaches the caller at
-/// once: retrying a `CONFLICT` or a `BAD_REQUEST` cannot succeed.
+/// - A `TRY_AGAIN_LATER` or `THROTTLED` answer is retried after the server's `retryAfter`, as
+///   given: the server did not do the work. Without a `retryAfter` it is not retried (the
+///   protocol's "do not retry"), and one longer than ``maximumDelay`` ends the retries, so the
+///   caller gets the error, with its ``NimbusModel/NimbusError/retryAfter``, to try again when it
+///   suits rather than sooner than the server asked.
+/// - A request that got no answer (a dropped connection, a timeout, or a proxy's 502, 503 or 504
+///   without a CloudKit error) is retried only when it is safe to send twice: a read, or a write
+///   that means the same the second time. Its wait grows exponentially from ``initialDelay``
+///   with random jitter, so clients that failed together do not return together, or is the
+///   proxy's `Retry-After`.
+///
+/// Every other error reaches the caller at once: retrying a `CONFLICT` or a `BAD_REQUEST` cannot
+/// succeed.
 public struct RetryPolicy: Sendable, Hashable {
     /// How many times a request is sent at most, the first time included.
     public var maximumAttempts: Int
     /// The wait before the second attempt when the server gives no `retryAfter`.
     public var initialDelay: Duration
-    /// The longest wait between two attempts, whatever the server asks for.
+    /// The longest wait between two attempts. A server asking for a longer one gets its error
+    /// passed to the caller instead of an early retry.
     public var maximumDelay: Duration
 
     /// Creates a policy.
@@ -29,9 +38,11 @@ public struct RetryPolicy: Sendable, Hashable {
     /// Sends each request once.
     public static let never = RetryPolicy(maximumAttempts: 1)
 
-    /// The wait before attempt `attempt + 1`, after `attempt` failed attempts.
-    func delay(afterAttempt attempt: Int, retryAfter: Duration?) -> Duration {
-        if let retryAfter { return min(retryAfter, maximumDelay) }
+    /// The wait before attempt `attempt + 1`, after `attempt` failed attempts, or `nil` to give up.
+    /// - Parameter retryAfter: the server's wait, honoured as given; `nil` for back-off.
+    func delay(afterAttempt attempt: Int, retryAfter: Duration?) -> Duration? {
+        guard attempt < maximumAttempts else { return nil }
+        if let retryAfter { return retryAfter <= maximumDelay ? retryAfter : nil }
         let exponential = initialDelay * (1 << min(attempt - 1, 16))
         let jittered = exponential * Double.random(in: 0.5...1.0)
         return min(jittered, maximumDelay)

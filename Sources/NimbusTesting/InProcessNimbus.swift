@@ -7,7 +7,7 @@
 public import Logging
 public import NimbusClient
 import NimbusEngine
-import NimbusModel
+public import NimbusModel
 import NimbusServer
 
 #if canImport(FoundationEssentials)
@@ -111,6 +111,30 @@ public final class InProcessNimbus: Sendable {
             transport: transport,
             retryPolicy: retryPolicy
         )
+    }
+
+    /// Saves records as `user`, creating the custom zones they name first (in the private
+    /// database): a test's starting state, written the way the app writes, through the SDK.
+    /// - Returns: the records as the server stored them, in the order given.
+    /// - Throws: `.partialFailure` naming the records that could not be saved.
+    @discardableResult
+    public func seed(_ records: [Record], as user: User, in scope: DatabaseScope = .private) async throws -> [Record] {
+        let database = container(as: user).database(scope)
+        if scope == .private {
+            var zones: [ZoneID] = []
+            for record in records where !record.recordID.zoneID.isDefaultZone && !zones.contains(record.recordID.zoneID) {
+                zones.append(record.recordID.zoneID)
+            }
+            if !zones.isEmpty { try await database.save(zones: zones) }
+        }
+        let result = try await database.modifyRecords(saving: records, savePolicy: .allKeys, atomically: false)
+        if let failure = result.partialFailure { throw failure }
+        return try records.map { record in
+            guard let saved = result.saveResults[record.recordID] else {
+                throw NimbusError(.internalError, "no result for record \(record.recordID)")
+            }
+            return try saved.get()
+        }
     }
 
     /// Closes the database and deletes its files.

@@ -38,21 +38,76 @@ struct RetryTests {
         #expect(ContinuousClock.now - started >= .seconds(1), "the retry came before the server's retryAfter")
     }
 
-    @Test("THROTTLED and dropped connections are retried with back-off until the policy's last attempt")
+    @Test("THROTTLED, timeouts and dropped connections are retried until the policy's last attempt")
     func givesUpAfterTheLastAttempt() async throws {
         let transport = ScriptedTransport([
             .dropConnection,
-            .response(status: 429, body: #"{"uuid":"1","serverErrorCode":"THROTTLED","reason":"slow down"}"#),
-            .response(status: 503, body: #"{"uuid":"2","serverErrorCode":"TRY_AGAIN_LATER","reason":"still busy"}"#),
+            .response(status: 429, body: #"{"uuid":"1","serverErrorCode":"THROTTLED","reason":"slow down","retryAfter":0.01}"#),
+            .timeout,
+            .response(status: 503, body: #"{"uuid":"2","serverErrorCode":"TRY_AGAIN_LATER","reason":"still busy","retryAfter":0.01}"#),
             .response(status: 200, body: Self.zones),
         ])
         let error = try await #require(throws: NimbusError.self) {
-            try await container(transport, RetryPolicy(maximumAttempts: 3, initialDelay: .milliseconds(1))).privateCloudDatabase.allZones()
+            try await container(transport, RetryPolicy(maximumAttempts: 4, initialDelay: .milliseconds(1))).privateCloudDatabase.allZones()
         }
         #expect(error.code == .serviceUnavailable)
         #expect(error.reason == "still busy")
-        #expect(transport.requests.count == 3)
+        #expect(transport.requests.count == 4)
         #expect(transport.remainingSteps.count == 1)
+    }
+
+    @Test("TRY_AGAIN_LATER without retryAfter is not retried: the protocol's \"do not retry\"")
+    func noRetryWithoutRetryAfter() async throws {
+        let transport = ScriptedTransport([
+            .response(status: 503, body: #"{"uuid":"1","serverErrorCode":"TRY_AGAIN_LATER","reason":"down for maintenance"}"#),
+            .response(status: 200, body: Self.zones),
+        ])
+        let error = try await #require(throws: NimbusError.self) { try await container(transport).privateCloudDatabase.allZones() }
+        #expect(error.code == .serviceUnavailable)
+        #expect(transport.requests.count == 1)
+    }
+
+    @Test("a retryAfter longer than the policy's longest wait reaches the caller, not an early retry")
+    func longRetryAfterReachesTheCaller() async throws {
+        let transport = ScriptedTransport([
+            .response(status: 429, body: #"{"uuid":"1","serverErrorCode":"THROTTLED","reason":"come back in two minutes","retryAfter":120}"#),
+            .response(status: 200, body: Self.zones),
+        ])
+        let started = ContinuousClock.now
+        let error = try await #require(throws: NimbusError.self) { try await container(transport).privateCloudDatabase.allZones() }
+        #expect(error.code == .requestRateLimited)
+        #expect(error.retryAfter == .seconds(120))
+        #expect(transport.requests.count == 1)
+        #expect(ContinuousClock.now - started < .seconds(30))
+    }
+
+    @Test("a proxy's 503 without a CloudKit error: a read is retried after its Retry-After, a write is not")
+    func proxyUnavailable() async throws {
+        let busy = ScriptedTransport.Step.response(status: 503, headers: ["Retry-After": "1"], body: "<html>Service Unavailable</html>")
+        let reads = ScriptedTransport([busy, .response(status: 200, body: Self.zones)])
+        let started = ContinuousClock.now
+        #expect(try await container(reads).privateCloudDatabase.allZones().count == 1)
+        #expect(reads.requests.count == 2)
+        #expect(ContinuousClock.now - started >= .seconds(1), "the retry came before the proxy's Retry-After")
+
+        let writes = ScriptedTransport([busy, .response(status: 200, body: #"{"records":[]}"#)])
+        let zone = ZoneID(zoneName: "Notes", ownerRecordName: "")
+        let error = try await #require(throws: NimbusError.self) {
+            try await container(writes).privateCloudDatabase.save(Record(recordType: "Note", recordID: RecordID(recordName: "n", zoneID: zone)))
+        }
+        #expect(error.code == .serviceUnavailable)
+        #expect(error.retryAfter == .seconds(1))
+        #expect(writes.requests.count == 1)
+    }
+
+    @Test("a request after the script's last step fails the call with an error naming it, and is not retried")
+    func exhaustedScript() async throws {
+        let transport = ScriptedTransport([])
+        let error = try await #require(throws: NimbusError.self) { try await container(transport).privateCloudDatabase.allZones() }
+        #expect(error.code == .internalError)
+        #expect(error.reason.contains("no step left for request 1"), "\(error.reason)")
+        #expect(error.reason.contains("zones/list"), "\(error.reason)")
+        #expect(transport.requests.count == 1)
     }
 
     @Test("errors that cannot succeed on a retry reach the caller at once")
@@ -88,7 +143,9 @@ struct RetryTests {
 
     @Test("a script survives a round trip through JSON")
     func scriptIsCodable() throws {
-        let steps: [ScriptedTransport.Step] = [.dropConnection, .response(status: 200, headers: ["A": "b"], body: "{}")]
+        let steps: [ScriptedTransport.Step] = [
+            .dropConnection, .timeout, .delayed(milliseconds: 5, .response(status: 200, headers: ["A": "b"], body: "{}")),
+        ]
         let decoded = try JSONDecoder().decode([ScriptedTransport.Step].self, from: JSONEncoder().encode(steps))
         #expect(decoded == steps)
     }

@@ -62,10 +62,11 @@ struct ClientOptions: ParsableArguments {
         guard let environment = Environment(parsing: environmentName) else {
             throw CommandFailure(description: "environment must be development or production, not \(environmentName)")
         }
-        // An explicit flag wins over the environment and the profile, whichever mode it names.
+        // Credentials come whole from the first level that names any: flags, then the
+        // environment, then the profile. A key ID there picks signing; else an API token.
         let keyIDSetting = setting(keyID, "NIMBUS_KEY_ID", "keyID", profile: profile)
         let apiTokenSetting = setting(apiToken, "NIMBUS_API_TOKEN", "apiToken", profile: profile)
-        let useKey = keyID != nil || (apiToken == nil && keyIDSetting != nil)
+        let useKey = Self.credentialLevels(keyID: keyID, apiToken: apiToken, profile: profile).first { $0.keyID || $0.apiToken }?.keyID ?? false
         let authentication: Authentication
         if useKey, let keyID = keyIDSetting {
             guard let keyFile = setting(keyFile, "NIMBUS_KEY_FILE", "keyFile", profile: profile),
@@ -91,6 +92,17 @@ struct ClientOptions: ParsableArguments {
         let container = Container(serverURL: url, identifier: identifier, environment: environment, authentication: authentication)
         TokenRotationNotice.watch(container, original: container.webAuthToken)
         return container.database(scope)
+    }
+
+    /// Whether each level of settings, flags first, names a key ID and an API token.
+    private static func credentialLevels(keyID: String?, apiToken: String?, profile: [String: String]) -> [(keyID: Bool, apiToken: Bool)] {
+        let environment = ProcessInfo.processInfo.environment
+        func named(_ value: String?) -> Bool { !(value ?? "").isEmpty }
+        return [
+            (named(keyID), named(apiToken)),
+            (named(environment["NIMBUS_KEY_ID"]), named(environment["NIMBUS_API_TOKEN"])),
+            (named(profile["keyID"]), named(profile["apiToken"])),
+        ]
     }
 
     /// A zone of the database: with `--owner`, another user's zone (in the shared database).

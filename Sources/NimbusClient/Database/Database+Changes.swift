@@ -6,12 +6,26 @@
 
 public import NimbusModel
 
-/// One page of a zone's change feed.
-public struct ZoneChangesPage: Sendable {
+/// One page of a zone's change feed; `Codable`, so a page can be kept and applied later.
+public struct ZoneChangesPage: Sendable, Hashable, Codable {
+    /// A record deleted since the previous token.
+    public struct DeletedRecord: Sendable, Hashable, Codable {
+        /// The deleted record's ID.
+        public var recordID: RecordID
+        /// Its record type, as CloudKit reports it with a deletion.
+        public var recordType: String
+
+        /// Creates a deletion.
+        public init(recordID: RecordID, recordType: String) {
+            self.recordID = recordID
+            self.recordType = recordType
+        }
+    }
+
     /// Records created or changed since the previous token, each once, in its latest state.
     public var changed: [Record]
-    /// Records deleted since the previous token: their IDs and types.
-    public var deleted: [(recordID: RecordID, recordType: String)]
+    /// Records deleted since the previous token.
+    public var deleted: [DeletedRecord]
     /// The token that resumes right after this page.
     public var syncToken: String
     /// Whether more changes follow this page.
@@ -19,7 +33,7 @@ public struct ZoneChangesPage: Sendable {
 }
 
 /// One page of a database's change feed: which zones changed.
-public struct DatabaseChangesPage: Sendable {
+public struct DatabaseChangesPage: Sendable, Hashable, Codable {
     /// Zones with changes since the previous token (new zones included).
     public var changedZones: [ZoneID]
     /// Zones deleted since the previous token (or, in the shared database, no longer shared with the user).
@@ -85,7 +99,7 @@ extension Database {
                 guard case .string(let name)? = members["recordName"] else { continue }
                 var type = ""
                 if case .string(let recordType)? = members["recordType"] { type = recordType }
-                page.deleted.append((RecordID(recordName: name, zoneID: zoneID), type))
+                page.deleted.append(ZoneChangesPage.DeletedRecord(recordID: RecordID(recordName: name, zoneID: zoneID), recordType: type))
             } else {
                 page.changed.append(try RecordWireCoding.record(item, in: zoneID, at: "records[\(index)]"))
             }

@@ -6,8 +6,8 @@
 
 public import NimbusModel
 
-/// One page of query results.
-public struct QueryResultsPage: Sendable {
+/// One page of query results; `Codable`, so a page can be kept and read later.
+public struct QueryResultsPage: Sendable, Hashable, Codable {
     /// The matching records of this page, in the query's order.
     public var records: [Record]
     /// Where the next page starts; `nil` on the last page. CloudKit's `CKQueryOperation.Cursor`.

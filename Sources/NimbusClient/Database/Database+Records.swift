@@ -25,6 +25,23 @@ public struct ModifyRecordsResult: Sendable {
     public var saveResults: [RecordID: Result<Record, NimbusError>] = [:]
     /// Each deletion's outcome.
     public var deleteResults: [RecordID: Result<Void, NimbusError>] = [:]
+
+    /// The batch's failures as one error, as CloudKit's operations report them: a
+    /// `.partialFailure` whose ``NimbusModel/NimbusError/partialErrorsByItemID`` holds the error of
+    /// each record that was not saved or deleted; `nil` when every save and deletion succeeded.
+    ///
+    /// ```swift
+    /// let result = try await database.modifyRecords(saving: notes)
+    /// if let failure = result.partialFailure {
+    ///     for (item, error) in failure.partialErrorsByItemID { print(item, error) }
+    /// }
+    /// ```
+    public var partialFailure: NimbusError? {
+        var errors: [NimbusError.ItemID: NimbusError] = [:]
+        for case (let recordID, .failure(let error)) in saveResults { errors[.record(recordID)] = error }
+        for case (let recordID, .failure(let error)) in deleteResults { errors[.record(recordID)] = error }
+        return NimbusError.partialFailure(errors, of: saveResults.count + deleteResults.count)
+    }
 }
 
 extension Database {
@@ -88,6 +105,9 @@ extension Database {
     // MARK: - Modifying
 
     /// Saves and deletes records (`records/modify`), one request per zone and per 200 records.
+    /// A request the server finds too large (`.limitExceeded`: records up to 1 MB each can make
+    /// 200 of them larger than a request may be) is split in halves and sent again, unless it is
+    /// atomic.
     ///
     /// A saved record comes back with the server's system fields (its new change tag, stamps,
     /// share). With ``RecordSavePolicy/ifServerRecordUnchanged`` and ``RecordSavePolicy/allKeys``
@@ -104,7 +124,8 @@ extension Database {
     ///     zones only). An atomic batch of more than 200 records in one zone cannot be split and
     ///     fails with `.limitExceeded` before anything is sent.
     /// - Returns: each record's outcome. Failures of single records (`.serverRecordChanged`,
-    ///   `.unknownItem`, `.atomicFailure`, ...) are results, not thrown errors.
+    ///   `.unknownItem`, `.atomicFailure`, ...) are results, not thrown errors;
+    ///   ``ModifyRecordsResult/partialFailure`` gathers them into one `.partialFailure`.
     /// - Throws: errors about the whole request: `.zoneNotFound`, `.permissionFailure`,
     ///   `.authenticationRequired`, `.serviceUnavailable` once retries are exhausted.
     public func modifyRecords(
@@ -150,19 +171,16 @@ extension Database {
         var sentAny = false
         for (zoneID, writes) in zip(zones, operations) {
             for chunk in writes.chunked(by: Self.maximumRecordsPerRequest) {
-                do {
-                    try await send(chunk, of: saving, deleting, in: zoneID, savePolicy: savePolicy, atomically: atomically, into: &result)
-                } catch let error as NimbusError where sentAny {
-                    // Earlier requests committed: their results stand, and this one's records
-                    // report the failure rather than the whole call throwing them away.
-                    for write in chunk {
-                        switch write {
-                        case .save(let index): result.saveResults[saving[index].recordID] = .failure(error)
-                        case .delete(let index): result.deleteResults[deleting[index]] = .failure(error)
-                        }
-                    }
-                }
-                sentAny = true
+                try await send(
+                    splitting: chunk[...],
+                    of: saving,
+                    deleting,
+                    in: zoneID,
+                    savePolicy: savePolicy,
+                    atomically: atomically,
+                    sentAny: &sentAny,
+                    into: &result
+                )
             }
         }
         return result
@@ -194,6 +212,50 @@ extension Database {
     private enum RecordWrite {
         case save(Int)
         case delete(Int)
+    }
+
+    /// Sends one request's operations. When the server finds the request over one of its limits
+    /// (the size of a request body: records up to 1 MB each can make 200 of them too large) and
+    /// the operations may be split (not atomic, more than one), sends each half instead, and so on
+    /// down, as CloudKit apps do by hand on `limitExceeded`.
+    ///
+    /// Once a request of the call has committed, a later request's failure is reported as its
+    /// records' results rather than thrown, so the committed results are not thrown away.
+    private func send(
+        splitting writes: ArraySlice<RecordWrite>,
+        of saving: [Record],
+        _ deleting: [RecordID],
+        in zoneID: ZoneID,
+        savePolicy: RecordSavePolicy,
+        atomically: Bool,
+        sentAny: inout Bool,
+        into result: inout ModifyRecordsResult
+    ) async throws {
+        do {
+            try await send(Array(writes), of: saving, deleting, in: zoneID, savePolicy: savePolicy, atomically: atomically, into: &result)
+            sentAny = true
+        } catch let error as NimbusError where error.code == .limitExceeded && !atomically && writes.count > 1 {
+            let middle = writes.startIndex + writes.count / 2
+            for half in [writes[..<middle], writes[middle...]] {
+                try await send(
+                    splitting: half,
+                    of: saving,
+                    deleting,
+                    in: zoneID,
+                    savePolicy: savePolicy,
+                    atomically: atomically,
+                    sentAny: &sentAny,
+                    into: &result
+                )
+            }
+        } catch let error as NimbusError where sentAny {
+            for write in writes {
+                switch write {
+                case .save(let index): result.saveResults[saving[index].recordID] = .failure(error)
+                case .delete(let index): result.deleteResults[deleting[index]] = .failure(error)
+                }
+            }
+        }
     }
 
     private func send(

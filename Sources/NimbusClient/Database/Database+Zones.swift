@@ -17,50 +17,75 @@ extension Database {
         return try zones(in: response)
     }
 
-    /// Creates zones (`zones/modify`); creating one that exists is not an error, as in CloudKit.
-    /// - Throws: `.permissionFailure` in a database without custom zones.
+    /// Creates zones (`zones/modify`), 200 per request; creating one that exists is not an
+    /// error, as in CloudKit.
+    /// - Throws: `.permissionFailure` in a database without custom zones; for several zones of
+    ///   which some failed, `.partialFailure` with each failed zone's error.
     @discardableResult
     public func save(zones: [ZoneID]) async throws -> [ZoneID] {
         try await modifyZones(zones.map { ("create", $0) }, toleratingExisting: true)
     }
 
-    /// Deletes zones and every record in them (`zones/modify`).
-    /// - Throws: `.zoneNotFound` (as a per-zone error) for a zone that does not exist.
+    /// Deletes zones and every record in them (`zones/modify`), 200 per request.
+    /// - Throws: `.zoneNotFound` for a zone that does not exist; for several zones of which some
+    ///   failed, `.partialFailure` with each failed zone's error.
     public func delete(zones: [ZoneID]) async throws {
         _ = try await modifyZones(zones.map { ("delete", $0) }, toleratingExisting: false)
     }
 
     private func modifyZones(_ operations: [(type: String, zoneID: ZoneID)], toleratingExisting: Bool) async throws -> [ZoneID] {
-        let response = try await post("zones/modify", idempotent: false) { writer in
-            writer.beginObject()
-            writer.key("operations")
-            writer.beginArray()
-            for operation in operations {
+        var done: [ZoneID] = []
+        var failures: [NimbusError.ItemID: NimbusError] = [:]
+        for chunk in operations.chunked(by: Self.maximumRecordsPerRequest) {
+            let response = try await post("zones/modify", idempotent: false) { writer in
                 writer.beginObject()
-                writer.field("operationType", operation.type)
-                writer.key("zone")
-                writer.beginObject()
-                writer.key("zoneID")
-                RecordWireCoding.write(operation.zoneID, to: &writer)
-                writer.endObject()
+                writer.key("operations")
+                writer.beginArray()
+                for operation in chunk {
+                    writer.beginObject()
+                    writer.field("operationType", operation.type)
+                    writer.key("zone")
+                    writer.beginObject()
+                    writer.key("zoneID")
+                    RecordWireCoding.write(operation.zoneID, to: &writer)
+                    writer.endObject()
+                    writer.endObject()
+                }
+                writer.endArray()
                 writer.endObject()
             }
-            writer.endArray()
-            writer.endObject()
+            guard case .array(let items)? = response["zones"] else { continue }
+            for (index, item) in items.enumerated() {
+                let requested = index < chunk.count ? chunk[index].zoneID : nil
+                if RecordJSON.isError(item) {
+                    let error = RecordJSON.error(item)
+                    // CloudKit saves an existing zone without complaint.
+                    if toleratingExisting, error.code == .alreadyExists, let requested {
+                        done.append(requested)
+                    } else if let requested {
+                        failures[.zone(requested)] = error
+                    } else {
+                        throw error
+                    }
+                    continue
+                }
+                guard case .object(let members) = item, let zoneID = members["zoneID"] else {
+                    throw NimbusError(.internalError, "zones[\(index)] has no zoneID")
+                }
+                done.append(try RecordWireCoding.zoneID(zoneID, at: "zones[\(index)].zoneID"))
+            }
         }
-        return try zones(in: response, requested: operations.map(\.zoneID), toleratingExisting: toleratingExisting)
+        // One zone's failure is its own error; several zones' are one partial failure.
+        if operations.count == 1, let only = failures.values.first { throw only }
+        if let failure = NimbusError.partialFailure(failures, of: operations.count) { throw failure }
+        return done
     }
 
-    /// The zone IDs of a `zones` array; the first per-zone error is thrown, except `EXISTS` for a
-    /// zone being created (CloudKit saves an existing zone without complaint).
-    private func zones(in response: JSONObject, requested: [ZoneID] = [], toleratingExisting: Bool = false) throws -> [ZoneID] {
+    /// The zone IDs of a `zones` array.
+    private func zones(in response: JSONObject) throws -> [ZoneID] {
         guard case .array(let items)? = response["zones"] else { return [] }
         return try items.enumerated().map { index, item in
-            if RecordJSON.isError(item) {
-                let error = RecordJSON.error(item)
-                guard toleratingExisting, error.code == .alreadyExists, index < requested.count else { throw error }
-                return requested[index]
-            }
+            if RecordJSON.isError(item) { throw RecordJSON.error(item) }
             guard case .object(let members) = item, let zoneID = members["zoneID"] else {
                 throw NimbusError(.internalError, "zones[\(index)] has no zoneID")
             }

@@ -6,6 +6,12 @@
 
 public import NimbusModel
 
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
 extension Database {
     // MARK: - Subscriptions
 
@@ -14,50 +20,78 @@ extension Database {
         try subscriptions(in: try await get("subscriptions/list"))
     }
 
-    /// Saves subscriptions (`subscriptions/modify`, `create`): a subscription of an existing ID
-    /// replaces it, so an app can save its subscriptions on every launch. An empty ID is
-    /// assigned by the server.
+    /// Saves subscriptions (`subscriptions/modify`, `create`), 200 per request: a subscription of
+    /// an existing ID replaces it, so an app can save its subscriptions on every launch.
+    ///
+    /// A subscription without an ID gets a new UUID before it is sent, so a request whose
+    /// response was lost can be sent again without making a second subscription.
     /// - Returns: The subscriptions as saved.
+    /// - Throws: for several subscriptions of which some failed, `.partialFailure` with each
+    ///   failed one's error.
     @discardableResult
     public func save(subscriptions: [Subscription]) async throws -> [Subscription] {
-        let response = try await post("subscriptions/modify", idempotent: true) { writer in
-            writer.beginObject()
-            writer.key("operations")
-            writer.beginArray()
-            for subscription in subscriptions {
-                writer.beginObject()
-                writer.field("operationType", "create")
-                writer.key("subscription")
-                subscription.write(to: &writer)
-                writer.endObject()
-            }
-            writer.endArray()
-            writer.endObject()
+        var named = subscriptions
+        for index in named.indices where named[index].subscriptionID.isEmpty {
+            named[index].subscriptionID = UUID().uuidString
         }
-        return try self.subscriptions(in: response)
+        return try await modifySubscriptions(named.map(\.subscriptionID), saving: true) { subscription, writer in
+            writer.field("operationType", "create")
+            writer.key("subscription")
+            named[subscription].write(to: &writer)
+        }
     }
 
-    /// Deletes subscriptions by ID (`subscriptions/modify`, `delete`).
-    /// - Throws: `.unknownItem` for an ID the user holds no subscription of.
+    /// Deletes subscriptions by ID (`subscriptions/modify`, `delete`), 200 per request.
+    /// - Throws: `.unknownItem` for an ID the user holds no subscription of; for several IDs of
+    ///   which some failed, `.partialFailure` with each failed one's error.
     public func delete(subscriptionIDs: [String]) async throws {
-        let response = try await post("subscriptions/modify", idempotent: false) { writer in
+        _ = try await modifySubscriptions(subscriptionIDs, saving: false) { subscription, writer in
+            writer.field("operationType", "delete")
+            writer.key("subscription")
             writer.beginObject()
-            writer.key("operations")
-            writer.beginArray()
-            for id in subscriptionIDs {
-                writer.beginObject()
-                writer.field("operationType", "delete")
-                writer.key("subscription")
-                writer.beginObject()
-                writer.field("subscriptionID", id)
-                writer.endObject()
-                writer.endObject()
-            }
-            writer.endArray()
+            writer.field("subscriptionID", subscriptionIDs[subscription])
             writer.endObject()
         }
-        guard case .array(let items)? = response["subscriptions"] else { return }
-        for item in items where RecordJSON.isError(item) { throw RecordJSON.error(item) }
+    }
+
+    /// Sends `subscriptions/modify` requests of at most 200 operations; `operation` writes the
+    /// members of the operation on the subscription at a position. Saves (of named
+    /// subscriptions) are safe to send again; deletions are not: a lost response's deletion
+    /// would come back as `.unknownItem`.
+    private func modifySubscriptions(
+        _ ids: [String],
+        saving: Bool,
+        operation: (Int, inout JSONWriter) -> Void
+    ) async throws -> [Subscription] {
+        var saved: [Subscription] = []
+        var failures: [NimbusError.ItemID: NimbusError] = [:]
+        for chunk in Array(ids.indices).chunked(by: Self.maximumRecordsPerRequest) {
+            let response = try await post("subscriptions/modify", idempotent: saving) { writer in
+                writer.beginObject()
+                writer.key("operations")
+                writer.beginArray()
+                for position in chunk {
+                    writer.beginObject()
+                    operation(position, &writer)
+                    writer.endObject()
+                }
+                writer.endArray()
+                writer.endObject()
+            }
+            guard case .array(let items)? = response["subscriptions"] else { continue }
+            for (index, item) in items.enumerated() {
+                if RecordJSON.isError(item) {
+                    guard index < chunk.count else { throw RecordJSON.error(item) }
+                    failures[.subscription(ids[chunk[index]])] = RecordJSON.error(item)
+                } else if saving {
+                    saved.append(try Subscription.read(item, at: "subscriptions[\(index)]"))
+                }
+            }
+        }
+        // One subscription's failure is its own error; several are one partial failure.
+        if ids.count == 1, let only = failures.values.first { throw only }
+        if let failure = NimbusError.partialFailure(failures, of: ids.count) { throw failure }
+        return saved
     }
 
     private func subscriptions(in response: JSONObject) throws -> [Subscription] {

@@ -12,8 +12,9 @@
 public protocol ClientTransport: Sendable {
     /// Sends `request` and returns the server's response, whatever its status.
     ///
-    /// - Throws: only when no response arrived (connection refused or dropped, timeout). The SDK
-    ///   treats such failures as retryable.
+    /// - Throws: when no response arrived (connection refused or dropped, timeout); the SDK
+    ///   sends a request that is safe to send twice again. A ``NimbusModel/NimbusError`` thrown
+    ///   instead is the transport's own verdict on the request and reaches the caller as it is.
     func send(_ request: ClientRequest) async throws -> ClientResponse
 }
 

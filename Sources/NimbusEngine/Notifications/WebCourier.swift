@@ -157,7 +157,7 @@ public struct WebCourier: Sendable {
         } catch let error as NimbusError {
             throw error
         } catch {
-            throw NimbusError(.serviceUnavailable, "the notification store is unavailable; try again")
+            throw NimbusError(.serviceUnavailable, "the notification store is unavailable; try again", retryAfter: .seconds(1))
         }
     }
 }

@@ -55,7 +55,7 @@ struct NotificationInbox {
             last = try await dispatcher.lastSequence(of: user, in: container)
             entries = try await dispatcher.inbox(of: user, in: container, after: after, limit: limit + 1)
         } catch {
-            throw NimbusError(.serviceUnavailable, "the notification inbox cannot be read now; retry later")
+            throw NimbusError(.serviceUnavailable, "the notification inbox cannot be read now; retry later", retryAfter: .seconds(1))
         }
         var bytes = Array(#"{"notifications":["#.utf8)
         for (index, entry) in entries.prefix(limit).enumerated() {

@@ -17,7 +17,7 @@ public struct NimbusError: Error, Sendable, Hashable, CustomStringConvertible {
             case permissionFailure, atomicFailure, authenticationFailed, authenticationRequired
             case badRequest, limitExceeded, changeTokenExpired, serverRecordChanged, alreadyExists
             case internalError, unknownItem, quotaExceeded, requestRateLimited, serviceUnavailable
-            case referenceViolation, zoneNotFound
+            case referenceViolation, zoneNotFound, partialFailure
         }
         private let base: Base
         private init(_ base: Base) { self.base = base }
@@ -54,6 +54,13 @@ public struct NimbusError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let referenceViolation = Code(.referenceViolation)
         /// The zone does not exist, or the caller may not know it does (`ZONE_NOT_FOUND`).
         public static let zoneNotFound = Code(.zoneNotFound)
+        /// Some items of a batch failed and the others succeeded (CloudKit's `partialFailure`);
+        /// ``NimbusError/partialErrorsByItemID`` says which and why. The SDK reports it; the wire
+        /// has no such code, since CloudKit Web Services puts each item's error in its place in
+        /// an HTTP 200 response.
+        public static let partialFailure = Code(.partialFailure)
+        /// CloudKit's name for ``authenticationRequired``: the request needs a signed-in user.
+        public static var notAuthenticated: Code { .authenticationRequired }
 
         /// The CloudKit Web Services `serverErrorCode` this code is reported as.
         public var serverErrorCode: String {
@@ -72,10 +79,12 @@ public struct NimbusError: Error, Sendable, Hashable, CustomStringConvertible {
             case .serviceUnavailable: "TRY_AGAIN_LATER"
             case .referenceViolation: "VALIDATING_REFERENCE_ERROR"
             case .zoneNotFound: "ZONE_NOT_FOUND"
+            // Never sent: a server reports each item's error in its place.
+            case .partialFailure: "INTERNAL_ERROR"
             }
         }
 
-        public var description: String { serverErrorCode }
+        public var description: String { base == .partialFailure ? "PARTIAL_FAILURE" : serverErrorCode }
     }
 
     /// What went wrong.
@@ -92,6 +101,29 @@ public struct NimbusError: Error, Sendable, Hashable, CustomStringConvertible {
     private var serverRecordBox: ValueBox<Record>?
     /// For retryable codes: how long to wait before retrying.
     public var retryAfter: Duration?
+    /// For ``Code/partialFailure``: the error of each item that failed, by the item's ID (items
+    /// not named here succeeded), as CloudKit's `partialErrorsByItemID`.
+    public var partialErrorsByItemID: [ItemID: NimbusError] {
+        get { partialErrorsBox?.value ?? [:] }
+        set { partialErrorsBox = newValue.isEmpty ? nil : ValueBox(newValue) }
+    }
+    /// Where ``partialErrorsByItemID`` is kept: out of line, as ``serverRecord`` is.
+    private var partialErrorsBox: ValueBox<[ItemID: NimbusError]>?
+
+    /// The ID of one item of a batch, as ``partialErrorsByItemID`` names it.
+    public enum ItemID: Sendable, Hashable, CustomStringConvertible {
+        case record(RecordID)
+        case zone(ZoneID)
+        case subscription(String)
+
+        public var description: String {
+            switch self {
+            case .record(let recordID): "record \(recordID)"
+            case .zone(let zoneID): "zone \(zoneID)"
+            case .subscription(let subscriptionID): "subscription \(subscriptionID)"
+            }
+        }
+    }
 
     /// Creates an error.
     public init(_ code: Code, _ reason: String, serverRecord: Record? = nil, retryAfter: Duration? = nil) {
@@ -101,7 +133,7 @@ public struct NimbusError: Error, Sendable, Hashable, CustomStringConvertible {
         self.retryAfter = retryAfter
     }
 
-    public var description: String { "\(code.serverErrorCode): \(reason)" }
+    public var description: String { "\(code): \(reason)" }
 }
 
 extension NimbusError {
@@ -115,4 +147,13 @@ extension NimbusError {
     public static let zoneNotFound = NimbusError(.zoneNotFound, "Zone not found")
     /// An operation the caller's role does not allow.
     public static func permissionFailure(_ reason: String) -> NimbusError { NimbusError(.permissionFailure, reason) }
+
+    /// A ``Code/partialFailure`` for the items of a batch that failed, or `nil` when none did.
+    /// - Parameter total: how many items the batch had, for the reason.
+    public static func partialFailure(_ errors: [ItemID: NimbusError], of total: Int) -> NimbusError? {
+        guard !errors.isEmpty else { return nil }
+        var error = NimbusError(.partialFailure, "\(errors.count) of \(total) items failed")
+        error.partialErrorsByItemID = errors
+        return error
+    }
 }

@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 /// Identifies a record: its name, unique within its zone, and the zone.
-public struct RecordID: Sendable, Hashable, CustomStringConvertible {
+public struct RecordID: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The record's name, unique within its zone.
     public var recordName: String
     /// The zone that holds the record.

@@ -8,7 +8,7 @@
 ///
 /// Every database has the zone named ``defaultZoneName``, which always exists and cannot be
 /// deleted. Custom zone names are unique per owner.
-public struct ZoneID: Sendable, Hashable, CustomStringConvertible {
+public struct ZoneID: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The name CloudKit gives the zone every database starts with.
     public static let defaultZoneName = "_defaultZone"
 
