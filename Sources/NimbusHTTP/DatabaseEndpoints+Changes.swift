@@ -77,6 +77,12 @@ extension DatabaseEndpoints {
             }
         }
         if reverse { records.reverse() }
-        return ZoneFeedPage(zoneID: withZoneID ? page.zoneID : nil, records: records, syncToken: page.syncToken, moreComing: page.moreComing)
+        return ZoneFeedPage(
+            zoneID: withZoneID ? page.zoneID : nil,
+            records: records,
+            syncToken: page.syncToken,
+            moreComing: page.moreComing,
+            progress: page.progress
+        )
     }
 }

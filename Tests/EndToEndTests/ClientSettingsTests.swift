@@ -17,7 +17,7 @@ struct ClientSettingsTests {
         "NIMBUS_WEB_AUTH_TOKEN", "NIMBUS_KEY_ID", "NIMBUS_KEY_FILE", "NIMBUS_PROFILE",
     ]
 
-    @Test("a profile supplies every setting; variables beat it and flags beat both, credentials included; `-` reads stdin")
+    @Test("a profile supplies every setting; variables beat it and flags beat both, credentials included; `-` reads stdin; a long fetch draws a bar")
     func precedence() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-settings-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -62,6 +62,27 @@ struct ClientSettingsTests {
         #expect(piped.status == 0, "\(piped.stderr)")
         let fetched = try await nimbus(["record", "get", "--zone", "Notes", "piped", "--json"], ["NIMBUS_PROFILE": profile])
         #expect(fetched.stdout.contains("from stdin"), "\(fetched)")
+
+        // A long fetch shows a bar of how far through the zone's changes it is, page by page.
+        for name in ["second", "third"] {
+            let saved = try await nimbus(
+                ["record", "save", "--zone", "Notes", #"{"recordName":"\#(name)","recordType":"Note"}"#],
+                ["NIMBUS_PROFILE": profile]
+            )
+            #expect(saved.status == 0, "\(saved.stderr)")
+        }
+        let fetchedInPages = try await nimbus(
+            ["changes", "fetch", "--zone", "Notes", "--page-size", "1", "--progress"],
+            ["NIMBUS_PROFILE": profile]
+        )
+        #expect(fetchedInPages.status == 0, "\(fetchedInPages.stderr)")
+        let bars = fetchedInPages.stderr.split(separator: "\n").filter { $0.hasPrefix("[") }
+        #expect(bars.count == 2, "one bar for each page with more to come: \(fetchedInPages.stderr)")
+        let percents = bars.compactMap { line in
+            line.split(separator: "]").last.flatMap { Int($0.split(separator: "%")[0].trimmingCharacters(in: .whitespaces)) }
+        }
+        #expect(percents.count == 2 && percents[0] > 0 && percents[0] < percents[1] && percents[1] < 100, "\(bars)")
+        #expect(bars.allSatisfy { $0.hasSuffix("changes") }, "\(bars)")
 
         // A variable beats the profile: the public database has no custom zones, and the
         // production environment does not take the development API token.

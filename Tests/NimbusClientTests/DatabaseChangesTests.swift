@@ -18,14 +18,21 @@ struct DatabaseChangesTests {
             let database = f.container(as: f.alice).privateCloudDatabase
             try await database.save(zones: [notes])
             _ = try await database.modifyRecords(saving: (0..<25).map { .note("n\($0)", in: notes) }, atomically: false)
-            var pages = 0
+            var pages: [ZoneChangesPage] = []
             var replica: [String: Record] = [:]
             let token = try await database.fetchZoneChanges(in: notes, since: nil, resultsLimit: 10) { page in
-                pages += 1
+                pages.append(page)
                 for record in page.changed { replica[record.recordID.recordName] = record }
             }
-            #expect(pages == 3)
+            #expect(pages.count == 3)
             #expect(replica.count == 25)
+            // Each page says how far through the zone's changes it is: a third, two thirds, all.
+            let progress = pages.compactMap(\.progress)
+            #expect(progress.count == 3)
+            #expect(progress.map(\.from) == [0] + progress.dropLast().map(\.through), "each page starts where the one before ended")
+            #expect(Set(progress.map(\.latest)).count == 1)
+            let shares = progress.map { $0.fractionCompleted(since: 0) }
+            #expect(shares[0] > 0.3 && shares[0] < 0.5 && shares[1] > 0.7 && shares[1] < 0.9 && shares[2] == 1, "\(shares)")
 
             var changed = try #require(replica["n3"])
             changed.fields["title"] = .string("edited")

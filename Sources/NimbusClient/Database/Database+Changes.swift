@@ -30,6 +30,9 @@ public struct ZoneChangesPage: Sendable, Hashable, Codable {
     public var syncToken: String
     /// Whether more changes follow this page.
     public var moreComing: Bool
+    /// How far the page is through the zone's changes, for a progress bar (a Nimbus extension);
+    /// `nil` in the shared database, and from servers that do not report it.
+    public var progress: FeedProgress? = nil
 }
 
 /// One page of a database's change feed: which zones changed.
@@ -109,6 +112,14 @@ extension Database {
         }
         page.syncToken = syncToken
         if case .bool(let more)? = response.members["moreComing"] { page.moreComing = more }
+        // An extension for progress bars: a page without it, or with a malformed one, is as good.
+        if case .object(let progress)? = response.members["nimbusProgress"],
+            let from = try? progress.required("from", at: "").integer(at: ""),
+            let through = try? progress.required("through", at: "").integer(at: ""),
+            let latest = try? progress.required("latest", at: "").integer(at: "")
+        {
+            page.progress = FeedProgress(from: from, through: through, latest: latest)
+        }
         return page
     }
 

@@ -17,6 +17,8 @@ public struct RecordChangesPage: Sendable, Hashable {
     public var syncToken: String
     /// Whether more changes follow: call again with ``syncToken``.
     public var moreComing: Bool
+    /// How far the page is through the zone's changes; `nil` in the shared database.
+    public var progress: FeedProgress? = nil
 }
 
 /// What to fetch from one zone's change feed.
@@ -123,7 +125,8 @@ extension DatabaseService {
                 reader: access.caller.userRecordName
             ).map { reported($0, of: tenant) },
             syncToken: tokens.zoneToken(page.position, scope: scope),
-            moreComing: page.moreComing
+            moreComing: page.moreComing,
+            progress: FeedProgress(from: after?.counter ?? 0, through: page.position.counter, latest: page.zone.changeCounter)
         )
     }
 

@@ -17,13 +17,16 @@ public struct ZoneFeedPage: WireResponse {
     public var syncToken: String
     /// Whether more changes follow.
     public var moreComing: Bool
+    /// How far the page is through the zone's changes (`nimbusProgress`), when the caller may know.
+    public var progress: FeedProgress?
 
     /// Creates a page.
-    public init(zoneID: ZoneID?, records: [RecordsResponseItem], syncToken: String, moreComing: Bool) {
+    public init(zoneID: ZoneID?, records: [RecordsResponseItem], syncToken: String, moreComing: Bool, progress: FeedProgress? = nil) {
         self.zoneID = zoneID
         self.records = records
         self.syncToken = syncToken
         self.moreComing = moreComing
+        self.progress = progress
     }
 
     package func write(to writer: inout JSONWriter, options: WireOptions) {
@@ -39,6 +42,14 @@ public struct ZoneFeedPage: WireResponse {
         writer.field("syncToken", syncToken)
         writer.key("moreComing")
         writer.bool(moreComing)
+        if let progress {
+            writer.key("nimbusProgress")
+            writer.beginObject()
+            writer.field("from", progress.from)
+            writer.field("through", progress.through)
+            writer.field("latest", progress.latest)
+            writer.endObject()
+        }
         writer.endObject()
     }
 }
