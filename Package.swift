@@ -253,6 +253,7 @@ let package = Package(
                 "NimbusTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: testSwiftSettings

@@ -44,6 +44,11 @@ struct DatabaseChangesTests {
             #expect(seen.flatMap(\.changed).first?.fields["title"] == .string("edited"))
             #expect(seen.flatMap(\.deleted).map(\.recordID.recordName) == ["n4"])
             #expect(seen.flatMap(\.deleted).map(\.recordType) == ["Note"])
+
+            // One page at a time, through the database the container names by scope.
+            let single = try await f.container(as: f.alice).database(.private).zoneChangesPage(in: notes, since: nil, resultsLimit: 5)
+            #expect(single.changed.count == 5 && single.moreComing)
+            #expect(single.progress?.from == 0)
         }
     }
 

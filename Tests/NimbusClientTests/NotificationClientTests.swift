@@ -4,6 +4,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 
+import Foundation
+import HummingbirdWSClient
+import Logging
 import NimbusClient
 import NimbusModel
 import Testing
@@ -40,6 +43,61 @@ struct NotificationClientTests {
 
             try await database.delete(subscriptionIDs: ["notes"])
             #expect(try await database.allSubscriptions().isEmpty)
+        }
+    }
+
+    @Test("the stream URL the container makes connects, replays what followed a sequence, then delivers live changes")
+    func notificationStream() async throws {
+        try await ClientFixture.with { f in
+            let container = f.container(as: f.alice)
+            let database = container.privateCloudDatabase
+            try await database.save(zones: [notes])
+            try await database.save(subscriptions: [Subscription(subscriptionID: "notes", kind: .zone(notes))])
+            for name in ["n1", "n2"] { _ = try await database.save(.note(name, in: notes)) }
+            for _ in 0..<100 where try await container.notificationInbox(after: 0).notifications.count < 2 {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            let anonymous = Container(
+                serverURL: f.url,
+                identifier: ClientFixture.containerID,
+                authentication: .apiToken(f.apiToken, webAuthToken: nil)
+            )
+            #expect(anonymous.notificationStreamURL() == nil, "a stream needs a signed-in user")
+            let url = try #require(container.notificationStreamURL(after: 1, deviceID: "tablet"))
+            #expect(url.hasPrefix("ws://") && url.contains("after=1") && url.contains("deviceID=tablet"), "\(url)")
+
+            let (messages, delivered) = AsyncStream.makeStream(of: Int.self)
+            let socket = Task {
+                defer { delivered.finish() }
+                try await WebSocketClient.connect(url: url, logger: Logger(label: "stream-test")) { inbound, _, _ in
+                    for try await message in inbound.messages(maxSize: 1 << 20) {
+                        guard case .text(let text) = message,
+                            let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
+                            let sequence = object["sequence"] as? Int
+                        else { continue }
+                        delivered.yield(sequence)
+                    }
+                }
+            }
+            defer { socket.cancel() }
+            let sequences = Task {
+                var seen: [Int] = []
+                for await sequence in messages {
+                    seen.append(sequence)
+                    if seen.count == 2 { break }
+                }
+                return seen
+            }
+            // The replay comes first; then a change from another device arrives live.
+            try await Task.sleep(for: .milliseconds(200))
+            _ = try await database.save(.note("n3", in: notes))
+            let timeout = Task {
+                try await Task.sleep(for: .seconds(10))
+                sequences.cancel()
+                socket.cancel()
+            }
+            defer { timeout.cancel() }
+            #expect(await sequences.value == [2, 3])
         }
     }
 }

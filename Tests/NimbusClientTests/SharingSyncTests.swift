@@ -4,6 +4,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 
+import Foundation
 import NimbusClient
 import NimbusModel
 import Testing
@@ -27,6 +28,8 @@ struct SharingSyncTests {
             #expect(share.shortGUID.count >= 10)
             #expect(share.participants.contains { $0.role == .owner && $0.userRecordName == f.alice.user.userRecordName })
             #expect(share.participants.contains { $0.userRecordName == f.bob.user.userRecordName && $0.acceptance == .pending })
+            // A share, participants and all, can be archived and read back.
+            #expect(try JSONDecoder().decode(ShareInfo.self, from: JSONEncoder().encode(share)) == share)
 
             // Before accepting, Bob's shared database is empty.
             #expect(try await bob.sharedCloudDatabase.allZones().isEmpty)

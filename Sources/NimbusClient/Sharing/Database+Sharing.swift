@@ -22,7 +22,7 @@ public struct ShareInvitation: Sendable, Hashable {
 }
 
 /// A share as its owner or a participant sees it.
-public struct ShareInfo: Sendable, Hashable {
+public struct ShareInfo: Sendable, Hashable, Codable {
     /// The share record's name (`cloudkit.zoneshare` for a zone share).
     public var recordName: String
     /// The zone holding the share and its records, in the owner's private database.

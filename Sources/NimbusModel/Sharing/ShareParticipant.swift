@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 /// One user a share names, with their role, permission and acceptance.
-public struct ShareParticipant: Sendable, Hashable {
+public struct ShareParticipant: Sendable, Hashable, Codable {
     /// The participant's stable identifier within the share.
     public var participantID: String
     /// The user, once known: at once for users found by lookup, on acceptance for placeholders.
@@ -42,7 +42,7 @@ public struct ShareParticipant: Sendable, Hashable {
 }
 
 /// What a participant is to a share.
-public enum ShareRole: String, Sendable, Hashable, CaseIterable {
+public enum ShareRole: String, Sendable, Hashable, CaseIterable, Codable {
     /// The user who owns the shared data.
     case owner = "OWNER"
     /// A user the owner or an administrator invited (`USER` on the wire).
@@ -54,7 +54,7 @@ public enum ShareRole: String, Sendable, Hashable, CaseIterable {
 }
 
 /// Whether a participant accepted a share.
-public enum ShareAcceptance: String, Sendable, Hashable, CaseIterable {
+public enum ShareAcceptance: String, Sendable, Hashable, CaseIterable, Codable {
     /// Invited, not yet accepted (CloudKit's live service says `INVITED`).
     case pending = "PENDING"
     /// Accepted: the shared zone is in the participant's shared database.
@@ -64,7 +64,7 @@ public enum ShareAcceptance: String, Sendable, Hashable, CaseIterable {
 }
 
 /// What a participant, or the public, may do with shared records.
-public enum SharePermission: String, Sendable, Hashable, CaseIterable, Comparable {
+public enum SharePermission: String, Sendable, Hashable, CaseIterable, Comparable, Codable {
     /// Nothing (for `publicPermission`: the share is private).
     case none = "NONE"
     /// Read the shared records.

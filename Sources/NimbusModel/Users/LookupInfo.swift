@@ -8,7 +8,7 @@
 ///
 /// Addresses and numbers are compared in a normal form, so `Ann@Example.com ` finds the user
 /// added as `ann@example.com`, and `+1 (555) 010-0199` the one added as `+15550100199`.
-public enum LookupInfo: Sendable, Hashable {
+public enum LookupInfo: Sendable, Hashable, Codable {
     case emailAddress(String)
     case phoneNumber(String)
     case userRecordName(String)
