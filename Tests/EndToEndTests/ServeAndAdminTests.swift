@@ -102,6 +102,15 @@ struct ServeAndAdminTests {
             #expect(later.stdout.contains("n1  Note"), "\(later)")
             let query = try await nimbus(["record", "query", "--zone", "Notes", "--type", "Note", "--filter", "count GREATER_THAN 2"])
             #expect(query.stdout.contains("count: "), "\(query)")
+            #expect(try await nimbus(["record", "query", "--zone", "Notes", "--type", "Note", "--filter", "count >= 3"]).stdout.contains("n1  Note"))
+            #expect(try await nimbus(["record", "query", "--zone", "Notes", "--type", "Note", "--filter", "count < 3"]).stdout.isEmpty)
+            // A quoted value is a string, whatever it looks like.
+            let numeric = try await nimbus([
+                "record", "save", "--zone", "Notes", #"{"recordName":"code","recordType":"Note","fields":{"pin":{"value":"0042"}}}"#,
+            ])
+            #expect(numeric.status == 0, "\(numeric.stderr)")
+            let byString = try await nimbus(["record", "query", "--zone", "Notes", "--type", "Note", "--filter", #"pin = "0042""#])
+            #expect(byString.stdout.contains("code  Note"), "\(byString)")
             let everywhere = try await nimbus(["record", "query", "--all-zones", "--type", "Note", "--json"])
             #expect(everywhere.stdout.contains(#""zoneName":"Notes""#), "\(everywhere)")
             #expect(try await nimbus(["record", "query", "--all-zones", "--type", "Note"]).stdout.contains("Notes/n1  Note"))

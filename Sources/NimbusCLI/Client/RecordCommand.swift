@@ -98,8 +98,9 @@ struct RecordCommand: AsyncParsableCommand {
             discussion: """
                 Example: nimbus record query --zone Notes --type Note --filter "count GREATER_THAN 3" --sort count:desc
                 With --all-zones the query searches every zone of the database (not the shared one).
-                A filter is "field COMPARATOR value" with CloudKit's comparator names; a value that reads
-                as an integer or a number is one, anything else is a string.
+                A filter is "field COMPARATOR value" with CloudKit's comparator names (EQUALS,
+                BEGINS_WITH, ...) or = != < <= > >=; a value that reads as an integer or a number is
+                one, anything else is a string, and a value in double quotes is always a string.
                 """
         )
         @OptionGroup var client: ClientOptions
@@ -139,14 +140,32 @@ struct RecordCommand: AsyncParsableCommand {
             } while cursor != nil
         }
 
+        /// The comparators a shell user types as symbols.
+        static let symbols: [String: Filter.Comparator] = [
+            "=": .equals, "==": .equals, "!=": .notEquals, "<": .lessThan, "<=": .lessThanOrEquals, ">": .greaterThan,
+            ">=": .greaterThanOrEquals,
+        ]
+
         static func parseFilter(_ text: String) throws -> Filter {
             let parts = text.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
-            guard parts.count == 3, let comparator = Filter.Comparator(rawValue: parts[1].uppercased()) else {
-                throw CommandFailure(description: "a filter is \"field COMPARATOR value\", such as \"title EQUALS hello\"; got \"\(text)\"")
+            guard parts.count == 3,
+                let comparator = symbols[String(parts[1])] ?? Filter.Comparator(rawValue: parts[1].uppercased())
+            else {
+                throw CommandFailure(
+                    description: "a filter is \"field COMPARATOR value\", such as \"title EQUALS hello\" or \"count > 3\"; got \"\(text)\""
+                )
             }
             let literal = String(parts[2])
             let value: FieldValue =
-                if let integer = Int64(literal) { .int64(integer) } else if let number = Double(literal) { .double(number) } else { .string(literal) }
+                if literal.count >= 2, literal.hasPrefix("\""), literal.hasSuffix("\"") {
+                    .string(String(literal.dropFirst().dropLast()))
+                } else if let integer = Int64(literal) {
+                    .int64(integer)
+                } else if let number = Double(literal) {
+                    .double(number)
+                } else {
+                    .string(literal)
+                }
             return Filter(String(parts[0]), comparator, value)
         }
     }
