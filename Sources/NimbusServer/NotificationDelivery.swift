@@ -4,7 +4,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 
-import Logging
+public import Logging
 import NimbusEngine
 import NimbusStore
 import ServiceLifecycle
@@ -19,15 +19,20 @@ struct NotificationDelivery: Service {
     func run() async throws {
         // The work runs in a task of its own: at shutdown it is cancelled, and the service
         // returns within a few seconds even if some part of it does not notice.
-        let work = Task { await deliver() }
+        let work = Task { await NimbusServer.deliverNotifications(instance, logger: logger) }
         try? await gracefulShutdown()
         work.cancel()
         if await !waitForEnd(of: work, atMost: .seconds(5)) {
             logger.warning("Notification delivery did not stop within 5 seconds of shutdown; closing the store regardless")
         }
     }
+}
 
-    private func deliver() async {
+extension NimbusServer {
+    /// Delivers notifications until cancelled: the dispatcher, the relay of other instances'
+    /// announcements, APNs when configured, and the hourly pruning of inboxes. A server runs it
+    /// as a service; in-process test servers run it in a task of their own.
+    public static func deliverNotifications(_ instance: NimbusInstance, logger: Logger) async {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await instance.dispatcher.run() }
             group.addTask { await instance.dispatcher.relayAnnouncements() }

@@ -45,13 +45,23 @@ public final class InProcessNimbus: Sendable {
     private let instance: NimbusInstance
     private let transport: any ClientTransport
     private let directory: URL
+    /// Notification delivery, as a server runs it: subscriptions fill inboxes.
+    private let delivery: Task<Void, Never>
 
-    private init(containerIdentifier: String, apiToken: String, instance: NimbusInstance, transport: any ClientTransport, directory: URL) {
+    private init(
+        containerIdentifier: String,
+        apiToken: String,
+        instance: NimbusInstance,
+        transport: any ClientTransport,
+        directory: URL,
+        logger: Logger
+    ) {
         self.containerIdentifier = containerIdentifier
         self.apiToken = apiToken
         self.instance = instance
         self.transport = transport
         self.directory = directory
+        delivery = Task { await NimbusServer.deliverNotifications(instance, logger: logger) }
     }
 
     /// Starts a server with one container; call ``stop()`` when done (or use
@@ -71,7 +81,8 @@ public final class InProcessNimbus: Sendable {
                 apiToken: created.apiToken,
                 instance: instance,
                 transport: transport,
-                directory: directory
+                directory: directory,
+                logger: logger
             )
         } catch {
             try? FileManager.default.removeItem(at: directory)
@@ -137,8 +148,10 @@ public final class InProcessNimbus: Sendable {
         }
     }
 
-    /// Closes the database and deletes its files.
+    /// Stops notification delivery, closes the database and deletes its files.
     public func stop() async {
+        delivery.cancel()
+        await delivery.value
         await instance.close()
         try? FileManager.default.removeItem(at: directory)
     }

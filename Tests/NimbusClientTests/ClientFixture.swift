@@ -13,29 +13,47 @@ import NimbusModel
 import NimbusServer
 import NimbusTestSupport
 
-/// A live Nimbus server on a loopback port, on the suite's database (SQLite, or PostgreSQL when
-/// the test script provides one), with a container and two signed-in users; and SDK containers
-/// pointed at it.
+@testable import NimbusTesting
+
+/// A Nimbus server in the test process, on the suite's database (SQLite, or PostgreSQL when the
+/// test script provides one), with a container and two signed-in users; and SDK containers
+/// pointed at it, over a loopback port or through `NimbusTesting`'s in-process transport.
 struct ClientFixture: Sendable {
+    /// How the SDK reaches the server.
+    enum Route: String, CaseIterable, Sendable {
+        /// HTTP over a loopback port, with the SDK's default transport.
+        case loopback
+        /// The transport `InProcessNimbus` gives app tests: no socket.
+        case inProcess
+    }
+
     static let containerID = "iCloud.com.example.client"
     let url: String
     let apiToken: String
     let alice: AccountService.NewUser
     let bob: AccountService.NewUser
     let instance: NimbusInstance
+    let route: Route
+    let transport: any ClientTransport
 
-    /// A container signed in as `user`, over the real HTTP transport.
+    /// A container signed in as `user`, over the fixture's route.
     func container(as user: AccountService.NewUser, retryPolicy: RetryPolicy = RetryPolicy()) -> Container {
         Container(
             serverURL: url,
             identifier: Self.containerID,
             authentication: .apiToken(apiToken, webAuthToken: user.webAuthToken),
+            transport: transport,
             retryPolicy: retryPolicy
         )
     }
 
-    /// Runs `body` against a fresh server and removes everything afterwards.
-    static func with(_ body: @escaping @Sendable (ClientFixture) async throws -> Void) async throws {
+    /// Runs `body` against a fresh server for each route, and removes everything afterwards: the
+    /// SDK's every method is tested over HTTP and through the in-process transport app tests use.
+    static func with(over routes: [Route] = Route.allCases, _ body: @escaping @Sendable (ClientFixture) async throws -> Void) async throws {
+        for route in routes { try await with(route, body) }
+    }
+
+    private static func with(_ route: Route, _ body: @escaping @Sendable (ClientFixture) async throws -> Void) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-client-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -47,11 +65,40 @@ struct ClientFixture: Sendable {
         let created = try await instance.accounts.createContainer(containerID, environment: .development)
         let alice = try await instance.accounts.addUser(name: "Alice", email: "alice@example.com", phone: nil, container: containerID)
         let bob = try await instance.accounts.addUser(name: "Bob", email: "bob@example.com", phone: nil, container: containerID)
+        if route == .inProcess {
+            let transport = InProcessTransport(responder: NimbusServer.makeResponder(instance, logger: logger), logger: logger)
+            let fixture = ClientFixture(
+                url: "http://nimbus.in-process",
+                apiToken: created.apiToken,
+                alice: alice,
+                bob: bob,
+                instance: instance,
+                route: route,
+                transport: transport
+            )
+            // Notifications are delivered as a server delivers them.
+            let delivery = Task { await NimbusServer.deliverNotifications(instance, logger: logger) }
+            var failure: (any Error)?
+            do { try await body(fixture) } catch { failure = error }
+            delivery.cancel()
+            await delivery.value
+            await instance.close()
+            if let failure { throw failure }
+            return
+        }
         let app = NimbusServer.makeApplication(instance, logger: logger)
         try await app.test(.live) { client in
             guard let port = client.port else { throw FixtureError("the live test server has no port") }
             try await body(
-                ClientFixture(url: "http://127.0.0.1:\(port)", apiToken: created.apiToken, alice: alice, bob: bob, instance: instance)
+                ClientFixture(
+                    url: "http://127.0.0.1:\(port)",
+                    apiToken: created.apiToken,
+                    alice: alice,
+                    bob: bob,
+                    instance: instance,
+                    route: route,
+                    transport: Container.defaultTransport()
+                )
             )
         }
     }

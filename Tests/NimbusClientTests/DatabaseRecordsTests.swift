@@ -97,7 +97,7 @@ struct DatabaseRecordsTests {
 
     /// Alice's private database over a transport that keeps every exchange.
     private static func recordedDatabase(of f: ClientFixture) -> (Database, RecordingTransport) {
-        let recorder = RecordingTransport()
+        let recorder = RecordingTransport(over: f.transport)
         let container = Container(
             serverURL: f.url,
             identifier: ClientFixture.containerID,
@@ -221,7 +221,8 @@ struct DatabaseRecordsTests {
             let wrong = Container(
                 serverURL: f.url,
                 identifier: ClientFixture.containerID,
-                authentication: .apiToken(String(repeating: "0", count: 64), webAuthToken: f.alice.webAuthToken)
+                authentication: .apiToken(String(repeating: "0", count: 64), webAuthToken: f.alice.webAuthToken),
+                transport: f.transport
             )
             let error = try await #require(throws: NimbusError.self) { try await wrong.privateCloudDatabase.allZones() }
             #expect(error.code == .authenticationFailed)
@@ -238,8 +239,12 @@ struct DatabaseRecordsTests {
 
 /// Sends over HTTP and keeps each request's and response's body.
 private final class RecordingTransport: ClientTransport {
-    private let base = HTTPClientTransport()
+    private let base: any ClientTransport
     private let recorded = Mutex<[(request: [UInt8], response: [UInt8])]>([])
+
+    init(over base: any ClientTransport) {
+        self.base = base
+    }
 
     var exchanges: [(request: [UInt8], response: [UInt8])] { recorded.withLock { $0 } }
 

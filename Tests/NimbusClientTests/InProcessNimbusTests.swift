@@ -60,4 +60,23 @@ struct InProcessNimbusTests {
             #expect(error.code == .authenticationRequired)
         }
     }
+
+    @Test("subscriptions fire in-process: a save reaches the subscriber's notification inbox")
+    func notificationsAreDelivered() async throws {
+        try await InProcessNimbus.with { nimbus in
+            let alice = try await nimbus.addUser(name: "Alice")
+            let container = nimbus.container(as: alice)
+            let notes = ZoneID(zoneName: "Notes", ownerRecordName: "")
+            try await container.privateCloudDatabase.save(zones: [notes])
+            try await container.privateCloudDatabase.save(subscriptions: [Subscription(subscriptionID: "notes", kind: .zone(notes))])
+            try await nimbus.seed([Record(recordType: "Note", recordID: RecordID(recordName: "n1", zoneID: notes))], as: alice)
+            var page = try await container.notificationInbox(after: 0)
+            for _ in 0..<100 where page.notifications.isEmpty {
+                try await Task.sleep(for: .milliseconds(20))
+                page = try await container.notificationInbox(after: 0)
+            }
+            #expect(page.notifications.map(\.recordNames) == [["n1"]])
+            #expect(page.notifications.first?.subscriptionID == "notes")
+        }
+    }
 }

@@ -48,7 +48,8 @@ struct NotificationClientTests {
 
     @Test("the stream URL the container makes connects, replays what followed a sequence, then delivers live changes")
     func notificationStream() async throws {
-        try await ClientFixture.with { f in
+        // A WebSocket needs a socket: over the loopback route only.
+        try await ClientFixture.with(over: [.loopback]) { f in
             let container = f.container(as: f.alice)
             let database = container.privateCloudDatabase
             try await database.save(zones: [notes])

@@ -22,7 +22,8 @@ struct ServerToServerTests {
             let container = Container(
                 serverURL: f.url,
                 identifier: ClientFixture.containerID,
-                authentication: .serverToServer(keyID: keyID, privateKey: key)
+                authentication: .serverToServer(keyID: keyID, privateKey: key),
+                transport: f.transport
             )
             let defaultZone = ZoneID(zoneName: ZoneID.defaultZoneName, ownerRecordName: "")
             let saved = try await container.publicCloudDatabase.save(.note("announcement", in: defaultZone, ["title": .string("hello")]))
@@ -35,6 +36,7 @@ struct ServerToServerTests {
                 serverURL: f.url,
                 identifier: ClientFixture.containerID,
                 authentication: .serverToServer(keyID: keyID, privateKey: P256.Signing.PrivateKey()),
+                transport: f.transport,
                 retryPolicy: .never
             )
             let error = try await #require(throws: NimbusError.self) {
