@@ -65,7 +65,7 @@ public final class Container: Sendable {
     }
 
     /// The transport a container uses unless given one: ``URLSessionTransport`` on Apple
-    /// platforms, where it follows the system's proxy, cellular and background rules, and
+    /// platforms, where it follows the system's proxy and cellular settings, and
     /// ``HTTPClientTransport`` (AsyncHTTPClient) elsewhere, where URLSession is less complete.
     public static func defaultTransport() -> any ClientTransport {
         #if canImport(Darwin)
@@ -153,26 +153,45 @@ public final class Container: Sendable {
             }
             adoptRotatedToken(from: response, replacing: sentToken)
             if (200..<300).contains(response.status) { return response.body }
-            if let error = (try? JSONParser.parse(response.body)).map({ RecordJSON.error($0) }) {
-                // TRY_AGAIN_LATER and THROTTLED mean the server did not do the work: safe to send
-                // again, when the server says when.
-                let retryable = error.code == .serviceUnavailable || error.code == .requestRateLimited
-                guard retryable, let retryAfter = error.retryAfter, let delay = retryPolicy.delay(afterAttempt: attempt, retryAfter: retryAfter)
-                else { throw error }
-                try await Task.sleep(for: delay)
-            } else if [502, 503, 504].contains(response.status) {
-                // A proxy's answer: the server may or may not have done the work.
-                let retryAfter = response.headers["retry-after"].flatMap { Int($0) }.map { Duration.seconds($0) }
-                let unavailable = NimbusError(
-                    .serviceUnavailable,
-                    "HTTP \(response.status) from a proxy, without a CloudKit error",
-                    retryAfter: retryAfter
-                )
-                guard idempotent, let delay = retryPolicy.delay(afterAttempt: attempt, retryAfter: retryAfter) else { throw unavailable }
-                try await Task.sleep(for: delay)
-            } else {
-                throw NimbusError(.internalError, "HTTP \(response.status) without a readable body")
+            let (error, delay) = verdict(on: response, attempt: attempt, idempotent: idempotent)
+            guard let delay else { throw error }
+            try await Task.sleep(for: delay)
+        }
+    }
+
+    /// What an error response means: the error to report, and the wait before sending the
+    /// request again, or `nil` to report it now.
+    private func verdict(on response: ClientResponse, attempt: Int, idempotent: Bool) -> (NimbusError, Duration?) {
+        let headerRetryAfter = response.headers["retry-after"].flatMap { Int($0) }.map { Duration.seconds($0) }
+        if case .object(let members)? = try? JSONParser.parse(response.body), members["serverErrorCode"] != nil {
+            let error = RecordJSON.error(.object(members))
+            // TRY_AGAIN_LATER and THROTTLED mean the server did not do the work. With a
+            // `retryAfter` it says when to come back; without one, only a request that is safe
+            // to send twice is sent again, after a back-off.
+            guard error.code == .serviceUnavailable || error.code == .requestRateLimited else { return (error, nil) }
+            if let retryAfter = error.retryAfter { return (error, retryPolicy.delay(afterAttempt: attempt, retryAfter: retryAfter)) }
+            return (error, idempotent ? retryPolicy.delay(afterAttempt: attempt, retryAfter: nil) : nil)
+        }
+        // No CloudKit error: the answer of a proxy or load balancer in front of the server.
+        switch response.status {
+        case 413:
+            // Its body limit: a batch may be split and sent again.
+            return (NimbusError(.limitExceeded, "HTTP 413 from a proxy: the request is larger than it accepts"), nil)
+        case 429:
+            // Turned away before the server: safe to send again once it allows.
+            let error = NimbusError(.requestRateLimited, "HTTP 429 from a proxy", retryAfter: headerRetryAfter)
+            if let headerRetryAfter { return (error, retryPolicy.delay(afterAttempt: attempt, retryAfter: headerRetryAfter)) }
+            return (error, idempotent ? retryPolicy.delay(afterAttempt: attempt, retryAfter: nil) : nil)
+        case 502, 503, 504:
+            // The server may or may not have done the work: only a request that is safe to send
+            // twice goes again, and a write's caller is not told to retry.
+            guard idempotent else {
+                return (NimbusError(.serviceUnavailable, "HTTP \(response.status) from a proxy: the server may or may not have done the work"), nil)
             }
+            let error = NimbusError(.serviceUnavailable, "HTTP \(response.status) from a proxy", retryAfter: headerRetryAfter)
+            return (error, retryPolicy.delay(afterAttempt: attempt, retryAfter: headerRetryAfter))
+        default:
+            return (NimbusError(.internalError, "HTTP \(response.status) without a CloudKit error"), nil)
         }
     }
 

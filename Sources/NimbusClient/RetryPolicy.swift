@@ -6,19 +6,21 @@
 
 /// When the SDK sends a request again by itself.
 ///
-/// - A `TRY_AGAIN_LATER` or `THROTTLED` answer is retried after the server's `retryAfter`, as
-///   given: the server did not do the work. Without a `retryAfter` it is not retried (the
-///   protocol's "do not retry"), and one longer than ``maximumDelay`` ends the retries, so the
-///   caller gets the error, with its ``NimbusModel/NimbusError/retryAfter``, to try again when it
-///   suits rather than sooner than the server asked.
+/// - A `TRY_AGAIN_LATER` or `THROTTLED` answer means the server did not do the work. With a
+///   `retryAfter` the request is sent again after it, as given; one longer than
+///   ``maximumDelay`` ends the retries, so the caller gets the error, with its
+///   ``NimbusModel/NimbusError/retryAfter``, to try again when it suits rather than sooner than
+///   the server asked. Without a `retryAfter` (the protocol's "do not retry") only a request
+///   that is safe to send twice goes again, after a back-off.
 /// - A request that got no answer (a dropped connection, a timeout, or a proxy's 502, 503 or 504
-///   without a CloudKit error) is retried only when it is safe to send twice: a read, or a write
-///   that means the same the second time. Its wait grows exponentially from ``initialDelay``
-///   with random jitter, so clients that failed together do not return together, or is the
-///   proxy's `Retry-After`.
+///   without a CloudKit error) may or may not have been done: only a request that is safe to
+///   send twice (a read, or a write that means the same the second time) goes again.
+/// - A proxy's 429 turned the request away before the server: it goes again after the proxy's
+///   `Retry-After`. A proxy's 413 is `.limitExceeded`, and batches are split.
 ///
-/// Every other error reaches the caller at once: retrying a `CONFLICT` or a `BAD_REQUEST` cannot
-/// succeed.
+/// Back-off grows exponentially from ``initialDelay`` with random jitter, so clients that failed
+/// together do not return together. Every other error reaches the caller at once: retrying a
+/// `CONFLICT` or a `BAD_REQUEST` cannot succeed.
 public struct RetryPolicy: Sendable, Hashable {
     /// How many times a request is sent at most, the first time included.
     public var maximumAttempts: Int

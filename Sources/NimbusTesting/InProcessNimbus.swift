@@ -148,10 +148,22 @@ public final class InProcessNimbus: Sendable {
         }
     }
 
+    deinit {
+        // A test that forgot `stop()` leaves no dispatcher polling for the rest of the run.
+        delivery.cancel()
+    }
+
     /// Stops notification delivery, closes the database and deletes its files.
     public func stop() async {
         delivery.cancel()
-        await delivery.value
+        // As a server does at shutdown: delivery gets a few seconds to notice.
+        let delivery = delivery
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await delivery.value }
+            group.addTask { try? await Task.sleep(for: .seconds(5)) }
+            await group.next()
+            group.cancelAll()
+        }
         await instance.close()
         try? FileManager.default.removeItem(at: directory)
     }

@@ -112,6 +112,11 @@ struct ClientSettingsTests {
         )
         #expect(tokenFromEnvironment.status == 0, "\(tokenFromEnvironment.stderr)")
         #expect(tokenFromEnvironment.stdout.contains("Notes"), "\(tokenFromEnvironment)")
+        // Nor does the profile's web auth token complete an API token from the environment: the
+        // call is anonymous, and the private database asks for a sign-in.
+        let mixed = try await nimbus(["zone", "list"], ["NIMBUS_PROFILE": profile, "NIMBUS_API_TOKEN": apiToken])
+        #expect(mixed.status != 0)
+        #expect(mixed.stderr.contains("AUTHENTICATION_REQUIRED"), "\(mixed)")
         let keyFromProfile = try await nimbus(["zone", "list"], ["NIMBUS_PROFILE": keyProfile])
         #expect(keyFromProfile.status != 0)
         #expect(keyFromProfile.stderr.contains("key-file"), "\(keyFromProfile)")

@@ -87,6 +87,42 @@ struct BatchScriptTests {
         #expect("\(failure)".hasPrefix("PARTIAL_FAILURE: 1 of 2 items failed"), "\(failure)")
     }
 
+    @Test("the default zone is never atomic: its batches are cut at 200 and split when too large, whatever `atomically` says")
+    func defaultZoneBatchesSplit() async throws {
+        let defaultZone = ZoneID(zoneName: ZoneID.defaultZoneName, ownerRecordName: "")
+        let recordNames = (0..<250).map { "r\($0)" }
+        let transport = ScriptedTransport([
+            saved(Array(recordNames[..<200])), Self.tooLarge, saved(Array(recordNames[200..<225])), saved(Array(recordNames[225...])),
+        ])
+        let records = recordNames.map { Record(recordType: "Note", recordID: RecordID(recordName: $0, zoneID: defaultZone)) }
+        let result = try await database(transport).modifyRecords(saving: records, atomically: true)
+        #expect(try transport.requests.map { try names(in: $0).count } == [200, 50, 25, 25])
+        #expect(result.saveResults.count == 250 && result.partialFailure == nil)
+    }
+
+    @Test("a proxy's 413 splits a batch as the server's own limit does")
+    func proxyBodyLimitSplits() async throws {
+        let refused = ScriptedTransport.Step.response(status: 413, body: "<html>413 Request Entity Too Large</html>")
+        let transport = ScriptedTransport([refused, saved(["a"]), saved(["b"])])
+        let result = try await database(transport).modifyRecords(saving: notes(["a", "b"]), atomically: false)
+        #expect(transport.requests.count == 3)
+        #expect(result.saveResults.count == 2 && result.partialFailure == nil)
+    }
+
+    @Test("a committed request whose answer cannot be read reports its unread records, keeps the read ones, and the call goes on")
+    func unreadableAnswerAfterCommit() async throws {
+        let garbled = ScriptedTransport.Step.response(
+            status: 200,
+            body: #"{"records":[{"recordName":"a","recordType":"Note","recordChangeTag":"1","fields":{}},{"recordName":"b","recordType":7}]}"#
+        )
+        let transport = ScriptedTransport([Self.tooLarge, garbled, saved(["c", "d"])])
+        let result = try await database(transport).modifyRecords(saving: notes(["a", "b", "c", "d"]), atomically: false)
+        #expect(try result.saveResults[RecordID(recordName: "a", zoneID: Self.notes)]?.get().recordChangeTag == "1")
+        #expect(try result.saveResults[RecordID(recordName: "c", zoneID: Self.notes)]?.get().recordChangeTag == "t-c")
+        let failure = try #require(result.partialFailure)
+        #expect(failure.partialErrorsByItemID.keys.map(\.description) == ["record b@Notes:"])
+    }
+
     @Test("per-record errors are results, and partialFailure gathers them by record ID")
     func perRecordErrors() async throws {
         let transport = ScriptedTransport([

@@ -237,7 +237,7 @@ struct DatabaseRecordsTests {
     }
 }
 
-/// Sends over HTTP and keeps each request's and response's body.
+/// Sends over the fixture's route and keeps each request's and response's body.
 private final class RecordingTransport: ClientTransport {
     private let base: any ClientTransport
     private let recorded = Mutex<[(request: [UInt8], response: [UInt8])]>([])

@@ -21,11 +21,9 @@ struct DocCExampleTests {
         let blocks = article.components(separatedBy: "```swift\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
         #expect(blocks.count == 2)
         for block in blocks {
-            for line in block.split(separator: "\n", omittingEmptySubsequences: true) {
-                // The test file keeps its helper type private to itself.
-                let expected = line.replacingOccurrences(of: "actor NotesStore", with: "private actor NotesStore")
-                #expect(examples.contains(expected), "the suite's copy of the article lacks: \(line)")
-            }
+            // Whole, in order; the test file keeps its helper type private to itself.
+            let expected = block.replacingOccurrences(of: "actor NotesStore", with: "private actor NotesStore")
+            #expect(examples.contains(expected), "the suite's copy of the article differs from this block:\n\(block)")
         }
     }
 }

@@ -71,8 +71,8 @@ struct InProcessNimbusTests {
             try await container.privateCloudDatabase.save(subscriptions: [Subscription(subscriptionID: "notes", kind: .zone(notes))])
             try await nimbus.seed([Record(recordType: "Note", recordID: RecordID(recordName: "n1", zoneID: notes))], as: alice)
             var page = try await container.notificationInbox(after: 0)
-            for _ in 0..<100 where page.notifications.isEmpty {
-                try await Task.sleep(for: .milliseconds(20))
+            for _ in 0..<200 where page.notifications.isEmpty {
+                try await Task.sleep(for: .milliseconds(50))
                 page = try await container.notificationInbox(after: 0)
             }
             #expect(page.notifications.map(\.recordNames) == [["n1"]])

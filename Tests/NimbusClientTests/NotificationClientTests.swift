@@ -81,24 +81,17 @@ struct NotificationClientTests {
                 }
             }
             defer { socket.cancel() }
-            let sequences = Task {
-                var seen: [Int] = []
-                for await sequence in messages {
-                    seen.append(sequence)
-                    if seen.count == 2 { break }
-                }
-                return seen
-            }
-            // The replay comes first; then a change from another device arrives live.
-            try await Task.sleep(for: .milliseconds(200))
-            _ = try await database.save(.note("n3", in: notes))
+            // Ends the socket and the stream if a message does not come.
             let timeout = Task {
                 try await Task.sleep(for: .seconds(10))
-                sequences.cancel()
                 socket.cancel()
             }
             defer { timeout.cancel() }
-            #expect(await sequences.value == [2, 3])
+            var iterator = messages.makeAsyncIterator()
+            // The replay comes first; then a change from another device arrives live.
+            #expect(await iterator.next() == 2)
+            _ = try await database.save(.note("n3", in: notes))
+            #expect(await iterator.next() == 3)
         }
     }
 }

@@ -56,15 +56,23 @@ struct RetryTests {
         #expect(transport.remainingSteps.count == 1)
     }
 
-    @Test("TRY_AGAIN_LATER without retryAfter is not retried: the protocol's \"do not retry\"")
-    func noRetryWithoutRetryAfter() async throws {
-        let transport = ScriptedTransport([
-            .response(status: 503, body: #"{"uuid":"1","serverErrorCode":"TRY_AGAIN_LATER","reason":"down for maintenance"}"#),
-            .response(status: 200, body: Self.zones),
-        ])
-        let error = try await #require(throws: NimbusError.self) { try await container(transport).privateCloudDatabase.allZones() }
+    @Test("TRY_AGAIN_LATER without retryAfter: a read is retried after a back-off, a write is not")
+    func withoutRetryAfter() async throws {
+        let busy = ScriptedTransport.Step.response(
+            status: 503,
+            body: #"{"uuid":"1","serverErrorCode":"TRY_AGAIN_LATER","reason":"down for maintenance"}"#
+        )
+        let reads = ScriptedTransport([busy, .response(status: 200, body: Self.zones)])
+        #expect(try await container(reads).privateCloudDatabase.allZones().count == 1)
+        #expect(reads.requests.count == 2)
+
+        let writes = ScriptedTransport([busy, .response(status: 200, body: #"{"records":[]}"#)])
+        let zone = ZoneID(zoneName: "Notes", ownerRecordName: "")
+        let error = try await #require(throws: NimbusError.self) {
+            try await container(writes).privateCloudDatabase.save(Record(recordType: "Note", recordID: RecordID(recordName: "n", zoneID: zone)))
+        }
         #expect(error.code == .serviceUnavailable)
-        #expect(transport.requests.count == 1)
+        #expect(writes.requests.count == 1)
     }
 
     @Test("a retryAfter longer than the policy's longest wait reaches the caller, not an early retry")
@@ -81,7 +89,7 @@ struct RetryTests {
         #expect(ContinuousClock.now - started < .seconds(30))
     }
 
-    @Test("a proxy's 503 without a CloudKit error: a read is retried after its Retry-After, a write is not")
+    @Test("a proxy's 503 without a CloudKit error: a read is retried after its Retry-After; a write is not, nor told to retry")
     func proxyUnavailable() async throws {
         let busy = ScriptedTransport.Step.response(status: 503, headers: ["Retry-After": "1"], body: "<html>Service Unavailable</html>")
         let reads = ScriptedTransport([busy, .response(status: 200, body: Self.zones)])
@@ -96,8 +104,28 @@ struct RetryTests {
             try await container(writes).privateCloudDatabase.save(Record(recordType: "Note", recordID: RecordID(recordName: "n", zoneID: zone)))
         }
         #expect(error.code == .serviceUnavailable)
-        #expect(error.retryAfter == .seconds(1))
+        #expect(error.retryAfter == nil, "the write may have been done: the caller is not told to send it again")
         #expect(writes.requests.count == 1)
+    }
+
+    @Test("a gateway's JSON error is a proxy's answer; a proxy's 429 is retried after its Retry-After, even for a write")
+    func proxyJSONAndRateLimit() async throws {
+        let gateway = ScriptedTransport([
+            .response(status: 502, body: #"{"message":"Bad Gateway"}"#), .response(status: 200, body: Self.zones),
+        ])
+        #expect(try await container(gateway).privateCloudDatabase.allZones().count == 1)
+        #expect(gateway.requests.count == 2)
+
+        let limited = ScriptedTransport([
+            .response(status: 429, headers: ["Retry-After": "0"], body: "slow down"),
+            .response(status: 200, body: #"{"records":[{"recordName":"n","recordType":"Note","recordChangeTag":"1","fields":{}}]}"#),
+        ])
+        let zone = ZoneID(zoneName: "Notes", ownerRecordName: "")
+        let saved = try await container(limited).privateCloudDatabase.save(
+            Record(recordType: "Note", recordID: RecordID(recordName: "n", zoneID: zone))
+        )
+        #expect(saved.recordChangeTag == "1")
+        #expect(limited.requests.count == 2)
     }
 
     @Test("a request after the script's last step fails the call with an error naming it, and is not retried")

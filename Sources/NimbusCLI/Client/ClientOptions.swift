@@ -11,7 +11,9 @@ import NimbusClient
 import NimbusModel
 
 /// Where and as whom the client subcommands connect: flags, then environment variables, then a
-/// profile file, in that order of precedence.
+/// profile file, in that order of precedence. Credentials are not pieced together from a lower
+/// level: the first level naming a key ID or an API token decides, and only it or a higher
+/// level supplies the key file or the web auth token.
 ///
 /// The profile is a JSON object with any of the keys `url`, `container`, `environment`,
 /// `scope`, `apiToken`, `webAuthToken`, `keyID`, `keyFile`; it is read from `--profile`,
@@ -62,15 +64,20 @@ struct ClientOptions: ParsableArguments {
         guard let environment = Environment(parsing: environmentName) else {
             throw CommandFailure(description: "environment must be development or production, not \(environmentName)")
         }
-        // Credentials come whole from the first level that names any: flags, then the
-        // environment, then the profile. A key ID there picks signing; else an API token.
-        let keyIDSetting = setting(keyID, "NIMBUS_KEY_ID", "keyID", profile: profile)
-        let apiTokenSetting = setting(apiToken, "NIMBUS_API_TOKEN", "apiToken", profile: profile)
-        let useKey = Self.credentialLevels(keyID: keyID, apiToken: apiToken, profile: profile).first { $0.keyID || $0.apiToken }?.keyID ?? false
+        // The credentials' mode comes from the first level that names a key ID or an API token
+        // (flags, then the environment, then the profile), and their companion (the key file,
+        // the web auth token) from that level or a higher one: a profile never completes the
+        // credentials the environment or the flags name, so a user's token is never sent
+        // with another API token or to a server the profile does not name.
+        let levels = credentialLevels(profile: profile)
+        guard let chosen = levels.firstIndex(where: { $0.keyID != nil || $0.apiToken != nil }) else {
+            throw CommandFailure(description: "no credentials: pass --api-token (and --web-auth-token) or --key-id and --key-file")
+        }
+        let usable = levels[...chosen]
+        let useKey = levels[chosen].keyID != nil
         let authentication: Authentication
-        if useKey, let keyID = keyIDSetting {
-            guard let keyFile = setting(keyFile, "NIMBUS_KEY_FILE", "keyFile", profile: profile),
-                let pem = try? String(contentsOfFile: keyFile, encoding: .utf8)
+        if useKey, let keyID = levels[chosen].keyID {
+            guard let keyFile = usable.lazy.compactMap(\.keyFile).first, let pem = try? String(contentsOfFile: keyFile, encoding: .utf8)
             else {
                 throw CommandFailure(description: "--key-id needs --key-file (or NIMBUS_KEY_FILE) naming a readable PEM file")
             }
@@ -79,10 +86,9 @@ struct ClientOptions: ParsableArguments {
             } catch {
                 throw CommandFailure(description: "the key file is not a P-256 private key in PEM: \(error)")
             }
-        } else if let apiToken = apiTokenSetting {
-            authentication = .apiToken(apiToken, webAuthToken: setting(webAuthToken, "NIMBUS_WEB_AUTH_TOKEN", "webAuthToken", profile: profile))
         } else {
-            throw CommandFailure(description: "no credentials: pass --api-token (and --web-auth-token) or --key-id and --key-file")
+            let apiToken = levels[chosen].apiToken ?? ""
+            authentication = .apiToken(apiToken, webAuthToken: usable.lazy.compactMap(\.webAuthToken).first)
         }
         // A server-to-server key acts on the public database.
         let scopeName = setting(scope, "NIMBUS_SCOPE", "scope", profile: profile) ?? (useKey ? "public" : "private")
@@ -94,14 +100,32 @@ struct ClientOptions: ParsableArguments {
         return container.database(scope)
     }
 
-    /// Whether each level of settings, flags first, names a key ID and an API token.
-    private static func credentialLevels(keyID: String?, apiToken: String?, profile: [String: String]) -> [(keyID: Bool, apiToken: Bool)] {
+    /// One level of credential settings: the flags, the environment or the profile.
+    private struct CredentialLevel {
+        var keyID: String?
+        var keyFile: String?
+        var apiToken: String?
+        var webAuthToken: String?
+    }
+
+    /// The credential settings of each level, flags first; empty values count as absent.
+    private func credentialLevels(profile: [String: String]) -> [CredentialLevel] {
         let environment = ProcessInfo.processInfo.environment
-        func named(_ value: String?) -> Bool { !(value ?? "").isEmpty }
+        func named(_ value: String?) -> String? { (value ?? "").isEmpty ? nil : value }
         return [
-            (named(keyID), named(apiToken)),
-            (named(environment["NIMBUS_KEY_ID"]), named(environment["NIMBUS_API_TOKEN"])),
-            (named(profile["keyID"]), named(profile["apiToken"])),
+            CredentialLevel(keyID: named(keyID), keyFile: named(keyFile), apiToken: named(apiToken), webAuthToken: named(webAuthToken)),
+            CredentialLevel(
+                keyID: named(environment["NIMBUS_KEY_ID"]),
+                keyFile: named(environment["NIMBUS_KEY_FILE"]),
+                apiToken: named(environment["NIMBUS_API_TOKEN"]),
+                webAuthToken: named(environment["NIMBUS_WEB_AUTH_TOKEN"])
+            ),
+            CredentialLevel(
+                keyID: named(profile["keyID"]),
+                keyFile: named(profile["keyFile"]),
+                apiToken: named(profile["apiToken"]),
+                webAuthToken: named(profile["webAuthToken"])
+            ),
         ]
     }
 

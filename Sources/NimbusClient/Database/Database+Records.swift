@@ -121,8 +121,9 @@ extension Database {
     ///   - deleting: the records to delete.
     ///   - savePolicy: how saves treat the server's copy.
     ///   - atomically: all or nothing within each zone (CloudKit's atomic zone batches; custom
-    ///     zones only). An atomic batch of more than 200 records in one zone cannot be split and
-    ///     fails with `.limitExceeded` before anything is sent.
+    ///     zones only: the default zone's batches are never atomic). An atomic batch of more
+    ///     than 200 records in one custom zone cannot be split and fails with `.limitExceeded`
+    ///     before anything is sent.
     /// - Returns: each record's outcome. Failures of single records (`.serverRecordChanged`,
     ///   `.unknownItem`, `.atomicFailure`, ...) are results, not thrown errors;
     ///   ``ModifyRecordsResult/partialFailure`` gathers them into one `.partialFailure`.
@@ -161,7 +162,11 @@ extension Database {
         }
         for index in saving.indices { add(.save(index), in: saving[index].recordID.zoneID) }
         for index in deleting.indices { add(.delete(index), in: deleting[index].zoneID) }
-        if atomically, let crowded = operations.indices.first(where: { operations[$0].count > Self.maximumRecordsPerRequest }) {
+        // The default zone is never atomic (the server ignores `atomic` there), so its batches
+        // may be split like any non-atomic one.
+        if atomically,
+            let crowded = operations.indices.first(where: { operations[$0].count > Self.maximumRecordsPerRequest && !zones[$0].isDefaultZone })
+        {
             throw NimbusError(
                 .limitExceeded,
                 "an atomic batch may hold \(Self.maximumRecordsPerRequest) records per zone; zone \(zones[crowded].zoneName) has \(operations[crowded].count)"
@@ -177,7 +182,7 @@ extension Database {
                     deleting,
                     in: zoneID,
                     savePolicy: savePolicy,
-                    atomically: atomically,
+                    atomically: atomically && !zoneID.isDefaultZone,
                     sentAny: &sentAny,
                     into: &result
                 )
@@ -232,8 +237,16 @@ extension Database {
         into result: inout ModifyRecordsResult
     ) async throws {
         do {
-            try await send(Array(writes), of: saving, deleting, in: zoneID, savePolicy: savePolicy, atomically: atomically, into: &result)
-            sentAny = true
+            try await send(
+                Array(writes),
+                of: saving,
+                deleting,
+                in: zoneID,
+                savePolicy: savePolicy,
+                atomically: atomically,
+                committed: &sentAny,
+                into: &result
+            )
         } catch let error as NimbusError where error.code == .limitExceeded && !atomically && writes.count > 1 {
             let middle = writes.startIndex + writes.count / 2
             for half in [writes[..<middle], writes[middle...]] {
@@ -249,10 +262,14 @@ extension Database {
                 )
             }
         } catch let error as NimbusError where sentAny {
+            // Records this request already reported keep their results.
             for write in writes {
                 switch write {
-                case .save(let index): result.saveResults[saving[index].recordID] = .failure(error)
-                case .delete(let index): result.deleteResults[deleting[index]] = .failure(error)
+                case .save(let index) where result.saveResults[saving[index].recordID] == nil:
+                    result.saveResults[saving[index].recordID] = .failure(error)
+                case .delete(let index) where result.deleteResults[deleting[index]] == nil:
+                    result.deleteResults[deleting[index]] = .failure(error)
+                default: break
                 }
             }
         }
@@ -265,6 +282,7 @@ extension Database {
         in zoneID: ZoneID,
         savePolicy: RecordSavePolicy,
         atomically: Bool,
+        committed: inout Bool,
         into result: inout ModifyRecordsResult
     ) async throws {
         let echo = Self.echo(of: writes, in: saving, savePolicy)
@@ -274,7 +292,8 @@ extension Database {
             idempotent: false,
             in: zoneID,
             expectedBodySize: 128 + writes.count * 320,
-            expectedCount: writes.count
+            expectedCount: writes.count,
+            answered: { committed = true }
         ) {
             writer in
             writer.beginObject()

@@ -54,7 +54,11 @@ extension Database {
                 writer.endArray()
                 writer.endObject()
             }
-            guard case .array(let items)? = response["zones"] else { continue }
+            var items: [JSONValue] = []
+            if case .array(let zones)? = response["zones"] { items = zones }
+            for index in items.count..<max(items.count, chunk.count) {
+                failures[.zone(chunk[index].zoneID)] = NimbusError(.internalError, "the server did not answer for this zone")
+            }
             for (index, item) in items.enumerated() {
                 let requested = index < chunk.count ? chunk[index].zoneID : nil
                 if RecordJSON.isError(item) {

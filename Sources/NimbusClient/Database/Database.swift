@@ -34,21 +34,22 @@ public struct Database: Sendable {
     /// - Parameter zoneID: the zone of a record whose dictionary names none.
     /// - Parameter expectedBodySize: room to reserve for the body, so a large one is not
     ///   copied as it grows.
+    /// - Parameter answered: called once a successful answer arrived, before it is read.
     func postForRecords(
         _ operation: String,
         idempotent: Bool,
         in zoneID: ZoneID,
         expectedBodySize: Int = 512,
         expectedCount: Int = 0,
+        answered: () -> Void = {},
         _ body: (inout JSONWriter) -> Void
     ) async throws -> RecordsResponse {
         var writer = JSONWriter(capacity: expectedBodySize)
         body(&writer)
-        return try RecordsResponse(
-            try await container.send(operation, in: scope, body: writer.bytes, idempotent: idempotent),
-            in: zoneID,
-            expectedCount: expectedCount
-        )
+        let bytes = try await container.send(operation, in: scope, body: writer.bytes, idempotent: idempotent)
+        // The server did the work, whether or not its answer can be read.
+        answered()
+        return try RecordsResponse(bytes, in: zoneID, expectedCount: expectedCount)
     }
 
     /// Sends an operation that takes no body (`GET`): a read.

@@ -78,7 +78,11 @@ extension Database {
                 writer.endArray()
                 writer.endObject()
             }
-            guard case .array(let items)? = response["subscriptions"] else { continue }
+            var items: [JSONValue] = []
+            if case .array(let answered)? = response["subscriptions"] { items = answered }
+            for index in items.count..<max(items.count, chunk.count) {
+                failures[.subscription(ids[chunk[index]])] = NimbusError(.internalError, "the server did not answer for this subscription")
+            }
             for (index, item) in items.enumerated() {
                 if RecordJSON.isError(item) {
                     guard index < chunk.count else { throw RecordJSON.error(item) }
