@@ -31,6 +31,14 @@ extension StoreError {
         case .database:
             logger.error("Database failed", metadata: ["nimbus.error": "\(debugDescription)"])
             return NimbusError(.serviceUnavailable, "the database is unavailable; try again", retryAfter: .seconds(1))
+        case .outcomeUnknown:
+            // No retryAfter: it would tell clients the work was not done, and a write sent again
+            // could then report its own success as a conflict.
+            logger.error("Database stopped answering during a commit", metadata: ["nimbus.error": "\(debugDescription)"])
+            return NimbusError(
+                .serviceUnavailable,
+                "the database stopped answering while saving; the change may or may not have been made: read it back before sending it again"
+            )
         }
     }
 }

@@ -23,8 +23,11 @@ public struct StoreError: Error, Sendable, CustomStringConvertible, CustomDebugS
         case unstorableValue
         /// A write would take its owner past their storage quota; `detail` says by how much.
         case quotaExceeded
-        /// The database failed; `detail` says how.
+        /// The database failed; `detail` says how. Nothing was written.
         case database
+        /// The database stopped answering while committing: the write may or may not have been
+        /// made, and only reading it back tells.
+        case outcomeUnknown
     }
 
     /// What went wrong.

@@ -68,7 +68,10 @@ struct DatabaseOutageTests {
                     acknowledged.append("r\(index)")
                 } else {
                     try response.expectError("TRY_AGAIN_LATER", status: .serviceUnavailable)
-                    #expect((try response.json["retryAfter"] as? Int ?? 0) >= 1)
+                    // A write cut off during its commit may have been made: that answer has no
+                    // retryAfter, and says so; every other says when to try again.
+                    let reason = try response.json["reason"] as? String ?? ""
+                    #expect((try response.json["retryAfter"] as? Int ?? 0) >= 1 || reason.contains("may or may not"), "\(reason)")
                     unavailable += 1
                 }
             }

@@ -235,7 +235,13 @@ package final class PostgreSQLDatabase: SQLDatabase {
                 try await sql.run(begin)
                 do {
                     result = try await body(sql)
-                    try await sql.run("COMMIT")
+                    do {
+                        try await sql.run("COMMIT")
+                    } catch let error where PostgresFailure(error).sqlState == nil {
+                        // The server refused nothing: the connection failed before its answer,
+                        // and the commit may have happened.
+                        throw StoreError(.outcomeUnknown, detail: "COMMIT got no answer: \(error)")
+                    }
                 } catch {
                     try? await sql.run("ROLLBACK")
                     throw error
