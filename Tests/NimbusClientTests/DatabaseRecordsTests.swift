@@ -4,6 +4,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 
+import Foundation
 import NimbusClient
 import NimbusModel
 import Synchronization
@@ -25,6 +26,31 @@ struct DatabaseRecordsTests {
             #expect(try await database.save(zones: [notes]).map(\.zoneName) == ["Notes"])
             try await database.delete(zones: [notes])
             #expect(try await database.allZones().map(\.zoneName) == ["_defaultZone"])
+        }
+    }
+
+    @Test("record zones as CloudKit names them: saved and deleted in one call, listed with their capabilities")
+    func recordZones() async throws {
+        try await ClientFixture.with { f in
+            let database = f.container(as: f.alice).privateCloudDatabase
+            let (saved, deleted) = try await database.modifyRecordZones(
+                saving: [RecordZone(zoneName: "Notes"), RecordZone(zoneName: "Old")],
+                deleting: []
+            )
+            #expect(saved.map(\.zoneID.zoneName) == ["Notes", "Old"] && deleted.isEmpty)
+            let swapped = try await database.modifyRecordZones(
+                saving: [RecordZone(zoneName: "Notes")],
+                deleting: [ZoneID(zoneName: "Old", ownerRecordName: "")]
+            )
+            #expect(swapped.saved.map(\.zoneID.zoneName) == ["Notes"] && swapped.deleted.map(\.zoneName) == ["Old"])
+            let zones = try await database.allRecordZones()
+            #expect(Set(zones.map(\.zoneID.zoneName)) == ["_defaultZone", "Notes"])
+            #expect(zones.first { $0.zoneID.isDefaultZone }?.capabilities == .fetchChanges)
+            #expect(zones.first { $0.zoneID.zoneName == "Notes" }?.capabilities == [.fetchChanges, .atomic, .sharing])
+            // A zone ID the server filled in (with its owner) round-trips as JSON.
+            let notes = try #require(zones.first { $0.zoneID.zoneName == "Notes" })
+            #expect(!notes.zoneID.ownerRecordName.isEmpty)
+            #expect(try JSONDecoder().decode(RecordZone.self, from: JSONEncoder().encode(notes)) == notes)
         }
     }
 

@@ -17,6 +17,38 @@ extension Database {
         return try zones(in: response)
     }
 
+    /// Returns every zone of the database with its capabilities (`zones/list`), as CloudKit's
+    /// `allRecordZones()`.
+    public func allRecordZones() async throws -> [RecordZone] {
+        let response = try await get("zones/list")
+        let zoneIDs = try zones(in: response)
+        guard case .array(let items)? = response["zones"] else { return [] }
+        return zip(zoneIDs, items).map { zoneID, item in
+            // The server says whether a zone is atomic: custom zones are, default zones are not.
+            guard case .object(let members) = item, case .bool(let atomic)? = members["atomic"] else { return RecordZone(zoneID: zoneID) }
+            return RecordZone(zoneID: zoneID, capabilities: atomic ? .custom : .fetchChanges)
+        }
+    }
+
+    /// Creates and deletes zones in one call, as CloudKit's `modifyRecordZones(saving:deleting:)`:
+    /// saving a zone that exists is not an error.
+    /// - Returns: the zones saved and the IDs of the zones deleted.
+    /// - Throws: `.permissionFailure` in a database without custom zones; for a single zone, its
+    ///   error; for several of which some failed, `.partialFailure` with each failed one's error.
+    @discardableResult
+    public func modifyRecordZones(saving: [RecordZone], deleting: [ZoneID]) async throws -> (saved: [RecordZone], deleted: [ZoneID]) {
+        let operations = saving.map { ("create", $0.zoneID) } + deleting.map { ("delete", $0) }
+        let done = try await modifyZones(operations, toleratingExisting: true)
+        let saved = Set(done.map(Self.key))
+        return (
+            saving.filter { saved.contains(Self.key($0.zoneID)) }.map { RecordZone(zoneID: $0.zoneID, capabilities: .custom) },
+            deleting.filter { saved.contains(Self.key($0)) }
+        )
+    }
+
+    /// A zone ID as a request names it: the owner left out, as the server fills it in.
+    private static func key(_ zoneID: ZoneID) -> String { zoneID.zoneName }
+
     /// Creates zones (`zones/modify`), 200 per request; creating one that exists is not an
     /// error, as in CloudKit.
     /// - Throws: `.permissionFailure` in a database without custom zones; for several zones of
