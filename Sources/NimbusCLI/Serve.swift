@@ -29,25 +29,29 @@ struct Serve: AsyncParsableCommand {
             dataDirectory: data.directory,
             databaseURL: data.databaseURL,
             hostname: hostname ?? environment["NIMBUS_HOSTNAME"] ?? "127.0.0.1",
-            port: port ?? environment["NIMBUS_PORT"].flatMap { Int($0) } ?? 8080,
+            port: try port ?? Self.number(environment["NIMBUS_PORT"], "NIMBUS_PORT", in: 0...65535) ?? 8080,
             publicBaseURL: environment["NIMBUS_PUBLIC_URL"],
             fieldEncryptionKey: environment["NIMBUS_ENCRYPTION_KEY"],
             tokenKey: environment["NIMBUS_TOKEN_KEY"],
-            signatureDateWindowSeconds: environment["NIMBUS_SIGNATURE_WINDOW"].flatMap { Int($0) } ?? 300,
+            signatureDateWindowSeconds: try Self.number(environment["NIMBUS_SIGNATURE_WINDOW"], "NIMBUS_SIGNATURE_WINDOW", in: 1...86_400) ?? 300,
             tombstoneRetention: try Self.tombstoneRetention(environment["NIMBUS_TOMBSTONE_RETENTION_DAYS"]),
             inboxRetention: try Self.inboxRetention(environment["NIMBUS_INBOX_RETENTION_DAYS"]),
             notificationDelay: try Self.notificationDelay(environment["NIMBUS_NOTIFICATION_DELAY_MS"]),
             apns: try Self.apns(environment)
         )
+        if let port, !(0...65535).contains(port) { throw ValidationError("--port must be from 0 to 65535") }
         let instance = try await NimbusInstance.open(configuration, logger: logger)
-        if let quickstart = try await NimbusServer.makeQuickstart(instance) {
-            let url = configuration.publicBaseURL ?? "http://\(configuration.hostname):\(configuration.port)"
+        let quickstart = try await NimbusServer.makeQuickstart(instance)
+        let location = configuration.databaseURL == nil ? "data directory \(configuration.dataDirectory)" : "database"
+        // Printed once the server listens, so the URL names the port it got (with `--port 0`).
+        try await NimbusServer.run(instance, logger: logger) { url in
+            guard let quickstart else { return }
             // Written straight to the file descriptor: stdout is a pipe under scripts and tests, and
             // buffered output would not arrive while the server runs.
             FileHandle.standardOutput.write(
                 Data(
                     """
-                    New \(configuration.databaseURL == nil ? "data directory \(configuration.dataDirectory)" : "database"): created a development container and a user.
+                    New \(location): created a development container and a user.
                     The tokens are shown only now (the server stores their hashes). Paste these lines into a shell:
 
                     export NIMBUS_URL=\(url)
@@ -59,7 +63,15 @@ struct Serve: AsyncParsableCommand {
                 )
             )
         }
-        try await NimbusServer.run(instance, logger: logger)
+    }
+
+    /// A whole number from an environment variable, or `nil` when it is not set.
+    static func number(_ text: String?, _ name: String, in range: ClosedRange<Int>) throws -> Int? {
+        guard let text else { return nil }
+        guard let value = Int(text), range.contains(value) else {
+            throw ValidationError("\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), not \(text)")
+        }
+        return value
     }
 
     /// `NIMBUS_TOMBSTONE_RETENTION_DAYS`: days to keep tombstones (default 30); 0 keeps them forever.

@@ -28,13 +28,20 @@ public struct CloudKitResponder<Context: RequestContext>: HTTPResponder {
     public struct Configuration: Sendable {
         /// The largest request body accepted, in bytes.
         public var maximumBodySize: Int
-        /// The server's public URL, for links such as the sign-in `redirectURL`.
-        public var publicBaseURL: String
+        /// Where the server is reached, for links such as the sign-in `redirectURL`.
+        public var publicAddress: PublicAddress
+        /// The server's public URL now.
+        public var publicBaseURL: String { publicAddress.value }
 
         /// Creates a configuration.
-        public init(maximumBodySize: Int = 16 * 1024 * 1024, publicBaseURL: String) {
+        public init(maximumBodySize: Int = 16 * 1024 * 1024, publicAddress: PublicAddress) {
             self.maximumBodySize = maximumBodySize
-            self.publicBaseURL = publicBaseURL
+            self.publicAddress = publicAddress
+        }
+
+        /// Creates a configuration with a public URL that does not change.
+        public init(maximumBodySize: Int = 16 * 1024 * 1024, publicBaseURL: String) {
+            self.init(maximumBodySize: maximumBodySize, publicAddress: PublicAddress(publicBaseURL))
         }
     }
 
@@ -158,7 +165,9 @@ public struct CloudKitResponder<Context: RequestContext>: HTTPResponder {
                 courier: courier,
                 publicBaseURL: configuration.publicBaseURL,
                 access: access,
-                body: body
+                body: body,
+                metrics: metrics,
+                operationName: operationName
             )
             exchange.body = try await endpoint.respond(to: route.operation)
             exchange.status = .ok

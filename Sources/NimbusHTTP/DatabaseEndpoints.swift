@@ -24,6 +24,9 @@ struct DatabaseEndpoints {
     let publicBaseURL: String
     let access: DatabaseAccess
     let body: [UInt8]
+    /// Where each item error the response carries is counted, under the operation's name.
+    let metrics: HTTPMetrics
+    let operationName: String
 
     func respond(to operation: DatabaseRoute.Operation) async throws(NimbusError) -> [UInt8] {
         switch operation {
@@ -184,6 +187,7 @@ struct DatabaseEndpoints {
     }
 
     func itemError(_ error: NimbusError, recordName: String? = nil, zoneID: ZoneID? = nil) -> WireError {
+        metrics.recordItemError(operation: operationName, code: error.code.serverErrorCode)
         // Per-item errors have no request UUID of their own: CloudKit fills in a fresh one.
         var wire = WireError(error, uuid: UUID().uuidString.lowercased())
         wire.recordName = recordName

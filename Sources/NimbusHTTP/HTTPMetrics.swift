@@ -16,6 +16,7 @@ public final class HTTPMetrics: Sendable {
     private let factory: any MetricsFactory
     private let requests = Mutex<[String: Counter]>([:])
     private let errors = Mutex<[String: Counter]>([:])
+    private let itemErrors = Mutex<[String: Counter]>([:])
     private let latency = Mutex<[String: Timer]>([:])
 
     /// Creates the metrics, registering them with `factory` (a Prometheus one in the server).
@@ -36,6 +37,18 @@ public final class HTTPMetrics: Sendable {
                 dimensions: [("operation", operation), ("code", errorCode)]
             ).increment()
         }
+    }
+
+    /// Records one item's error inside a successful response (a record's `CONFLICT` in a
+    /// `records/modify`, a zone's `ZONE_NOT_FOUND` in a `zones/lookup`): CloudKit answers those
+    /// with HTTP 200, so the request counts no error of its own.
+    func recordItemError(operation: String, code: String) {
+        counter(
+            in: itemErrors,
+            key: operation + "|" + code,
+            label: "nimbus_item_errors_total",
+            dimensions: [("operation", operation), ("code", code)]
+        ).increment()
     }
 
     private func counter(

@@ -63,16 +63,28 @@ public enum NimbusServer {
     /// ``makeApplication(_:logger:onServerRunning:)`` serves, and what in-process test servers
     /// call directly.
     public static func makeResponder(_ instance: NimbusInstance, logger: Logger) -> some HTTPResponder<BasicRequestContext> {
+        makeResponder(instance, address: PublicAddress(configuredURL(instance.configuration)), logger: logger)
+    }
+
+    /// The URL the configuration names: its public URL, or the listening address.
+    static func configuredURL(_ configuration: ServerConfiguration) -> String {
+        configuration.publicBaseURL ?? "http://\(configuration.hostname):\(configuration.port)"
+    }
+
+    private static func makeResponder(
+        _ instance: NimbusInstance,
+        address: PublicAddress,
+        logger: Logger
+    ) -> some HTTPResponder<BasicRequestContext> {
         let configuration = instance.configuration
         let registry = PrometheusCollectorRegistry()
         let factory = PrometheusMetricsFactory(registry: registry)
-        let baseURL = configuration.publicBaseURL ?? "http://\(configuration.hostname):\(configuration.port)"
         return CloudKitResponder<BasicRequestContext>(
             database: instance.database,
             accounts: instance.accounts,
             dispatcher: instance.dispatcher,
             courier: WebCourier(tokens: instance.pushTokens, dispatcher: instance.dispatcher, now: instance.now),
-            configuration: .init(maximumBodySize: configuration.maximumBodySize, publicBaseURL: baseURL),
+            configuration: .init(maximumBodySize: configuration.maximumBodySize, publicAddress: address),
             metrics: HTTPMetrics(factory: factory),
             renderMetrics: { registry.emitToString() },
             logger: logger
@@ -83,14 +95,16 @@ public enum NimbusServer {
     /// - Parameters:
     ///   - instance: The opened data directory.
     ///   - logger: The server's logger.
-    ///   - onServerRunning: Called with the listening channel once the server accepts connections.
+    ///   - onServerRunning: Called with the server's URL and the listening channel once the
+    ///     server accepts connections (on port 0, the URL names the port it got).
     public static func makeApplication(
         _ instance: NimbusInstance,
         logger: Logger,
-        onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
+        onServerRunning: @escaping @Sendable (_ url: String, any Channel) async -> Void = { _, _ in }
     ) -> some ApplicationProtocol {
         let configuration = instance.configuration
-        let responder = makeResponder(instance, logger: logger)
+        let address = PublicAddress(configuredURL(configuration))
+        let responder = makeResponder(instance, address: address, logger: logger)
         // Hummingbird announces itself at info level; at the default level Nimbus's own
         // "Nimbus ready" is the one line an operator sees on start.
         var frameworkLogger = logger
@@ -112,14 +126,23 @@ public enum NimbusServer {
             },
             configuration: .init(address: .hostname(configuration.hostname, port: configuration.port), serverName: "Nimbus"),
             services: services,
-            onServerRunning: onServerRunning,
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? configuration.port
+                let listening = "http://\(configuration.hostname):\(port)"
+                // Links name the port the listener got, unless a public URL is configured.
+                if configuration.publicBaseURL == nil { address.set(listening) }
+                await onServerRunning(configuration.publicBaseURL ?? listening, channel)
+            },
             logger: frameworkLogger
         )
     }
 
     /// Runs the server until SIGTERM or SIGINT, then shuts it down gracefully.
-    public static func run(_ instance: NimbusInstance, logger: Logger) async throws {
-        let application = makeApplication(instance, logger: logger) { channel in
+    /// - Parameter onReady: called with the server's URL once it accepts connections, before
+    ///   the "Nimbus ready" line is logged.
+    public static func run(_ instance: NimbusInstance, logger: Logger, onReady: @escaping @Sendable (String) -> Void = { _ in }) async throws {
+        let application = makeApplication(instance, logger: logger) { url, channel in
+            onReady(url)
             let port = channel.localAddress?.port ?? instance.configuration.port
             logger.info(
                 "Nimbus ready",

@@ -53,11 +53,12 @@ final class ServerProcess: Sendable {
     let url: String
 
     /// Starts the server on `directory` and waits until it logs that it is ready.
-    init(_ data: DataLocation, environment extra: [String: String] = [:]) async throws {
+    /// - Parameter arguments: the command line; `serve --port 0` and the data options by default.
+    init(_ data: DataLocation, environment extra: [String: String] = [:], arguments: [String]? = nil) async throws {
         var environment = ProcessInfo.processInfo.environment
         environment["NIMBUS_LOG_LEVEL"] = "info"
         environment.merge(extra) { _, new in new }
-        let child = try ProcessLaunch.start(NimbusBinary.path, ["serve", "--port", "0"] + data.options, environment: environment)
+        let child = try ProcessLaunch.start(NimbusBinary.path, arguments ?? ["serve", "--port", "0"] + data.options, environment: environment)
         self.child = child
         var url: String?
         for _ in 0..<300 where url == nil {

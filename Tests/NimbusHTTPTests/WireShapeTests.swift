@@ -82,11 +82,20 @@ struct WireShapeTests {
             #expect(Set(ids).count == 2)
             let health = try await client.send(.get, "/health")
             #expect(health.status == .ok)
+            // An item's error inside an HTTP 200 is counted too: a zone that is not there.
+            let lookup = try await client.send(
+                .post,
+                f.path("zones/lookup", user: f.alice.webAuthToken),
+                json: #"{"zones":[{"zoneName":"_defaultZone"},{"zoneName":"Missing"}]}"#
+            )
+            #expect(lookup.status == .ok)
             let metrics = try await client.send(.get, "/metrics")
             let text = String(buffer: metrics.body)
             #expect(text.contains(#"nimbus_requests_total{operation="zones/list"} 2"#))
             #expect(text.contains(#"nimbus_errors_total{operation="zones/list",code="AUTHENTICATION_REQUIRED"} 1"#))
             #expect(text.contains("nimbus_request_duration_seconds_bucket"))
+            #expect(text.contains(#"nimbus_item_errors_total{operation="zones/lookup",code="ZONE_NOT_FOUND"} 1"#), "\(text)")
+            #expect(!text.contains(#"nimbus_errors_total{operation="zones/lookup""#), "an HTTP 200 counted as a failed request")
         }
     }
 }

@@ -148,7 +148,42 @@ package enum SQLDialect: Sendable {
         }
     }
 
-    /// The current time in milliseconds since 1970, as an SQL expression.
+    /// The smaller of two expressions. PostgreSQL's `least` skips a `NULL` argument where
+    /// SQLite's `min` answers `NULL`: callers that may see one decide it before.
+    package func smaller(_ first: String, _ second: String) -> String {
+        switch self {
+        case .sqlite: "min(\(first), \(second))"
+        case .postgres: "least(\(first), \(second))"
+        }
+    }
+
+    /// A condition that a record's search document holds the tokens (all of them, or any), and
+    /// the value it binds: SQLite's FTS5 table `record_search`; PostgreSQL's text search over the
+    /// expression and predicate its index is built on (migration 15), so the planner uses it.
+    package func searchMatch(_ tokens: [String], all: Bool) -> (condition: String, bind: SQLValue) {
+        switch self {
+        case .sqlite:
+            (
+                "rowid IN (SELECT rowid FROM record_search WHERE record_search MATCH ?)",
+                .text(tokens.map { "\"\($0)\"" }.joined(separator: all ? " " : " OR "))
+            )
+        case .postgres:
+            (
+                "(search_document IS NOT NULL AND array_to_tsvector(string_to_array(search_document, ' ')) @@ CAST(? AS tsquery))",
+                .text(tokens.map { "'\($0)'" }.joined(separator: all ? " & " : " | "))
+            )
+        }
+    }
+
+    /// Whether the search index is written from a queue once per commit (SQLite: FTS5 writes a
+    /// segment at every savepoint; see `SearchIndexQueue`), so a token search inside a write
+    /// transaction must replay the queue first.
+    package var queuesSearchIndexWrites: Bool { self == .sqlite }
+
+    /// Whether other server instances share the database and hear of new inbox entries through
+    /// it (PostgreSQL's `NOTIFY`, delivered on commit).
+    package var announcesAcrossInstances: Bool { self == .postgres }
+
     /// What a `SELECT` appends to lock its rows for the transaction and pass over rows another
     /// transaction holds: PostgreSQL's `FOR UPDATE SKIP LOCKED`. SQLite has one writer at a
     /// time, so it needs nothing.
@@ -159,6 +194,7 @@ package enum SQLDialect: Sendable {
         }
     }
 
+    /// The current time in milliseconds since 1970, as an SQL expression.
     package var currentTimeMilliseconds: String {
         switch self {
         case .sqlite: "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)"

@@ -254,7 +254,7 @@ struct SQLNotificationTransaction: NotificationTransaction {
         guard let (sql, binds) = try? builder.build() else { return nil }
         // This runs on SQLite's write connection, in a group commit: the search index does not
         // hold what earlier bodies of the group wrote until the queue is replayed.
-        if dialect == .sqlite, query.filters.contains(where: \.comparator.searchesWords) {
+        if dialect.queuesSearchIndexWrites, query.filters.contains(where: \.comparator.searchesWords) {
             try await SearchIndexQueue.apply(on: connection)
         }
         let codec = RecordRowCodec(cipher: cipher, tenant: tenant, zoneName: zoneName)
@@ -265,7 +265,7 @@ struct SQLNotificationTransaction: NotificationTransaction {
 
     func announce(_ entries: [InboxEntry], from instance: String) async throws {
         // Only PostgreSQL has other instances to tell; its NOTIFY is delivered on commit.
-        guard dialect == .postgres, !entries.isEmpty else { return }
+        guard dialect.announcesAcrossInstances, !entries.isEmpty else { return }
         var seen: Set<InboxRecipient> = []
         var recipients: [InboxRecipient] = []
         for entry in entries {

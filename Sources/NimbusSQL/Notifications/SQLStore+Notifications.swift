@@ -73,7 +73,7 @@ extension SQLStore: NotificationStore {
         }
     }
 
-    public var announcesAcrossInstances: Bool { database.dialect == .postgres }
+    public var announcesAcrossInstances: Bool { database.dialect.announcesAcrossInstances }
 
     public func followAnnouncements(_ receive: @escaping @Sendable (InboxAnnouncement) -> Void) async throws {
         try await database.listen(channel: InboxAnnouncementCoding.channel) { payload in

@@ -357,16 +357,9 @@ struct QuerySQLBuilder {
                 filter.fieldName == Filter.allTokensField ? token : SearchTokens.qualified(token, field: filter.fieldName)
             }
             guard !tokens.isEmpty else { return "1 = 0" }
-            let all = filter.comparator == .containsAllTokens
-            switch dialect {
-            case .sqlite:
-                binds.append(.text(tokens.map { "\"\($0)\"" }.joined(separator: all ? " " : " OR ")))
-                return "rowid IN (SELECT rowid FROM record_search WHERE record_search MATCH ?)"
-            case .postgres:
-                // The expression and the predicate of the index (migration 15), so the planner uses it.
-                binds.append(.text(tokens.map { "'\($0)'" }.joined(separator: all ? " & " : " | ")))
-                return "(search_document IS NOT NULL AND array_to_tsvector(string_to_array(search_document, ' ')) @@ CAST(? AS tsquery))"
-            }
+            let match = dialect.searchMatch(tokens, all: filter.comparator == .containsAllTokens)
+            binds.append(match.bind)
+            return match.condition
         case .near:
             guard case .location(let origin) = filter.value, let distance = filter.distance else {
                 throw StoreError(.database, detail: "NEAR needs a location and a distance")
@@ -388,12 +381,11 @@ struct QuerySQLBuilder {
             power(sin((\(latitude) - (\(origin.latitude))) * \(radians) / 2), 2) + cos((\(origin.latitude)) * \(radians)) \
             * cos(\(latitude) * \(radians)) * power(sin((\(longitude) - (\(origin.longitude))) * \(radians) / 2), 2)
             """
-        // PostgreSQL's least() skips a NULL argument: a record without the field would be half
-        // the world away instead of lacking a distance.
-        let smaller = dialect == .postgres ? "least" : "min"
+        // NULL is decided first: PostgreSQL's least() would skip it, and a record without the
+        // field would be half the world away instead of lacking a distance.
         return """
             (CASE WHEN \(latitude) IS NULL OR \(longitude) IS NULL THEN NULL \
-            ELSE 2 * \(GeoDistance.earthRadius) * asin(\(smaller)(1.0, sqrt(\(a)))) END)
+            ELSE 2 * \(GeoDistance.earthRadius) * asin(\(dialect.smaller("1.0", "sqrt(\(a))"))) END)
             """
     }
 
