@@ -159,6 +159,12 @@ struct AuthenticationTests {
             let key = try await OpenSSLKey.make()
             let other = try await OpenSSLKey.make()
             let keyID = try await f.instance.accounts.addServerKey(publicKeyPEM: key.publicKeyPEM, container: HTTPFixture.container)
+            // A key belongs to one container: this one's key is nothing in the fixture's.
+            _ = try await f.instance.accounts.createContainer("iCloud.com.example.other", environment: .development)
+            let otherContainersKey = try await f.instance.accounts.addServerKey(
+                publicKeyPEM: other.publicKeyPEM,
+                container: "iCloud.com.example.other"
+            )
             let path = "/database/1/\(HTTPFixture.container)/development/public/records/modify"
             let body = #"{"operations":[{"operationType":"create","record":{"recordName":"forged","recordType":"Note"}}]}"#
             let tampered = body.replacingOccurrences(of: "forged", with: "forgeD")
@@ -166,8 +172,10 @@ struct AuthenticationTests {
                 (tampered, try signed(key, keyID: keyID, path: path, body: body)),
                 (body, try signed(other, keyID: keyID, path: path, body: body)),
                 (body, try signed(key, keyID: keyID, path: path, body: body, date: Date().addingTimeInterval(-3600))),
+                (body, try signed(key, keyID: keyID, path: path, body: body, date: Date().addingTimeInterval(3600))),
                 (body, try signed(key, keyID: String(repeating: "a", count: 64), path: path, body: body)),
                 (body, try signed(key, keyID: keyID, path: path.replacingOccurrences(of: "public", with: "private"), body: body)),
+                (body, try signed(other, keyID: otherContainersKey, path: path, body: body)),
             ]
             for (sentBody, headers) in cases {
                 let response = try await client.send(.post, path, json: sentBody, headers: headers)
@@ -179,6 +187,35 @@ struct AuthenticationTests {
                 access: f.access(f.alice, scope: .public)
             )
             #expect(lookup.allSatisfy { if case .failure = $0 { true } else { false } })
+        }
+    }
+
+    @Test("the signature date window is the server's setting: two minutes off passes the default window, not one of a minute")
+    func configurableDateWindow() async throws {
+        for (window, accepted) in [(300, true), (60, false)] {
+            try await HTTPFixture.with(signatureWindowSeconds: window) { f, client in
+                let key = try await OpenSSLKey.make()
+                let keyID = try await f.instance.accounts.addServerKey(publicKeyPEM: key.publicKeyPEM, container: HTTPFixture.container)
+                let path = "/database/1/\(HTTPFixture.container)/development/public/zones/list"
+                for offset in [-120.0, 120.0] {
+                    let response = try await client.send(
+                        .get,
+                        path,
+                        headers: try signed(
+                            key,
+                            keyID: keyID,
+                            path: path,
+                            body: "",
+                            date: Date(timeIntervalSince1970: Double(f.clock.now) / 1000 + offset)
+                        )
+                    )
+                    if accepted {
+                        #expect(response.status == .ok, "window \(window) s, offset \(offset) s")
+                    } else {
+                        try response.expectError("AUTHENTICATION_FAILED", status: .unauthorized)
+                    }
+                }
+            }
         }
     }
 
