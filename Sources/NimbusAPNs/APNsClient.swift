@@ -99,7 +99,7 @@ public final class APNsClient: APNsSender {
         case 403, 429, 500...599:
             // A 403 of another kind is the account's configuration (a key or topic not allowed):
             // fixed by an operator, after which the pushes go out.
-            if status.code == 403 { logger.error("APNs refuses this server's credentials", metadata: ["nimbus.reason": "\(reason)"]) }
+            if status.code == 403 { logger.error("APNs refuses this server's credentials", metadata: [LogKey.reason: "\(reason)"]) }
             return .retryLater(reason: reason, retryAfter: retryAfter)
         default:
             return .rejected(reason: reason)

@@ -122,7 +122,7 @@ public final class DatabaseService: Sendable {
         } catch let error as StoreError {
             throw error.nimbusError(logger: logger)
         } catch {
-            logger.error("Store call failed", metadata: ["nimbus.error": "\(String(reflecting: error))"])
+            logger.error("Store call failed", metadata: [LogKey.error: "\(String(reflecting: error))"])
             throw NimbusError(.internalError, "internal error")
         }
     }

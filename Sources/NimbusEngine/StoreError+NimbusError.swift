@@ -29,12 +29,12 @@ extension StoreError {
         case .quotaExceeded:
             return NimbusError(.quotaExceeded, "the owner's storage quota is exhausted (\(detail)); nothing was written")
         case .database:
-            logger.error("Database failed", metadata: ["nimbus.error": "\(debugDescription)"])
+            logger.error("Database failed", metadata: [LogKey.error: "\(debugDescription)"])
             return NimbusError(.serviceUnavailable, "the database is unavailable; try again", retryAfter: .seconds(1))
         case .outcomeUnknown:
             // No retryAfter: it would tell clients the work was not done, and a write sent again
             // could then report its own success as a conflict.
-            logger.error("Database stopped answering during a commit", metadata: ["nimbus.error": "\(debugDescription)"])
+            logger.error("Database stopped answering during a commit", metadata: [LogKey.error: "\(debugDescription)"])
             return NimbusError(
                 .serviceUnavailable,
                 "the database stopped answering while saving; the change may or may not have been made: read it back before sending it again"

@@ -176,12 +176,16 @@ public struct CloudKitResponder<Context: RequestContext>: HTTPResponder {
             // so no other error can reach a client as a bare 500.
             exchange.fail(with: error, redirectURL: redirectURL(for: error, path: request.uri.path))
             // Metadata goes with the call, not on a per-request logger copy: setting a logger's
-            // metadata makes some handlers re-render it, on every request.
-            logger.debug(
+            // metadata makes some handlers re-render it, on every request. A failure of the
+            // server's own (the cause is logged where it happened) is a warning, so an operator
+            // can find the request a client reports by its UUID; a client's mistake is debug.
+            let serverSide = error.code == .internalError || error.code == .serviceUnavailable
+            logger.log(
+                level: serverSide ? .warning : .debug,
                 "Request failed",
                 metadata: [
-                    "nimbus.request": "\(requestID)", "nimbus.operation": "\(operationName)",
-                    "nimbus.code": "\(error.code.serverErrorCode)",
+                    LogKey.request: "\(requestID)", LogKey.operation: "\(operationName)",
+                    LogKey.code: "\(error.code.serverErrorCode)",
                 ]
             )
         }

@@ -147,8 +147,8 @@ public enum NimbusServer {
             logger.info(
                 "Nimbus ready",
                 metadata: [
-                    "nimbus.url": "http://\(instance.configuration.hostname):\(port)",
-                    "nimbus.data": "\(instance.configuration.dataDirectory)",
+                    LogKey.url: "http://\(instance.configuration.hostname):\(port)",
+                    LogKey.data: "\(instance.configuration.dataDirectory)",
                 ]
             )
         }

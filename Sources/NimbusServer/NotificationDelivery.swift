@@ -6,6 +6,7 @@
 
 public import Logging
 import NimbusEngine
+import NimbusModel
 import NimbusStore
 import ServiceLifecycle
 
@@ -42,9 +43,9 @@ extension NimbusServer {
                     guard (try? await Task.sleep(for: .seconds(3600))) != nil else { return }
                     do {
                         let removed = try await instance.pruneInboxes()
-                        if removed > 0 { logger.info("Pruned notification inboxes", metadata: ["nimbus.count": "\(removed)"]) }
+                        if removed > 0 { logger.info("Pruned notification inboxes", metadata: [LogKey.count: "\(removed)"]) }
                     } catch {
-                        logger.warning("Pruning notification inboxes failed", metadata: ["nimbus.error": "\(error)"])
+                        logger.warning("Pruning notification inboxes failed", metadata: [LogKey.error: "\(error)"])
                     }
                 }
             }

@@ -6,6 +6,7 @@
 
 import Logging
 import NimbusEngine
+import NimbusModel
 import ServiceLifecycle
 
 /// Removes old tombstones now and then, so deleted records do not cost storage forever.
@@ -25,9 +26,9 @@ struct TombstonePruner: Service {
                 guard (try? await Task.sleep(for: interval)) != nil else { return }
                 do {
                     let removed = try await database.pruneTombstones(olderThan: retention)
-                    if removed > 0 { logger.info("Pruned tombstones", metadata: ["nimbus.count": "\(removed)"]) }
+                    if removed > 0 { logger.info("Pruned tombstones", metadata: [LogKey.count: "\(removed)"]) }
                 } catch {
-                    logger.warning("Pruning tombstones failed", metadata: ["nimbus.error": "\(error)"])
+                    logger.warning("Pruning tombstones failed", metadata: [LogKey.error: "\(error)"])
                 }
             }
         }

@@ -36,7 +36,7 @@ public struct LogVerificationMailer: VerificationMailer {
         }
         logger.notice(
             "Verification code (development mailer: not sent)",
-            metadata: ["nimbus.container": "\(container)", "nimbus.address": "\(target)", "nimbus.code": "\(code)"]
+            metadata: [LogKey.container: "\(container)", LogKey.address: "\(target)", LogKey.code: "\(code)"]
         )
     }
 }

@@ -133,8 +133,8 @@ public final class NotificationDispatcher: Sendable {
             logger.error(
                 "Dropped a change that could not be turned into notifications",
                 metadata: [
-                    "nimbus.zone": "\(event.tenant)/\(event.zoneName)", "nimbus.counter": "\(event.counterThrough)",
-                    "nimbus.error": "\(String(reflecting: error))",
+                    LogKey.zone: "\(event.tenant)/\(event.zoneName)", LogKey.counter: "\(event.counterThrough)",
+                    LogKey.error: "\(String(reflecting: error))",
                 ]
             )
             return (1, [])
@@ -219,7 +219,7 @@ public final class NotificationDispatcher: Sendable {
                     hub.entriesWritten(for: announcement.recipients)
                 }
             } catch {
-                logger.warning("Listening for other instances' notifications failed", metadata: ["nimbus.error": "\(error)"])
+                logger.warning("Listening for other instances' notifications failed", metadata: [LogKey.error: "\(error)"])
                 try? await Task.sleep(for: .seconds(1))
             }
             lapsed = true
@@ -244,7 +244,7 @@ public final class NotificationDispatcher: Sendable {
             do {
                 try await dispatchPending()
             } catch {
-                logger.warning("Dispatching notifications failed", metadata: ["nimbus.error": "\(String(reflecting: error))"])
+                logger.warning("Dispatching notifications failed", metadata: [LogKey.error: "\(String(reflecting: error))"])
             }
             await signal.wait(atMost: pollInterval)
             if batchDelay > .zero { try? await Task.sleep(for: batchDelay) }

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 public import Logging
+import NimbusModel
 public import NimbusStore
 
 /// Pushes inbox entries to the APNs device tokens of their recipients.
@@ -75,7 +76,7 @@ public final class APNsDelivery: Sendable {
             do {
                 try await pushDue()
             } catch {
-                logger.warning("Pushing notifications to APNs failed", metadata: ["nimbus.error": "\(error)"])
+                logger.warning("Pushing notifications to APNs failed", metadata: [LogKey.error: "\(error)"])
             }
             await wake.wait(atMost: pollInterval)
         }
@@ -131,11 +132,11 @@ public final class APNsDelivery: Sendable {
                     case .rejected(let reason):
                         logger.warning(
                             "APNs refused a push; it is skipped",
-                            metadata: ["nimbus.reason": "\(reason)", "nimbus.notification": "\(entry.notificationID)"]
+                            metadata: [LogKey.reason: "\(reason)", LogKey.notification: "\(entry.notificationID)"]
                         )
                         position = entry.sequence
                     case .tokenInvalid(let reason):
-                        logger.info("APNs says a device token is no longer valid; it is removed", metadata: ["nimbus.reason": "\(reason)"])
+                        logger.info("APNs says a device token is no longer valid; it is removed", metadata: [LogKey.reason: "\(reason)"])
                         try await tokens.deletePushToken(token.key)
                         return accepted
                     case .retryLater(let reason, let retryAfter):
@@ -143,7 +144,7 @@ public final class APNsDelivery: Sendable {
                         nextAttempt = now() + Self.backoff(afterFailures: failures, retryAfter: retryAfter)
                         logger.notice(
                             "APNs could not take a push; it is tried again later",
-                            metadata: ["nimbus.reason": "\(reason)", "nimbus.failures": "\(failures)"]
+                            metadata: [LogKey.reason: "\(reason)", LogKey.failures: "\(failures)"]
                         )
                         break paging
                     }
@@ -153,13 +154,13 @@ public final class APNsDelivery: Sendable {
         } catch {
             // The store failed: the claim runs out and the next pass starts from the position
             // saved below (or, should that fail too, from the last one saved).
-            logger.warning("Reading an inbox for APNs failed", metadata: ["nimbus.error": "\(error)"])
+            logger.warning("Reading an inbox for APNs failed", metadata: [LogKey.error: "\(error)"])
             nextAttempt = now() + Self.backoff(afterFailures: failures + 1, retryAfter: nil)
         }
         do {
             try await tokens.releasePushToken(token.key, deliveredThrough: position, failures: failures, nextAttemptAt: nextAttempt)
         } catch {
-            logger.warning("Saving an APNs token's position failed", metadata: ["nimbus.error": "\(error)"])
+            logger.warning("Saving an APNs token's position failed", metadata: [LogKey.error: "\(error)"])
         }
         return accepted
     }
