@@ -33,6 +33,8 @@ struct Serve: AsyncParsableCommand {
             publicBaseURL: environment["NIMBUS_PUBLIC_URL"],
             fieldEncryptionKey: environment["NIMBUS_ENCRYPTION_KEY"],
             tokenKey: environment["NIMBUS_TOKEN_KEY"],
+            maximumBodySize: try Self.number(environment["NIMBUS_MAX_BODY_BYTES"], "NIMBUS_MAX_BODY_BYTES", in: 1 << 20...1 << 30)
+                ?? 16 * 1024 * 1024,
             signatureDateWindowSeconds: try Self.number(environment["NIMBUS_SIGNATURE_WINDOW"], "NIMBUS_SIGNATURE_WINDOW", in: 1...86_400) ?? 300,
             tombstoneRetention: try Self.tombstoneRetention(environment["NIMBUS_TOMBSTONE_RETENTION_DAYS"]),
             inboxRetention: try Self.inboxRetention(environment["NIMBUS_INBOX_RETENTION_DAYS"]),

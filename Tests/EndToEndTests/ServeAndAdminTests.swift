@@ -71,13 +71,13 @@ struct ServeAndAdminTests {
         }
     }
 
-    @Test("NIMBUS_DATA and NIMBUS_PORT stand for --data and --port; links name the port a server on port 0 got; a bad port is refused")
+    @Test("NIMBUS_DATA, NIMBUS_PORT and NIMBUS_MAX_BODY_BYTES are read; links name the port a server on port 0 got; a bad port is refused")
     func environmentVariables() async throws {
         try await withDataDirectory { data in
             let database = data.database.postgresURL.map { ["--database", $0] } ?? []
             let server = try await ServerProcess(
                 data,
-                environment: ["NIMBUS_DATA": data.directory, "NIMBUS_PORT": "0"],
+                environment: ["NIMBUS_DATA": data.directory, "NIMBUS_PORT": "0", "NIMBUS_MAX_BODY_BYTES": "1048576"],
                 arguments: ["serve"] + database
             )
             #expect(server.exported("NIMBUS_URL") == server.url)
@@ -92,6 +92,17 @@ struct ServeAndAdminTests {
             )
             let answer = try #require(try JSONSerialization.jsonObject(with: Data(anonymous.stdout.utf8)) as? [String: Any])
             #expect((answer["redirectURL"] as? String)?.hasPrefix(server.url + "/") == true, "\(answer)")
+            // NIMBUS_MAX_BODY_BYTES sets the request body limit (1 MiB here, 16 MiB by default).
+            let body = data.directory + "/large.json"
+            try Data(repeating: UInt8(ascii: " "), count: 2 << 20).write(to: URL(fileURLWithPath: body))
+            let large = try await runProcess(
+                "/usr/bin/env",
+                [
+                    "curl", "-s", "--data-binary", "@" + body, "--url-query", "ckAPIToken=\(apiToken)",
+                    "\(server.url)/database/1/\(container)/development/public/records/lookup",
+                ]
+            )
+            #expect(large.stdout.contains("larger than the 1048576-byte limit"), "\(large.stdout)")
             #expect(try await server.stop() == 0)
 
             var environment = ProcessInfo.processInfo.environment
