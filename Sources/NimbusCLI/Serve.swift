@@ -9,6 +9,7 @@ import Foundation
 import Logging
 import NimbusAPNs
 import NimbusServer
+import Synchronization
 
 /// `nimbus serve`: runs the server on the embedded SQLite store, or on PostgreSQL with `--database`.
 struct Serve: AsyncParsableCommand {
@@ -43,33 +44,22 @@ struct Serve: AsyncParsableCommand {
         )
         if let port, !(0...65535).contains(port) { throw ValidationError("--port must be from 0 to 65535") }
         let instance = try await NimbusInstance.open(configuration, logger: logger)
-        let quickstart = try await NimbusServer.makeQuickstart(instance)
         let location = configuration.databaseURL == nil ? "data directory \(configuration.dataDirectory)" : "database"
-        // Printed once the server listens, so the URL names the port it got (with `--port 0`).
-        try await NimbusServer.run(instance, logger: logger) { url in
-            guard let quickstart else { return }
-            // Written straight to the file descriptor: stdout is a pipe under scripts and tests, and
-            // buffered output would not arrive while the server runs.
-            FileHandle.standardOutput.write(
-                Data(
-                    """
-                    New \(location): created a development container and a user.
-                    The tokens are shown only now (the server stores their hashes). Paste these lines into a shell:
-
-                    export NIMBUS_URL=\(url)
-                    export NIMBUS_CONTAINER=\(quickstart.container)
-                    export NIMBUS_API_TOKEN=\(quickstart.apiToken)
-                    export NIMBUS_WEB_AUTH_TOKEN='\(quickstart.webAuthToken)'
-
-                    """.utf8
-                )
-            )
+        let quickstart = QuickstartNotice(try await NimbusServer.makeQuickstart(instance), location: location)
+        // Printed once the server listens, so the URL names the port it got (with `--port 0`);
+        // and printed anyway if it never listens (a port in use): the tokens are shown only once.
+        do {
+            try await NimbusServer.run(instance, logger: logger) { url in quickstart.print(url: url) }
+        } catch {
+            quickstart.print(url: configuration.publicBaseURL ?? NimbusServer.url(hostname: configuration.hostname, port: configuration.port))
+            throw error
         }
     }
 
     /// A whole number from an environment variable, or `nil` when it is not set.
     static func number(_ text: String?, _ name: String, in range: ClosedRange<Int>) throws -> Int? {
-        guard let text else { return nil }
+        // Empty counts as unset, as a compose file's `${PORT}` gives when PORT is not set.
+        guard let text = text?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
         guard let value = Int(text), range.contains(value) else {
             throw ValidationError("\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), not \(text)")
         }
@@ -131,5 +121,41 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("NIMBUS_NOTIFICATION_DELAY_MS must be a whole number of milliseconds from 0 to 60000")
         }
         return .milliseconds(milliseconds)
+    }
+}
+
+/// The lines a first start prints for the README's quick start, printed once.
+private final class QuickstartNotice: Sendable {
+    private let quickstart: NimbusServer.Quickstart?
+    private let location: String
+    private let printed = Mutex(false)
+
+    init(_ quickstart: NimbusServer.Quickstart?, location: String) {
+        self.quickstart = quickstart
+        self.location = location
+    }
+
+    func print(url: String) {
+        guard let quickstart,
+            printed.withLock({ done in
+                defer { done = true }; return !done
+            })
+        else { return }
+        // Written straight to the file descriptor: stdout is a pipe under scripts and tests, and
+        // buffered output would not arrive while the server runs.
+        FileHandle.standardOutput.write(
+            Data(
+                """
+                New \(location): created a development container and a user.
+                The tokens are shown only now (the server stores their hashes). Paste these lines into a shell:
+
+                export NIMBUS_URL=\(url)
+                export NIMBUS_CONTAINER=\(quickstart.container)
+                export NIMBUS_API_TOKEN=\(quickstart.apiToken)
+                export NIMBUS_WEB_AUTH_TOKEN='\(quickstart.webAuthToken)'
+
+                """.utf8
+            )
+        )
     }
 }

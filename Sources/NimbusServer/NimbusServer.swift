@@ -66,9 +66,15 @@ public enum NimbusServer {
         makeResponder(instance, address: PublicAddress(configuredURL(instance.configuration)), logger: logger)
     }
 
+    /// The URL of a listening address: `http://host:port`, an IPv6 address in brackets.
+    public static func url(hostname: String, port: Int) -> String {
+        let host = hostname.contains(":") && !hostname.hasPrefix("[") ? "[\(hostname)]" : hostname
+        return "http://\(host):\(port)"
+    }
+
     /// The URL the configuration names: its public URL, or the listening address.
     static func configuredURL(_ configuration: ServerConfiguration) -> String {
-        configuration.publicBaseURL ?? "http://\(configuration.hostname):\(configuration.port)"
+        configuration.publicBaseURL ?? url(hostname: configuration.hostname, port: configuration.port)
     }
 
     private static func makeResponder(
@@ -128,7 +134,7 @@ public enum NimbusServer {
             services: services,
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.port
-                let listening = "http://\(configuration.hostname):\(port)"
+                let listening = url(hostname: configuration.hostname, port: port)
                 // Links name the port the listener got, unless a public URL is configured.
                 if configuration.publicBaseURL == nil { address.set(listening) }
                 await onServerRunning(configuration.publicBaseURL ?? listening, channel)
@@ -147,7 +153,7 @@ public enum NimbusServer {
             logger.info(
                 "Nimbus ready",
                 metadata: [
-                    LogKey.url: "http://\(instance.configuration.hostname):\(port)",
+                    LogKey.url: "\(Self.url(hostname: instance.configuration.hostname, port: port))",
                     LogKey.data: "\(instance.configuration.dataDirectory)",
                 ]
             )

@@ -38,11 +38,19 @@ struct DatabaseRecordsTests {
                 deleting: []
             )
             #expect(saved.map(\.zoneID.zoneName) == ["Notes", "Old"] && deleted.isEmpty)
+            #expect(saved.allSatisfy { !$0.zoneID.ownerRecordName.isEmpty }, "new zones come back with the server's IDs, owner filled in")
             let swapped = try await database.modifyRecordZones(
                 saving: [RecordZone(zoneName: "Notes")],
                 deleting: [ZoneID(zoneName: "Old", ownerRecordName: "")]
             )
             #expect(swapped.saved.map(\.zoneID.zoneName) == ["Notes"] && swapped.deleted.map(\.zoneName) == ["Old"])
+            let both = try await #require(throws: NimbusError.self) {
+                try await database.modifyRecordZones(
+                    saving: [RecordZone(zoneName: "Notes")],
+                    deleting: [ZoneID(zoneName: "Notes", ownerRecordName: "")]
+                )
+            }
+            #expect(both.code == .badRequest)
             let zones = try await database.allRecordZones()
             #expect(Set(zones.map(\.zoneID.zoneName)) == ["_defaultZone", "Notes"])
             #expect(zones.first { $0.zoneID.isDefaultZone }?.capabilities == .fetchChanges)

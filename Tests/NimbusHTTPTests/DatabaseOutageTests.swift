@@ -31,7 +31,7 @@ private enum OutageCluster {
 )
 struct DatabaseOutageTests {
     @Test(
-        "while PostgreSQL is down requests are TRY_AGAIN_LATER with retryAfter; when it returns the server serves again and lost nothing it acknowledged"
+        "while PostgreSQL is down requests are TRY_AGAIN_LATER (with retryAfter unless a commit's outcome is unknown); when it returns the server serves again and lost nothing it acknowledged"
     )
     func outageAndRecovery() async throws {
         // A short wait for a connection and a short statement timeout, so requests during the

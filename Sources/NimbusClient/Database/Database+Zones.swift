@@ -32,22 +32,26 @@ extension Database {
 
     /// Creates and deletes zones in one call, as CloudKit's `modifyRecordZones(saving:deleting:)`:
     /// saving a zone that exists is not an error.
-    /// - Returns: the zones saved and the IDs of the zones deleted.
-    /// - Throws: `.permissionFailure` in a database without custom zones; for a single zone, its
-    ///   error; for several of which some failed, `.partialFailure` with each failed one's error.
+    /// - Returns: the zones saved, with the IDs the server gives them (their owner filled in),
+    ///   and the IDs of the zones deleted.
+    /// - Throws: `.badRequest` for a zone both saved and deleted; `.permissionFailure` in a
+    ///   database without custom zones; for a single zone, its error; for several of which some
+    ///   failed, `.partialFailure` with each failed one's error.
     @discardableResult
     public func modifyRecordZones(saving: [RecordZone], deleting: [ZoneID]) async throws -> (saved: [RecordZone], deleted: [ZoneID]) {
+        let deletedNames = Set(deleting.map(\.zoneName))
+        if let both = saving.first(where: { deletedNames.contains($0.zoneID.zoneName) }) {
+            throw NimbusError.badRequest("zone \(both.zoneID.zoneName) is both saved and deleted")
+        }
         let operations = saving.map { ("create", $0.zoneID) } + deleting.map { ("delete", $0) }
+        // Any failure throws, so every zone named was done; the server's IDs come back by name.
         let done = try await modifyZones(operations, toleratingExisting: true)
-        let saved = Set(done.map(Self.key))
+        let byName = Dictionary(done.map { ($0.zoneName, $0) }, uniquingKeysWith: { first, _ in first })
         return (
-            saving.filter { saved.contains(Self.key($0.zoneID)) }.map { RecordZone(zoneID: $0.zoneID, capabilities: .custom) },
-            deleting.filter { saved.contains(Self.key($0)) }
+            saving.map { RecordZone(zoneID: byName[$0.zoneID.zoneName] ?? $0.zoneID, capabilities: .custom) },
+            deleting
         )
     }
-
-    /// A zone ID as a request names it: the owner left out, as the server fills it in.
-    private static func key(_ zoneID: ZoneID) -> String { zoneID.zoneName }
 
     /// Creates zones (`zones/modify`), 200 per request; creating one that exists is not an
     /// error, as in CloudKit.

@@ -124,6 +124,7 @@ package final class PostgreSQLDatabase: SQLDatabase {
                 return try await transaction(
                     lock == nil ? "BEGIN ISOLATION LEVEL SERIALIZABLE" : "BEGIN ISOLATION LEVEL REPEATABLE READ",
                     lock: lock,
+                    writes: true,
                     body
                 )
             } catch {
@@ -220,9 +221,12 @@ package final class PostgreSQLDatabase: SQLDatabase {
     /// before `BEGIN` on purpose: a serializable transaction's snapshot is taken by its first
     /// statement, and one taken before waiting for the lock would not see the writes of the
     /// transaction it waited for, and fail.
+    /// With `writes`, a COMMIT whose outcome is unknown (the server may have committed) is
+    /// `StoreError.outcomeUnknown`; a read has nothing to lose, and fails as any database failure.
     private func transaction<Result: Sendable>(
         _ begin: String,
         lock: Int64? = nil,
+        writes: Bool = false,
         _ body: @escaping @Sendable (any SQLConnection) async throws -> Result
     ) async throws -> Result {
         let logger = logger
@@ -237,9 +241,7 @@ package final class PostgreSQLDatabase: SQLDatabase {
                     result = try await body(sql)
                     do {
                         try await sql.run("COMMIT")
-                    } catch let error where PostgresFailure(error).sqlState == nil {
-                        // The server refused nothing: the connection failed before its answer,
-                        // and the commit may have happened.
+                    } catch let error where writes && PostgresFailure(error).leavesCommitUnknown {
                         throw StoreError(.outcomeUnknown, detail: "COMMIT got no answer: \(error)")
                     }
                 } catch {

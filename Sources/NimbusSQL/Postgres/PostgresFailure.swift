@@ -20,6 +20,18 @@ struct PostgresFailure {
         (error as? PSQLError)?.serverInfo?[.sqlState]
     }
 
+    /// Whether a COMMIT that failed this way may still have committed: the connection failed
+    /// after the statement was sent and before its answer, or the server answered that it is
+    /// shutting down or lost the connection (classes 57P and 08), which it may do after the
+    /// commit is durable. An error the server reported otherwise means it did not commit, and a
+    /// connection that was closed before the statement was sent sent nothing.
+    var leavesCommitUnknown: Bool {
+        if let lost = error as? PostgresConnectionLost { return lost.afterSending }
+        guard let psql = error as? PSQLError else { return false }
+        guard let state = psql.serverInfo?[.sqlState] else { return true }
+        return state.hasPrefix("57P") || state.hasPrefix("08")
+    }
+
     /// Whether the transaction lost a race with another and may succeed if run again:
     /// `serialization_failure` or `deadlock_detected`.
     var isSerializationFailure: Bool {

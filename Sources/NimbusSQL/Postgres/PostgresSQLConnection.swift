@@ -53,14 +53,14 @@ struct PostgresSQLConnection: SQLConnection {
     /// driver's: a statement written to a connection that has just closed is dropped by the
     /// channel and its promise is never completed, so waiting on it alone would wait forever.
     private func execute(_ statement: PostgresQuery) async throws -> PostgresQueryResult {
-        guard !connection.isClosed else { throw PostgresConnectionLost() }
+        guard !connection.isClosed else { throw PostgresConnectionLost(afterSending: false) }
         let answered: EventLoopFuture<PostgresQueryResult> = connection.query(statement, logger: logger)
         guard let deadline else { return try await answered.get() }
         let connection = connection
         let promise = connection.eventLoop.makePromise(of: PostgresQueryResult.self)
         // Both callbacks run on the connection's event loop; the promise keeps the first outcome.
         let watchdog = connection.eventLoop.scheduleTask(in: deadline) {
-            promise.fail(PostgresConnectionLost())
+            promise.fail(PostgresConnectionLost(afterSending: true))
             let closing: EventLoopFuture<Void> = connection.close()
             closing.whenComplete { _ in }
         }
@@ -120,5 +120,8 @@ struct PostgresSQLConnection: SQLConnection {
 
 /// The connection closed before the statement's answer arrived, or the answer is overdue.
 struct PostgresConnectionLost: Error, CustomStringConvertible {
+    /// Whether the statement was sent before the connection was found lost.
+    var afterSending: Bool
+
     var description: String { "the PostgreSQL connection closed or stopped answering" }
 }
