@@ -89,7 +89,7 @@ public enum NimbusServer {
             database: instance.database,
             accounts: instance.accounts,
             dispatcher: instance.dispatcher,
-            courier: WebCourier(tokens: instance.pushTokens, dispatcher: instance.dispatcher, now: instance.now),
+            courier: WebCourier(tokens: instance.pushTokens, dispatcher: instance.dispatcher, now: instance.now, logger: logger),
             configuration: .init(maximumBodySize: configuration.maximumBodySize, publicAddress: address),
             metrics: HTTPMetrics(factory: factory),
             renderMetrics: { registry.emitToString() },

@@ -55,6 +55,10 @@ struct ChangeFeedHTTPTests {
             #expect((a["zoneID"] as? [String: Any])?["zoneName"] as? String == "A")
             #expect((a["records"] as? [[String: Any]])?.map { $0["recordName"] as? String } == ["A1"])
             #expect(a["moreComing"] as? Bool == true)
+            // A private zone's page says how far through the zone's changes it is.
+            let progress = try #require(a["nimbusProgress"] as? [String: Any], "\(a)")
+            let (from, through, latest) = (progress["from"] as? Int, progress["through"] as? Int, progress["latest"] as? Int)
+            #expect(from == 0 && (through ?? 0) > 0 && (through ?? 0) < (latest ?? 0), "\(progress)")
             let field = ((a["records"] as? [[String: Any]])?.first?["fields"] as? [String: Any])?["n"] as? [String: Any]
             #expect(field?["value"] as? String == "1", "numberAsStrings (Apple's spelling) is honoured")
             #expect((pages[1]["records"] as? [[String: Any]])?.map { $0["recordName"] as? String } == ["B2"])

@@ -4,6 +4,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 
+public import Logging
 public import NimbusModel
 public import NimbusStore
 
@@ -24,13 +25,20 @@ public struct WebCourier: Sendable {
     let tokens: any PushTokenStore
     let dispatcher: NotificationDispatcher
     let now: @Sendable () -> Int64
+    let logger: Logger
 
     /// How often a polled token is marked used, in milliseconds.
     static let touchInterval: Int64 = 3_600_000
 
     /// Creates the courier over a token store and the dispatcher whose inboxes it reads.
     /// - Parameter now: The clock, in milliseconds since 1970 (the store's).
-    public init(tokens: any PushTokenStore, dispatcher: NotificationDispatcher, now: @escaping @Sendable () -> Int64) {
+    public init(
+        tokens: any PushTokenStore,
+        dispatcher: NotificationDispatcher,
+        now: @escaping @Sendable () -> Int64,
+        logger: Logger = Logger(label: "nimbus.courier", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) {
+        self.logger = logger
         self.tokens = tokens
         self.dispatcher = dispatcher
         self.now = now
@@ -157,6 +165,7 @@ public struct WebCourier: Sendable {
         } catch let error as NimbusError {
             throw error
         } catch {
+            logger.error("Notification store failed", metadata: [LogKey.error: "\(String(reflecting: error))"])
             throw NimbusError(.serviceUnavailable, "the notification store is unavailable; try again", retryAfter: .seconds(1))
         }
     }
