@@ -160,7 +160,7 @@ final class FeedClient: @unchecked Sendable {
         return Page(
             records: occurrences(of: Array(#""recordChangeTag""#.utf8), in: response.body),
             syncToken: syncToken,
-            moreComing: tail.hasSuffix(#""moreComing":true}"#)
+            moreComing: tail.contains(#""moreComing":true"#)
         )
     }
 

@@ -39,9 +39,8 @@ public struct ZoneFeedPage: WireResponse {
         writer.beginArray()
         for item in records { item.write(to: &writer, options: options) }
         writer.endArray()
-        writer.field("syncToken", syncToken)
-        writer.key("moreComing")
-        writer.bool(moreComing)
+        // Before the token and `moreComing`, which stay last as in CloudKit's answers: clients
+        // that read a page's tail find them where they always were.
         if let progress {
             writer.key("nimbusProgress")
             writer.beginObject()
@@ -50,6 +49,9 @@ public struct ZoneFeedPage: WireResponse {
             writer.field("latest", progress.latest)
             writer.endObject()
         }
+        writer.field("syncToken", syncToken)
+        writer.key("moreComing")
+        writer.bool(moreComing)
         writer.endObject()
     }
 }
