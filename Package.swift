@@ -165,6 +165,7 @@ let package = Package(
                 "NimbusEngine",
                 "NimbusModel",
                 "NimbusServer",
+                "NimbusStore",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),

@@ -51,7 +51,7 @@ struct Serve: AsyncParsableCommand {
         do {
             try await NimbusServer.run(instance, logger: logger) { url in quickstart.print(url: url) }
         } catch {
-            quickstart.print(url: configuration.publicBaseURL ?? NimbusServer.url(hostname: configuration.hostname, port: configuration.port))
+            quickstart.print(url: NimbusServer.configuredURL(configuration))
             throw error
         }
     }

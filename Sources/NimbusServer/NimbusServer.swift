@@ -72,8 +72,9 @@ public enum NimbusServer {
         return "http://\(host):\(port)"
     }
 
-    /// The URL the configuration names: its public URL, or the listening address.
-    static func configuredURL(_ configuration: ServerConfiguration) -> String {
+    /// The URL the configuration names: its public URL, or the listening address (before the
+    /// server listens, so port 0 stays 0).
+    public static func configuredURL(_ configuration: ServerConfiguration) -> String {
         configuration.publicBaseURL ?? url(hostname: configuration.hostname, port: configuration.port)
     }
 

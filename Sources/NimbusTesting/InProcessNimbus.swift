@@ -9,6 +9,7 @@ public import NimbusClient
 import NimbusEngine
 public import NimbusModel
 import NimbusServer
+import NimbusStore
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -157,13 +158,7 @@ public final class InProcessNimbus: Sendable {
     public func stop() async {
         delivery.cancel()
         // As a server does at shutdown: delivery gets a few seconds to notice.
-        let delivery = delivery
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { await delivery.value }
-            group.addTask { try? await Task.sleep(for: .seconds(5)) }
-            await group.next()
-            group.cancelAll()
-        }
+        _ = await waitForEnd(of: delivery, atMost: .seconds(5))
         await instance.close()
         try? FileManager.default.removeItem(at: directory)
     }

@@ -13,20 +13,23 @@ extension Database {
     ///
     /// In the shared database: the zones of the shares the user accepted, each with its owner.
     public func allZones() async throws -> [ZoneID] {
-        let response = try await get("zones/list")
-        return try zones(in: response)
+        try await allRecordZones().map(\.zoneID)
     }
 
     /// Returns every zone of the database with its capabilities (`zones/list`), as CloudKit's
     /// `allRecordZones()`.
     public func allRecordZones() async throws -> [RecordZone] {
         let response = try await get("zones/list")
-        let zoneIDs = try zones(in: response)
         guard case .array(let items)? = response["zones"] else { return [] }
-        return zip(zoneIDs, items).map { zoneID, item in
+        return try items.enumerated().map { index, item in
+            if RecordJSON.isError(item) { throw RecordJSON.error(item) }
+            guard case .object(let members) = item, let zoneID = members["zoneID"] else {
+                throw NimbusError(.internalError, "zones[\(index)] has no zoneID")
+            }
+            let id = try RecordWireCoding.zoneID(zoneID, at: "zones[\(index)].zoneID")
             // The server says whether a zone is atomic: custom zones are, default zones are not.
-            guard case .object(let members) = item, case .bool(let atomic)? = members["atomic"] else { return RecordZone(zoneID: zoneID) }
-            return RecordZone(zoneID: zoneID, capabilities: atomic ? .custom : .fetchChanges)
+            guard case .bool(let atomic)? = members["atomic"] else { return RecordZone(zoneID: id) }
+            return RecordZone(zoneID: id, capabilities: atomic ? .custom : .fetchChanges)
         }
     }
 
@@ -119,17 +122,5 @@ extension Database {
         if operations.count == 1, let only = failures.values.first { throw only }
         if let failure = NimbusError.partialFailure(failures, of: operations.count) { throw failure }
         return done
-    }
-
-    /// The zone IDs of a `zones` array.
-    private func zones(in response: JSONObject) throws -> [ZoneID] {
-        guard case .array(let items)? = response["zones"] else { return [] }
-        return try items.enumerated().map { index, item in
-            if RecordJSON.isError(item) { throw RecordJSON.error(item) }
-            guard case .object(let members) = item, let zoneID = members["zoneID"] else {
-                throw NimbusError(.internalError, "zones[\(index)] has no zoneID")
-            }
-            return try RecordWireCoding.zoneID(zoneID, at: "zones[\(index)].zoneID")
-        }
     }
 }
