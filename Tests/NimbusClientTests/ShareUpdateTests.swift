@@ -128,4 +128,32 @@ struct ShareUpdateTests {
             #expect(try await alice.privateCloudDatabase.accessRequests(for: share).map(\.status) == [.denied])
         }
     }
+    @Test("sharing a zone or a record twice returns the share that exists and adds only missing invitations")
+    func shareTwiceIsIdempotent() async throws {
+        try await ClientFixture.with { f in
+            let carolUser = try await f.instance.accounts.addUser(name: "Carol", email: nil, phone: nil, container: ClientFixture.containerID)
+            let alice = f.container(as: f.alice).privateCloudDatabase
+            let bob = ShareInvitation(.userRecordName(f.bob.user.userRecordName), permission: .readWrite)
+            let chat = ZoneID(zoneName: "Chat", ownerRecordName: "")
+            try await alice.save(zones: [chat])
+
+            let zoneShare = try await alice.shareZone(chat, title: "Chat", inviting: [bob])
+            _ = try await f.container(as: f.bob).acceptShare(shortGUID: zoneShare.shortGUID)
+            let accepted = try await alice.fetchShare(in: chat)
+            let again = try await alice.shareZone(chat, title: "Other", inviting: [bob])
+            #expect(again == accepted, "a second call changed nothing")
+            #expect(again.shortGUID == zoneShare.shortGUID)
+            let bobs = again.participants.first { $0.userRecordName == f.bob.user.userRecordName }
+            #expect(bobs?.acceptance == .accepted && bobs?.permission == .readWrite)
+            let withCarol = try await alice.shareZone(chat, inviting: [bob, ShareInvitation(.userRecordName(carolUser.user.userRecordName))])
+            #expect(withCarol.participants.map(\.acceptance) == [.accepted, .accepted, .pending])
+            #expect(try await f.container(as: f.bob).sharedCloudDatabase.allZones().map(\.zoneName) == ["Chat"])
+
+            let other = ZoneID(zoneName: "Other", ownerRecordName: "")
+            try await alice.save(zones: [other])
+            let topic = try await alice.save(.note("topic", in: other))
+            let recordShare = try await alice.shareRecord(topic, inviting: [bob])
+            #expect(try await alice.shareRecord(topic, inviting: [bob]) == recordShare)
+        }
+    }
 }

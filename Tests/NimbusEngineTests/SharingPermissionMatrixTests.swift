@@ -22,7 +22,7 @@ struct SharingPermissionMatrixTests {
     }
 
     enum Operation: String, CaseIterable {
-        case read, readOutside, query, createChild, createWithoutParent, modify, delete, changeShare, addParticipant
+        case read, readOutside, query, createChild, createWithoutParent, modify, delete, deleteRoot, changeShare, addParticipant
     }
 
     /// `nil`: allowed; otherwise the error code.
@@ -34,6 +34,11 @@ struct SharingPermissionMatrixTests {
         case .readOutside: return kind == .zone ? nil : .unknownItem
         case .createChild, .modify, .delete: return writes ? nil : .permissionFailure
         case .createWithoutParent: return kind == .zone && writes ? nil : .permissionFailure
+        // Deleting the root ends a record share for everyone: only administrators may. The probe
+        // sends a stale change tag, so an allowed delete answers CONFLICT and ends nothing.
+        case .deleteRoot:
+            let allowed = kind == .zone ? writes : role == .administrator
+            return allowed ? .serverRecordChanged : .permissionFailure
         case .changeShare: return role == .administrator ? nil : .permissionFailure
         case .addParticipant:
             guard role == .administrator else { return .permissionFailure }
@@ -154,6 +159,8 @@ struct SharingPermissionMatrixTests {
                 )
             case .delete:
                 return try await modify(RecordOperation(kind: .forceDelete, recordName: "victim-\(role.rawValue)"))
+            case .deleteRoot:
+                return try await modify(RecordOperation(kind: .delete, recordName: "c1", recordChangeTag: "stale"))
             case .changeShare:
                 return try await modify(
                     RecordOperation(kind: .forceUpdate, recordName: shareName, fields: ["cloudkit.title": FieldInput(.string("\(role)"))])

@@ -189,4 +189,146 @@ struct SharingTests {
             #expect(inDefault.first?.error?.code == .badRequest)
         }
     }
+    @Test("creating a share that exists answers EXISTS with the share as it stands, and changes nothing", arguments: [true, false])
+    func secondCreateKeepsTheShare(zoneShare: Bool) async throws {
+        try await EngineFixture.with { f in
+            try await seed(f)
+            let name = zoneShare ? Share.zoneShareName : "share-c1"
+            func create(_ participants: [ParticipantInput], title: String) -> RecordOperation {
+                RecordOperation(
+                    kind: .create,
+                    recordName: name,
+                    recordType: Share.recordType,
+                    fields: ["cloudkit.title": FieldInput(.string(title))],
+                    share: ShareChange(rootRecordName: zoneShare ? nil : "c1", publicPermission: .none, participants: participants)
+                )
+            }
+            let first = try await f.modify(
+                [create([ParticipantInput(lookupInfo: .userRecordName(f.bob), permission: .readWrite)], title: "Tea")],
+                zone: "Chats"
+            )
+            let guid = try #require(first.first?.record?.shareDetails?.share.shortGUID)
+            _ = try await f.database.acceptShares([ShareLookup(shortGUID: guid)], access: f.access(f.bob))
+            let before = try await f.lookup(name, zone: "Chats")
+
+            let second = try await f.modify([create([], title: "Coffee")], zone: "Chats")
+            let error = try #require(second.first?.error)
+            #expect(error.code == .alreadyExists)
+            let server = try #require(error.serverRecord?.shareDetails?.share)
+            #expect(server.participants.map(\.acceptance) == [.accepted, .accepted])
+            #expect(error.serverRecord?.recordChangeTag == before?.recordChangeTag)
+
+            #expect(try await f.lookup(name, zone: "Chats") == before)
+            #expect(try await visible(f, ["c1", "m1"], as: f.bob) == ["c1", "m1"])
+        }
+    }
+    @Test("going private removes public members even when the update lists them, as clients send back what they read")
+    func goingPrivateRemovesListedPublicUsers() async throws {
+        try await EngineFixture.with { f in
+            try await seed(f)
+            let record = try await share(f, root: "c1", with: [ParticipantInput(lookupInfo: .userRecordName(f.bob))])
+            let guid = try #require(record.shareDetails?.share.shortGUID)
+            let opened = try await f.modify(
+                [RecordOperation(kind: .forceUpdate, recordName: "share-c1", share: ShareChange(publicPermission: .readOnly))],
+                zone: "Chats"
+            )
+            #expect(opened.first?.error == nil)
+            let dave = try await f.accounts.addUser(name: "Dave", email: nil, phone: nil, container: EngineFixture.container).user.userRecordName
+            for user in [f.bob, dave] {
+                _ = try await f.database.acceptShares([ShareLookup(shortGUID: guid)], access: f.access(user))
+            }
+            let read = try #require(try await f.lookup("share-c1", zone: "Chats"))
+            let everyone = try #require(read.shareDetails?.share.participants)
+            #expect(everyone.map(\.role) == [.owner, .privateUser, .publicUser])
+            let listed = everyone.map {
+                ParticipantInput(participantID: $0.participantID, lookupInfo: $0.lookupInfo, role: $0.role, permission: $0.permission)
+            }
+
+            let update = RecordOperation(
+                kind: .update,
+                recordName: "share-c1",
+                recordChangeTag: read.recordChangeTag,
+                share: ShareChange(publicPermission: SharePermission.none, participants: listed)
+            )
+            let result = try await f.modify([update], zone: "Chats")
+            #expect(result.first?.error == nil, "\(result)")
+            #expect(result.first?.record?.shareDetails?.removedParticipants.map(\.userRecordName) == [dave])
+            let after = try #require(try await f.lookup("share-c1", zone: "Chats")?.shareDetails?.share.participants)
+            #expect(after.map(\.userRecordName) == [f.alice, f.bob], "Dave is gone from the owner's list")
+            #expect(try await f.database.zones(access: shared(f, dave)).isEmpty)
+            #expect(try await visible(f, ["c1"], as: f.bob) == ["c1"])
+        }
+    }
+    @Test("a READ_WRITE participant cannot end a share by deleting its root; they leave by deleting the share")
+    func participantCannotDeleteRoot() async throws {
+        try await EngineFixture.with { f in
+            try await seed(f)
+            let record = try await share(f, root: "c1", with: [ParticipantInput(lookupInfo: .userRecordName(f.bob), permission: .readWrite)])
+            let guid = try #require(record.shareDetails?.share.shortGUID)
+            _ = try await f.database.acceptShares([ShareLookup(shortGUID: guid)], access: f.access(f.bob))
+            let before = try await f.lookup("c1", zone: "Chats")
+
+            let deleted = try await f.database.modifyRecords(
+                [RecordOperation(kind: .forceDelete, recordName: "c1")],
+                inZone: chats(f),
+                atomic: true,
+                access: shared(f, f.bob)
+            )
+            #expect(deleted.first?.error?.code == .permissionFailure)
+            #expect(try await f.lookup("c1", zone: "Chats") == before)
+            #expect(try await visible(f, ["c1", "m1", "share-c1"], as: f.bob) == ["c1", "m1", "share-c1"])
+
+            let left = try await f.database.modifyRecords(
+                [RecordOperation(kind: .forceDelete, recordName: "share-c1")],
+                inZone: chats(f),
+                atomic: true,
+                access: shared(f, f.bob)
+            )
+            #expect(left.first?.error == nil)
+            #expect(try await f.database.zones(access: shared(f, f.bob)).isEmpty)
+            #expect(try await f.lookup("c1", zone: "Chats")?.shareRecordName == "share-c1", "the share survives for the others")
+        }
+    }
+    @Test("a participant cannot tell an owner's hidden record from a missing one by saving or by VALIDATE references")
+    func noExistenceOracles() async throws {
+        try await EngineFixture.with { f in
+            try await seed(f)
+            let carol = try await f.accounts.addUser(name: "Carol", email: nil, phone: nil, container: EngineFixture.container).user.userRecordName
+            let record = try await share(
+                f,
+                root: "c1",
+                with: [
+                    ParticipantInput(lookupInfo: .userRecordName(f.bob), permission: .readWrite),
+                    ParticipantInput(lookupInfo: .userRecordName(carol), permission: .readOnly),
+                ]
+            )
+            let guid = try #require(record.shareDetails?.share.shortGUID)
+            for user in [f.bob, carol] { _ = try await f.database.acceptShares([ShareLookup(shortGUID: guid)], access: f.access(user)) }
+            func outcome(_ op: RecordOperation, as user: String) async throws -> String {
+                let result = try await f.database.modifyRecords([op], inZone: chats(f), atomic: true, access: shared(f, user))
+                guard let error = result.first?.error else { return "saved" }
+                return "\(error.code): \(error.reason)"
+            }
+            func child(_ name: String, _ kind: RecordOperation.Kind = .create, fields: [String: FieldInput] = [:]) -> RecordOperation {
+                RecordOperation(kind: kind, recordName: name, recordType: "Message", fields: fields, parent: .set("c1"))
+            }
+
+            // "loose" is Alice's and hidden from both; "m1" is visible; "free" names nothing.
+            for kind in [RecordOperation.Kind.create, .forceUpdate, .forceReplace] {
+                #expect(try await outcome(child("loose", kind), as: f.bob) == outcome(child("m1", .create), as: f.bob))
+                #expect(try await outcome(child("loose", kind), as: carol) == outcome(child("free-\(kind)", kind), as: carol))
+            }
+            #expect(try await outcome(child("loose", .create), as: f.bob).hasPrefix("\(NimbusError.Code.alreadyExists)"))
+            #expect(try await f.lookup("loose", zone: "Chats")?.fields["text"] == .string("secret"))
+
+            func validating(_ target: String) -> [String: FieldInput] {
+                ["about": FieldInput(.reference(Reference(recordName: target, action: .validate)))]
+            }
+            let hidden = try await outcome(child("r1", fields: validating("loose")), as: f.bob)
+            let missing = try await outcome(child("r2", fields: validating("ghost")), as: f.bob)
+            #expect(hidden.hasPrefix("\(NimbusError.Code.referenceViolation)"))
+            #expect(hidden.replacingOccurrences(of: "loose", with: "ghost") == missing)
+            #expect(try await outcome(child("r3", fields: validating("m1")), as: f.bob) == "saved")
+        }
+    }
 }

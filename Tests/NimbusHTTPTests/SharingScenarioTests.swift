@@ -182,9 +182,13 @@ struct SharingScenarioTests {
             // Nobody has the zone before accepting.
             for user in [bob, carol, dave] { #expect(try await s.sharedZones(user).isEmpty) }
 
-            // Step 3: the URL alone is not enough.
+            // Step 3: the URL alone is not enough, and to a stranger a private share that takes
+            // no requests to join answers as a short GUID that names no share.
             let stranger = try await s.resolve(guid, as: dave, accept: true)
-            #expect(stranger["serverErrorCode"] as? String == "ACCESS_DENIED")
+            let random = try await s.resolve(String(repeating: "x", count: guid.count), as: dave, accept: true)
+            #expect(stranger["serverErrorCode"] as? String == "NOT_FOUND")
+            #expect(stranger["serverErrorCode"] as? String == random["serverErrorCode"] as? String)
+            #expect(stranger["reason"] as? String == random["reason"] as? String)
             #expect(stranger["share"] == nil && stranger["rootRecord"] == nil)
             #expect(try await s.sharedZones(dave).isEmpty)
 

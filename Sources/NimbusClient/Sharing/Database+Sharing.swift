@@ -49,6 +49,10 @@ extension Database {
     ///   - title: the title invitations show.
     ///   - publicPermission: what anyone with the URL may do; `.none` keeps the share private.
     ///   - invitations: the participants to add.
+    ///
+    /// Sharing a zone that is shared already returns its share as it stands (its title and
+    /// public permission unchanged), after inviting those of `invitations` it does not list, so
+    /// "get or create the zone's share" is one call and never takes anyone's access away.
     /// - Throws: `.permissionFailure` outside the private database or for the default zone;
     ///   `.badRequest` when adding participants to a public share.
     public func shareZone(
@@ -61,6 +65,9 @@ extension Database {
     }
 
     /// Shares a record and the records below it (those whose `parent` chain leads to it).
+    ///
+    /// Sharing a record that this call shared before returns its share as it stands, after
+    /// inviting those of `invitations` it does not list, as ``shareZone(_:title:publicPermission:inviting:)`` does.
     /// - Parameters:
     ///   - root: the record, as last fetched or saved (its change tag must be current).
     ///   - title: the title invitations show.
@@ -126,8 +133,16 @@ extension Database {
         }
         let items = try recordItems(response)
         guard let item = items.first else { throw NimbusError(.internalError, "the server did not answer for the share") }
-        if RecordJSON.isError(item) { throw RecordJSON.error(item, in: zoneID) }
-        return try ShareJSON.share(item, in: zoneID, at: "records[0]")
+        guard RecordJSON.isError(item) else { return try ShareJSON.share(item, in: zoneID, at: "records[0]") }
+        let error = RecordJSON.error(item, in: zoneID)
+        guard error.code == .alreadyExists, case .object(let members) = item, let server = members["serverRecord"] else { throw error }
+        // The share exists (this call ran before, or another device made it): it is the share
+        // asked for, and only the invitations it lacks are sent, so nobody's access changes.
+        let existing = try ShareJSON.share(server, in: zoneID, at: "records[0].serverRecord")
+        let missing = invitations.filter { invitation in
+            !existing.participants.contains { $0.acceptance != .removed && $0.isInvited(by: invitation.lookupInfo) }
+        }
+        return missing.isEmpty ? existing : try await save(existing, inviting: missing)
     }
 }
 

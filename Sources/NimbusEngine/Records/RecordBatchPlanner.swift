@@ -141,6 +141,9 @@ struct RecordBatchPlanner {
         }
     }
 
+    /// The answer to a create of a name in use, the same whether the caller may see the record.
+    static let nameTaken = NimbusError(.alreadyExists, "record already exists")
+
     private static let atomicFailure = NimbusError(.atomicFailure, "another operation of the atomic batch failed")
 
     // MARK: - Saves
@@ -164,13 +167,13 @@ struct RecordBatchPlanner {
 
     /// Plans a save of an ordinary record; returns it with the share that held it before.
     mutating func save(_ operation: RecordOperation, name: String) throws(NimbusError) -> (Record, previousShare: String?) {
-        let current = state[name] ?? nil
-        try checkSharedWrite(operation, current: current)
+        let isHidden = try checkSharedWrite(operation, current: state[name] ?? nil)
+        let current = isHidden ? nil : state[name] ?? nil
         switch operation.kind {
         case .update, .replace:
             try Self.checkChangeTag(of: operation, against: current)
         case .create:
-            if current != nil { throw NimbusError(.alreadyExists, "record already exists") }
+            if current != nil { throw Self.nameTaken }
         default:
             break
         }
@@ -205,6 +208,7 @@ struct RecordBatchPlanner {
         // Only references this operation sets are checked: the ones the record already had were
         // checked when they were saved (and a VALIDATE target cannot be deleted meanwhile).
         try validateReferences(operation.fields.values.compactMap(\.value).flatMap(\.references))
+        if isHidden { throw Self.nameTaken }
         state[name] = record
         edges.removeAll { $0.sourceName == name }
         edges += record.references.filter { $0.action != .none }.map {
@@ -258,7 +262,8 @@ struct RecordBatchPlanner {
             if let zoneID = reference.zoneID, zoneID.zoneName != context.zoneID.zoneName {
                 throw .badRequest("references cannot point to another zone ('\(zoneID.zoneName)')")
             }
-            if reference.action == .validate, (state[reference.recordName] ?? nil) == nil {
+            // A target the caller cannot see is as missing as one that is not there.
+            if reference.action == .validate, !(state[reference.recordName].flatMap { $0 }.map(isVisible) ?? false) {
                 throw NimbusError(.referenceViolation, "VALIDATE reference to missing record '\(reference.recordName)'")
             }
         }
@@ -290,6 +295,7 @@ struct RecordBatchPlanner {
     private mutating func delete(_ operation: RecordOperation, name: String) throws(NimbusError) -> [Tombstone] {
         guard let current = state[name] ?? nil, isVisible(current) else { throw NimbusError.recordNotFound }
         try checkWritable(current, action: "delete")
+        if let shareName = existingShareRoot(name) { try checkMayEnd(share: shareName) }
         try Self.checkChangeTag(of: operation, against: current)
         if context.onlyCreatorMayChange, current.created.userRecordName != context.user {
             throw .permissionFailure("only the record's creator may delete it")
@@ -314,6 +320,8 @@ struct RecordBatchPlanner {
                 "record '\(blocker.targetName)' is the target of a VALIDATE reference from '\(blocker.sourceName)'"
             )
         }
+        let endedShares = doomed.compactMap { doomedName in existingShareRoot(doomedName).map { (root: doomedName, share: $0) } }
+        for ended in endedShares { try checkMayEnd(share: ended.share) }
         var tombstones: [Tombstone] = []
         for doomedName in doomed {
             guard let record = state[doomedName] ?? nil else { continue }
@@ -323,12 +331,11 @@ struct RecordBatchPlanner {
         }
         // A share goes with its root (CloudKit deletes the share of a deleted root): its
         // participants lose access, and the root's descendants leave the hierarchy.
-        for doomedName in doomed {
-            guard let shareName = existingShareRoot(doomedName), !doomedSet.contains(shareName) else { continue }
+        for (root, shareName) in endedShares where !doomedSet.contains(shareName) {
             tombstones.append(Tombstone(recordName: shareName, recordType: Share.recordType))
             state[shareName] = .some(nil)
             shares[shareName] = .some(nil)
-            cascadedShareWrites += [.deleteShare(shareName), .moveDescendants(of: doomedName, from: shareName, to: nil)]
+            cascadedShareWrites += [.deleteShare(shareName), .moveDescendants(of: root, from: shareName, to: nil)]
         }
         return tombstones
     }

@@ -149,11 +149,15 @@ extension DatabaseService {
     }
 
     /// Refuses a caller who may not open a share: not listed on a private share, or removed.
+    ///
+    /// A stranger to a private share learns that it exists only while it takes requests to
+    /// join (they need to know, to ask); otherwise its short GUID answers as an unknown one.
     static func checkMayOpen(_ share: Share, caller: Invitee) throws(NimbusError) {
         let entry = entry(in: share, for: caller)
         if share.publicPermission != .none { return }
         guard let entry else {
-            throw .permissionFailure("this share is private and does not list you; ask its owner for an invitation")
+            guard share.requestsEnabled else { throw NimbusError(.unknownItem, "no share has this short GUID") }
+            throw .permissionFailure("this share is private and does not list you; ask its owner to let you join")
         }
         if entry.acceptance == .removed {
             throw .permissionFailure("you are no longer a participant of this share; ask its owner for a new invitation")

@@ -37,11 +37,33 @@ extension RecordBatchPlanner {
         throw .permissionFailure("your permission on this share is READ_ONLY: you cannot \(action) its records")
     }
 
-    /// Before a save: an existing record must be one the caller may see and change.
-    func checkSharedWrite(_ operation: RecordOperation, current: Record?) throws(NimbusError) {
-        guard context.sharing.scope == .shared, let current else { return }
-        guard isVisible(current) else { throw NimbusError.recordNotFound }
+    /// Deleting a share's root ends the share for everyone, so through the shared database
+    /// only an administrator may do it; other participants leave by deleting the share record.
+    func checkMayEnd(share shareName: String) throws(NimbusError) {
+        guard context.sharing.scope == .shared,
+            context.sharing.access?.participation(inShare: shareName)?.role != .administrator
+        else { return }
+        throw .permissionFailure(
+            "deleting a share's root record ends the share for everyone, which only its owner and administrators may do; leave it by deleting the share record"
+        )
+    }
+
+    /// Before a save: an existing record must be one the caller may see and change. Returns
+    /// whether the name is taken by a record the caller cannot see.
+    ///
+    /// Such a name answers as any taken name does: an `update` as if nothing had the name, and
+    /// a save that would create is planned as a create (so every rule a free name meets is met
+    /// first, with the same answers) and then refused as `EXISTS`, in the words used for a
+    /// record the caller can see. Names are unique in the owner's zone, so that a name is taken
+    /// is all a participant can learn (docs/sharing.md).
+    func checkSharedWrite(_ operation: RecordOperation, current: Record?) throws(NimbusError) -> Bool {
+        guard context.sharing.scope == .shared, let current else { return false }
+        guard isVisible(current) else {
+            if operation.kind == .update || operation.kind == .replace { throw NimbusError.recordNotFound }
+            return true
+        }
         try checkWritable(current, action: "change")
+        return false
     }
 
     /// After a save is planned: through the shared database, the record must end up inside a
@@ -84,6 +106,7 @@ extension RecordBatchPlanner {
                 try unshare(current, operation: operation)
             }
         } else if let current {
+            if operation.kind == .create { try refuseSecondShare(current) }
             try updateShare(current, operation: operation)
         } else {
             try createShare(operation, name: name)
@@ -169,6 +192,19 @@ extension RecordBatchPlanner {
                 appendSave(root, previousShare: previous, answers: false)
             }
         }
+    }
+
+    /// A `create` of a share that exists changes nothing and answers with the share as it
+    /// stands (spec `sharing.md` §2), so a retried or repeated "get or create" never replaces
+    /// the participant list members were accepted from.
+    private func refuseSecondShare(_ current: Record) throws(NimbusError) {
+        let name = current.recordID.recordName
+        if context.sharing.scope == .shared {
+            throw .permissionFailure("participants cannot create shares; the owner creates them in their private database")
+        }
+        var server = current
+        if let share = shares[name] ?? nil { server.shareDetails = ShareDetails.view(of: share, for: context.user) }
+        throw NimbusError(.alreadyExists, "share '\(name)' already exists; update it with its recordChangeTag", serverRecord: server)
     }
 
     private mutating func updateShare(_ current: Record, operation: RecordOperation) throws(NimbusError) {
@@ -278,6 +314,9 @@ extension RecordBatchPlanner {
                 var participant = share.participants[index]
                 listed.insert(participant.participantID)
                 if participant.role == .owner { continue }
+                // Public users join by the URL, never by a list: one removed (the share went
+                // private) stays removed even when the owner sends back the list it read.
+                if participant.role == .publicUser, participant.acceptance == .removed { continue }
                 if let role = input.role, role != participant.role {
                     guard role == .privateUser || role == .administrator else {
                         throw .badRequest("a participant's role can only become USER or ADMINISTRATOR, not \(role.rawValue)")

@@ -39,6 +39,15 @@ public struct ShareParticipant: Sendable, Hashable, Codable {
         self.acceptance = acceptance
         self.permission = permission
     }
+
+    /// Whether this participant is the one a lookup names: by the lookup they were invited
+    /// with, or by their user record name, compared in normal form.
+    public func isInvited(by lookup: LookupInfo) -> Bool {
+        let wanted = lookup.normalized
+        if let lookupInfo, lookupInfo.normalized == wanted { return true }
+        if case .userRecordName(let user) = wanted, let userRecordName { return user == userRecordName }
+        return false
+    }
 }
 
 /// What a participant is to a share.
