@@ -52,3 +52,17 @@ public struct APNsConfiguration: Sendable {
         return container.hasPrefix("iCloud.") ? String(container.dropFirst("iCloud.".count)) : container
     }
 }
+
+/// The signing key never appears when a configuration is printed, nor in anything that holds one.
+extension APNsConfiguration: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public var description: String {
+        "APNsConfiguration(keyID: \(keyID), teamID: \(teamID), topic: \(topic ?? "from the container"), "
+            + "developmentURL: \(developmentURL), productionURL: \(productionURL), keyPEM: (redacted))"
+    }
+
+    public var debugDescription: String { description }
+
+    public var customMirror: Mirror {
+        Mirror(self, children: ["keyID": keyID, "teamID": teamID, "keyPEM": "(redacted)"], displayStyle: .struct)
+    }
+}

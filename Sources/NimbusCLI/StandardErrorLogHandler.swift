@@ -6,6 +6,7 @@
 
 import Foundation
 import Logging
+import NimbusModel
 
 /// Writes log lines to standard error, rendering metadata only when a line is written.
 ///
@@ -32,8 +33,11 @@ struct StandardErrorLogHandler: LogHandler {
         var merged = metadata
         if let provided = metadataProvider?.get() { merged.merge(provided) { _, new in new } }
         if let extra = event.metadata { merged.merge(extra) { _, new in new } }
-        let rendered = merged.isEmpty ? "" : " " + merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-        let line = "\(Self.timestamp()) \(event.level) \(label):\(rendered) [\(event.source)] \(event.message)\n"
+        // Values and messages can carry what clients sent: escaped, each line stays one line.
+        let rendered =
+            merged.isEmpty
+            ? "" : " " + merged.sorted { $0.key < $1.key }.map { "\($0.key)=\(LogValue.escaped("\($0.value)"))" }.joined(separator: " ")
+        let line = "\(Self.timestamp()) \(event.level) \(label):\(rendered) [\(event.source)] \(LogValue.escaped("\(event.message)"))\n"
         FileHandle.standardError.write(Data(line.utf8))
     }
 

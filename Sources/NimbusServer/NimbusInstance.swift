@@ -138,7 +138,6 @@ public struct NimbusInstance: Sendable {
         )
     }
 
-    /// The version of the store's schema (after the migrations `open` ran).
     /// Removes inbox entries older than the configured retention, and web courier tokens
     /// nobody polled for as long; returns how many entries and tokens went.
     public func pruneInboxes() async throws -> Int {
@@ -152,6 +151,7 @@ public struct NimbusInstance: Sendable {
     /// Where push tokens are kept.
     var pushTokens: any PushTokenStore { store }
 
+    /// The version of the store's schema (after the migrations `open` ran).
     public func schemaVersion() async throws -> Int64 {
         try await store.schemaVersion()
     }
@@ -161,4 +161,11 @@ public struct NimbusInstance: Sendable {
         try? await apnsClient?.shutdown()
         await store.close()
     }
+}
+
+/// An instance holds the server's keys: printed, it shows only its configuration, redacted.
+extension NimbusInstance: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public var description: String { "NimbusInstance(\(configuration))" }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Mirror(self, children: ["configuration": configuration], displayStyle: .struct) }
 }

@@ -160,10 +160,11 @@ public enum NimbusServer {
             )
         }
         var group = ServiceGroupConfiguration(
-            services: [application],
-            gracefulShutdownSignals: [.sigterm, .sigint],
+            // Named: the lifecycle would otherwise log the application's whole description.
+            services: [.init(service: application, serviceName: "NimbusHTTPServer")],
             logger: logger
         )
+        group.gracefulShutdownSignals = [.sigterm, .sigint]
         group.maximumGracefulShutdownDuration = gracefulShutdownLimit
         group.maximumCancellationDuration = cancellationLimit
         try await ServiceGroup(configuration: group).run()
@@ -183,8 +184,10 @@ public enum NimbusServer {
 ///
 /// The application runs its own services before the HTTP server stops, so this waits for
 /// graceful shutdown and then for the server to drain before closing SQLite.
-struct StoreCloser: Service {
+struct StoreCloser: Service, CustomStringConvertible {
     let instance: NimbusInstance
+    /// The service lifecycle logs services by their descriptions; a name is all it needs.
+    var description: String { "StoreCloser" }
 
     func run() async throws {
         try? await gracefulShutdown()

@@ -13,7 +13,10 @@ import ServiceLifecycle
 /// Runs the notification dispatcher and the APNs pushes, and now and then empties old inbox
 /// entries, until graceful shutdown (before the store closes). Its first pass handles what a
 /// previous run left in the outbox.
-struct NotificationDelivery: Service {
+struct NotificationDelivery: Service, CustomStringConvertible {
+    /// The service lifecycle logs services by their descriptions; a name is all it needs.
+    var description: String { "NotificationDelivery" }
+
     let instance: NimbusInstance
     let logger: Logger
 

@@ -13,7 +13,10 @@ import ServiceLifecycle
 ///
 /// A client whose sync token is older than the retention is told to sync from scratch (see
 /// docs/sync.md). Stops at graceful shutdown, before the store closes.
-struct TombstonePruner: Service {
+struct TombstonePruner: Service, CustomStringConvertible {
+    /// The service lifecycle logs services by their descriptions; a name is all it needs.
+    var description: String { "TombstonePruner" }
+
     let database: DatabaseService
     let retention: Duration
     let interval: Duration

@@ -118,4 +118,25 @@ struct ContactVerificationTests {
             #expect(f.log.latest("nimbus.code") == nil, "no code was sent")
         }
     }
+
+    @Test(
+        "addresses that are not email addresses or phone numbers are refused before anything is sent or logged",
+        arguments: [
+            LookupInfo.emailAddress("bob@work.example\n2026-01-01 notice nimbus: forged"), .emailAddress("bob\u{1B}[31m@work.example"),
+            .emailAddress("bob@work.example\u{0}"), .emailAddress("bob"), .emailAddress("a@b@c.example"), .emailAddress("bob@localhost"),
+            .phoneNumber("+1 555\n0100"), .phoneNumber("call me"), .phoneNumber("12"),
+        ]
+    )
+    func malformedAddresses(address: LookupInfo) async throws {
+        try await EngineFixture.with { f in
+            do {
+                _ = try await f.accounts.startVerification(of: address, caller: caller(f, f.bob))
+                Issue.record("\(address) was accepted")
+            } catch let error as NimbusError {
+                #expect(error.code == .badRequest)
+            }
+            #expect(f.log.latest("nimbus.code") == nil, "no code was sent")
+            #expect(f.log.latest("nimbus.address") == nil, "the address was not logged")
+        }
+    }
 }

@@ -105,14 +105,8 @@ extension AccountService {
         guard caller.kind == .user, let user = caller.userRecordName else {
             throw NimbusError(.authenticationRequired, "proving an address needs a signed-in user")
         }
-        switch address.normalized {
-        case .emailAddress(let email):
-            guard email.contains("@") else { throw .badRequest("emailAddress is not an email address") }
-        case .phoneNumber(let phone):
-            guard !phone.isEmpty else { throw .badRequest("phoneNumber is empty") }
-        case .userRecordName:
-            throw .badRequest("only an emailAddress or a phoneNumber can be verified")
-        }
+        if case .userRecordName = address { throw .badRequest("only an emailAddress or a phoneNumber can be verified") }
+        if let violation = address.syntaxViolation { throw .badRequest(violation) }
         return (user, address.normalized)
     }
 

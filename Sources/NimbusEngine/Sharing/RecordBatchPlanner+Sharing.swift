@@ -337,6 +337,7 @@ extension RecordBatchPlanner {
                 guard let lookup else {
                     throw .badRequest("a new participant needs userIdentity.lookupInfo (emailAddress, phoneNumber or userRecordName)")
                 }
+                if let violation = lookup.syntaxViolation { throw .badRequest(violation) }
                 if case .userRecordName(let name) = lookup, user == nil {
                     throw .badRequest("no user '\(name)' in this container")
                 }
