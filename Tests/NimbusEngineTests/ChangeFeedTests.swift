@@ -4,6 +4,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 
+import Foundation
 import NimbusEngine
 import NimbusModel
 import Testing
@@ -348,6 +349,53 @@ struct ChangeFeedTests {
             }
         }
     }
+
+    @Test("tokens and continuation markers are standard base64, and tokens of the earlier base64url form still open")
+    func standardBase64Tokens() async throws {
+        try await EngineFixture.with { f in
+            try await f.makeZone("Notes", for: f.alice)
+            for index in 0..<6 { _ = try await f.save(.note("n\(index)")) }
+            let first = try await f.changes(after: nil, limit: 2)
+            let database = try await f.database.databaseChanges(syncToken: nil, resultsLimit: nil, access: f.access(f.alice)).syncToken
+            let query = try await f.database.queryRecords(
+                Query(recordType: "Note"),
+                inZone: ZoneID(zoneName: "Notes", ownerRecordName: f.alice),
+                resultsLimit: 2,
+                continuationMarker: nil,
+                access: f.access(f.alice)
+            )
+            let marker = try #require(query.continuationMarker)
+            for token in [first.syncToken, database, marker] {
+                #expect(Data(base64Encoded: token) != nil, "\(token) is not standard base64")
+                #expect(!token.contains(".") && !token.contains("-") && !token.contains("_"), "\(token)")
+            }
+
+            // The same token in the form handed out before: base64url payload "." base64url MAC.
+            func earlierForm(_ token: String) throws -> String {
+                let bytes = try #require(Data(base64Encoded: token))
+                func base64URL(_ data: Data) -> String {
+                    data.base64EncodedString().replacing("+", with: "-").replacing("/", with: "_").replacing("=", with: "")
+                }
+                return base64URL(bytes.prefix(bytes.count - 32)) + "." + base64URL(bytes.suffix(32))
+            }
+            let resumed = try await f.changes(after: earlierForm(first.syncToken), limit: 2)
+            let expected = try await f.changes(after: first.syncToken, limit: 2)
+            #expect(resumed.changes.count == 2)
+            #expect(resumed.changes == expected.changes)
+            let next = try await f.database.queryRecords(
+                Query(recordType: "Note"),
+                inZone: ZoneID(zoneName: "Notes", ownerRecordName: f.alice),
+                resultsLimit: 2,
+                continuationMarker: earlierForm(marker),
+                access: f.access(f.alice)
+            )
+            #expect(next.records.count == 2)
+            _ = try await f.database.databaseChanges(syncToken: earlierForm(database), resultsLimit: nil, access: f.access(f.alice))
+            // A forged MAC in either form is refused.
+            let forged = try earlierForm(first.syncToken).dropLast(2) + "AA"
+            await #expect(throws: NimbusError.self) { _ = try await f.changes(after: String(forged)) }
+        }
+    }
 }
 
 extension RecordChange {
@@ -407,4 +455,5 @@ extension EngineFixture {
         } while marker != nil
         return state
     }
+
 }

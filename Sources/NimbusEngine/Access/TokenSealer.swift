@@ -14,11 +14,15 @@ import Crypto
 
 /// Makes opaque, tamper-evident tokens: a payload plus an HMAC-SHA256 over it and a scope.
 ///
-/// The form is `base64url(payload) "." base64url(mac)`. The scope (tenant, zone, query...) is
-/// not in the token but in the MAC, so a token used outside the scope it was made for fails to
-/// open instead of pointing somewhere else.
+/// The form is standard base64 (`+`, `/` and `=` padding) of the payload followed by the
+/// 32-byte MAC, as CloudKit's own tokens are: some clients decode tokens and markers as
+/// standard base64 and fail on anything else. Tokens of the earlier form,
+/// `base64url(payload) "." base64url(mac)`, still open, so those handed out before keep
+/// working. The scope (tenant, zone, query...) is not in the token but in the MAC, so a token
+/// used outside the scope it was made for fails to open instead of pointing somewhere else.
 struct TokenSealer: Sendable {
     private let key: SymmetricKey
+    private static let macSize = SHA256.byteCount
 
     init(key: [UInt8]) {
         self.key = SymmetricKey(data: key)
@@ -26,22 +30,26 @@ struct TokenSealer: Sendable {
 
     func seal(_ payload: Data, scope: String) -> String {
         let mac = HMAC<SHA256>.authenticationCode(for: payload + Data(scope.utf8), using: key)
-        return Self.base64URL(payload) + "." + Self.base64URL(Data(mac))
+        return (payload + Data(mac)).base64EncodedString()
     }
 
     /// The payload of a token made for `scope`, or `nil` if it is malformed, forged or foreign.
     func open(_ token: String, scope: String) -> Data? {
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 2, let payload = Self.data(base64URL: parts[0]), let mac = Self.data(base64URL: parts[1]),
-            HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: payload + Data(scope.utf8), using: key)
-        else { return nil }
-        return payload
+        let payload: Data
+        let mac: Data
+        if token.contains(".") {
+            let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+            guard parts.count == 2, let opened = Self.data(base64URL: parts[0]), let code = Self.data(base64URL: parts[1]) else { return nil }
+            (payload, mac) = (opened, code)
+        } else {
+            guard let bytes = Data(base64Encoded: token), bytes.count >= Self.macSize else { return nil }
+            (payload, mac) = (bytes.prefix(bytes.count - Self.macSize), bytes.suffix(Self.macSize))
+        }
+        guard HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: payload + Data(scope.utf8), using: key) else { return nil }
+        return Data(payload)
     }
 
-    private static func base64URL(_ data: Data) -> String {
-        data.base64EncodedString().replacing("+", with: "-").replacing("/", with: "_").replacing("=", with: "")
-    }
-
+    /// Reads a part of a token of the earlier, base64url form.
     private static func data(base64URL text: Substring) -> Data? {
         var base64 = String(text).replacing("-", with: "+").replacing("_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
