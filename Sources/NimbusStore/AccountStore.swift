@@ -44,6 +44,10 @@ public protocol AccountStore: ContactStore {
     /// Shortens or extends a web auth token's life.
     func setWebAuthTokenExpiry(hash: String, expiresAt: Int64) async throws
 
+    /// A replacement's first use, in one transaction: the token it replaces ends at
+    /// `retiredAt` (or sooner, if it ends sooner), and the replacement no longer names it.
+    func retireReplacedWebAuthToken(replacement: String, retiredAt: Int64) async throws
+
     /// Registers a server-to-server public key.
     /// - Throws: ``StoreError`` `.alreadyExists` if the key ID is registered.
     func addServerKey(_ key: ServerKeyRecord) async throws
@@ -86,15 +90,30 @@ public struct WebAuthTokenRecord: Sendable, Hashable {
     public var expiresAt: Int64
     /// How long a replacement of this token lives, in milliseconds.
     public var lifetime: Int64
+    /// For a replacement not used yet: the hash of the token it replaces, which stays valid
+    /// until this one is first used.
+    public var replaces: String?
+
+    /// Whether the token has been replaced: its life was cut short of the one it was issued with.
+    public var isReplaced: Bool { expiresAt < issuedAt + lifetime }
 
     /// Creates a web auth token record.
-    public init(hash: String, container: String, userRecordName: String, issuedAt: Int64, expiresAt: Int64, lifetime: Int64) {
+    public init(
+        hash: String,
+        container: String,
+        userRecordName: String,
+        issuedAt: Int64,
+        expiresAt: Int64,
+        lifetime: Int64,
+        replaces: String? = nil
+    ) {
         self.hash = hash
         self.container = container
         self.userRecordName = userRecordName
         self.issuedAt = issuedAt
         self.expiresAt = expiresAt
         self.lifetime = lifetime
+        self.replaces = replaces
     }
 }
 

@@ -101,24 +101,50 @@ struct AuthenticationTests {
         }
     }
 
-    @Test("an old token is rotated through the response header; the old one works for a short grace period")
+    @Test("an old token is rotated through the response header; the old one works until the replacement is used, then for a grace period")
     func tokenRotation() async throws {
         try await HTTPFixture.with { f, client in
+            let header = HTTPField.Name("X-Apple-CloudKit-Web-Auth-Token")!
+            func current(_ token: String) async throws -> TestResponse {
+                try await client.send(.get, f.path("users/current", scope: "public", user: token))
+            }
             f.clock.advance(seconds: 8 * 24 * 60 * 60)
-            let first = try await client.send(.get, f.path("users/current", scope: "public", user: f.alice.webAuthToken))
+            let first = try await current(f.alice.webAuthToken)
             #expect(first.status == .ok)
-            let replacement = try #require(first.headers[HTTPField.Name("X-Apple-CloudKit-Web-Auth-Token")!])
+            let replacement = try #require(first.headers[header])
             #expect(replacement != f.alice.webAuthToken)
-            let duringGrace = try await client.send(.get, f.path("users/current", scope: "public", user: f.alice.webAuthToken))
-            #expect(duringGrace.status == .ok)
-            // A replaced token serves out its grace period without minting more replacements, and
-            // without a header that would make the client switch back to it.
-            #expect(duringGrace.headers[HTTPField.Name("X-Apple-CloudKit-Web-Auth-Token")!] == nil)
-            f.clock.advance(seconds: 120)
-            let afterGrace = try await client.send(.get, f.path("users/current", scope: "public", user: f.alice.webAuthToken))
-            try afterGrace.expectError("AUTHENTICATION_FAILED", status: .unauthorized)
-            let withReplacement = try await client.send(.get, f.path("users/current", scope: "public", user: replacement))
+            // Until the replacement is used, the old token works, without minting more
+            // replacements and without a header that would make a client switch back to it.
+            f.clock.advance(seconds: 3 * 24 * 60 * 60)
+            let stillOld = try await current(f.alice.webAuthToken)
+            #expect(stillOld.status == .ok)
+            #expect(stillOld.headers[header] == nil)
+
+            // The replacement's first use starts the old token's grace period.
+            let withReplacement = try await current(replacement)
             #expect(withReplacement.status == .ok)
+            #expect(withReplacement.headers[header] == replacement)
+            #expect(try await current(f.alice.webAuthToken).status == .ok, "requests in flight still pass")
+            f.clock.advance(seconds: 120)
+            try await current(f.alice.webAuthToken).expectError("AUTHENTICATION_FAILED", status: .unauthorized)
+            #expect(try await current(replacement).status == .ok)
+        }
+    }
+
+    @Test("a client that never reads the rotation header keeps working for its token's whole life, and no longer")
+    func rotationIgnored() async throws {
+        try await HTTPFixture.with { f, client in
+            func current() async throws -> TestResponse {
+                try await client.send(.get, f.path("users/current", scope: "public", user: f.alice.webAuthToken))
+            }
+            // Days 7, 8 and 13.9 of a 14-day token: the replacement handed out is never used.
+            let hour: Int64 = 3600
+            for (day, hours) in [(7, 7 * 24 + 1), (8, 23), (13, 5 * 24 + 21)] {
+                f.clock.advance(seconds: Int64(hours) * hour)
+                #expect(try await current().status == .ok, "day \(day)")
+            }
+            f.clock.advance(seconds: 3 * hour)
+            try await current().expectError("AUTHENTICATION_FAILED", status: .unauthorized)
         }
     }
 

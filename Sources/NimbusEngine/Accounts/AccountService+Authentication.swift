@@ -51,27 +51,55 @@ extension AccountService {
             throw NimbusError(.authenticationFailed, "ckWebAuthToken is not valid or has expired; sign in again")
         }
         let caller = Caller(container: container, environment: environment, kind: .user, userRecordName: record.userRecordName)
-        let age = time - record.issuedAt
-        // A token whose life was cut short has been replaced already: it only serves out its
-        // grace period, and must not mint yet another replacement on every request.
-        let isReplaced = record.expiresAt < record.issuedAt + record.lifetime
-        if isReplaced {
-            // No header: the client keeps the replacement it was handed, not this dying token.
+        if record.replaces != nil {
+            // A replacement's first use: the client has it, so the token it replaces may end.
+            try await retireReplacedToken(of: record, digest: digest, at: time)
+        }
+        // A token that has a replacement is never rotated again: it serves its callers until
+        // the replacement is used (then for a grace period) or until its own life ends, so a
+        // client that never reads the rotation header keeps working for the token's whole life.
+        if record.isReplaced {
+            // No header: a client that took the replacement keeps it, not this older token.
             return Authentication(caller: caller, webAuthToken: nil)
         }
-        guard Double(age) >= Double(record.lifetime) * configuration.rotationFraction else {
+        guard Double(time - record.issuedAt) >= Double(record.lifetime) * configuration.rotationFraction else {
             return Authentication(caller: caller, webAuthToken: token)
         }
-        let replacement = try await mintWebAuthToken(for: record.userRecordName, container: container, lifetime: record.lifetime)
-        // Always before the natural expiry, so the token reads as replaced even in its last minute.
-        let graceEnd = min(record.expiresAt - 1, time + configuration.rotationGrace)
+        let replacement = try await mintWebAuthToken(
+            for: record.userRecordName,
+            container: container,
+            lifetime: record.lifetime,
+            replacing: record.hash
+        )
+        // Marked as replaced (a millisecond off its natural end), not shortened.
+        let markedEnd = record.issuedAt + record.lifetime - 1
+        if record.expiresAt > markedEnd {
+            do {
+                try await store.setWebAuthTokenExpiry(hash: record.hash, expiresAt: markedEnd)
+            } catch {
+                throw internalError(error)
+            }
+            cache.withLock { $0.webAuthTokens[digest]?.value.expiresAt = markedEnd }
+        }
+        return Authentication(caller: caller, webAuthToken: replacement)
+    }
+
+    /// Ends the token a replacement replaces, a grace period from now (for requests already
+    /// in flight with it), and makes the replacement an ordinary token.
+    private func retireReplacedToken(of replacement: WebAuthTokenRecord, digest: TokenDigest, at time: Int64) async throws(NimbusError) {
+        let retiredAt = time + configuration.rotationGrace
         do {
-            try await store.setWebAuthTokenExpiry(hash: record.hash, expiresAt: graceEnd)
+            try await store.retireReplacedWebAuthToken(replacement: replacement.hash, retiredAt: retiredAt)
         } catch {
             throw internalError(error)
         }
-        cache.withLock { $0.webAuthTokens[digest]?.value.expiresAt = graceEnd }
-        return Authentication(caller: caller, webAuthToken: replacement)
+        cache.withLock { cache in
+            cache.webAuthTokens[digest]?.value.replaces = nil
+            // The replaced token's entry is found by its stored hash: the cache is keyed by digest.
+            for (key, entry) in cache.webAuthTokens where entry.value.hash == replacement.replaces {
+                cache.webAuthTokens[key]?.value.expiresAt = min(entry.value.expiresAt, retiredAt)
+            }
+        }
     }
 
     /// Authenticates a server-to-server request by its signature.

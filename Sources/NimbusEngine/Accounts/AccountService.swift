@@ -25,7 +25,8 @@ public final class AccountService: Sendable {
         /// A token is replaced once it is this old (a fraction of its lifetime), and the
         /// replacement goes back in the `X-Apple-CloudKit-Web-Auth-Token` header.
         public var rotationFraction: Double = 0.5
-        /// How long a replaced token keeps working, for requests already in flight (ms).
+        /// How long a replaced token keeps working once its replacement has been used, for
+        /// requests already in flight (ms). Until then it works for its whole life.
         public var rotationGrace: Int64 = 60 * 1000
         /// How far a signed request's date may be from the server's clock (ms).
         public var signatureDateWindow: Int64 = 5 * 60 * 1000
@@ -157,7 +158,7 @@ public final class AccountService: Sendable {
 
     // MARK: - Helpers
 
-    func mintWebAuthToken(for user: String, container: String, lifetime: Int64) async throws(NimbusError) -> String {
+    func mintWebAuthToken(for user: String, container: String, lifetime: Int64, replacing: String? = nil) async throws(NimbusError) -> String {
         let token = Credentials.makeWebAuthToken()
         let digest = TokenDigest(token: token)
         let issuedAt = now()
@@ -167,7 +168,8 @@ public final class AccountService: Sendable {
             userRecordName: user,
             issuedAt: issuedAt,
             expiresAt: issuedAt + lifetime,
-            lifetime: lifetime
+            lifetime: lifetime,
+            replaces: replacing
         )
         do {
             try await store.addWebAuthToken(record)

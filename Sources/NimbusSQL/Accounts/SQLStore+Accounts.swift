@@ -135,12 +135,12 @@ extension SQLStore: AccountStore {
         try await database.write { connection in
             try await connection.execute(
                 """
-                INSERT INTO web_auth_tokens (token_hash, container, user_record_name, issued_at, expires_at, lifetime)
-                VALUES (?, ?, ?, ?, ?, ?)
+                INSERT INTO web_auth_tokens (token_hash, container, user_record_name, issued_at, expires_at, lifetime, replaces)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
                 """,
                 [
                     .text(token.hash), .text(token.container), .text(token.userRecordName), .integer(token.issuedAt),
-                    .integer(token.expiresAt), .integer(token.lifetime),
+                    .integer(token.expiresAt), .integer(token.lifetime), token.replaces.map(SQLValue.text) ?? .null,
                 ]
             )
         }
@@ -150,7 +150,7 @@ extension SQLStore: AccountStore {
         let rows = try await database.read { connection in
             try await connection.query(
                 """
-                SELECT token_hash, container, user_record_name, issued_at, expires_at, lifetime
+                SELECT token_hash, container, user_record_name, issued_at, expires_at, lifetime, replaces
                 FROM web_auth_tokens WHERE token_hash = ?
                 """,
                 [.text(hash)]
@@ -163,7 +163,8 @@ extension SQLStore: AccountStore {
                 userRecordName: $0.string(2),
                 issuedAt: $0.int(3),
                 expiresAt: $0.int(4),
-                lifetime: $0.int(5)
+                lifetime: $0.int(5),
+                replaces: $0[6].text
             )
         }
     }
@@ -174,6 +175,19 @@ extension SQLStore: AccountStore {
                 "UPDATE web_auth_tokens SET expires_at = ? WHERE token_hash = ?",
                 [.integer(expiresAt), .text(hash)]
             )
+        }
+    }
+
+    public func retireReplacedWebAuthToken(replacement: String, retiredAt: Int64) async throws {
+        try await database.write { connection in
+            try await connection.execute(
+                """
+                UPDATE web_auth_tokens SET expires_at = CASE WHEN expires_at > ? THEN ? ELSE expires_at END
+                WHERE token_hash = (SELECT replaces FROM web_auth_tokens WHERE token_hash = ?)
+                """,
+                [.integer(retiredAt), .integer(retiredAt), .text(replacement)]
+            )
+            try await connection.execute("UPDATE web_auth_tokens SET replaces = NULL WHERE token_hash = ?", [.text(replacement)])
         }
     }
 

@@ -457,6 +457,11 @@ enum SQLMigrations {
                 []
             }
         },
+        // A replacement web auth token names the token it replaces: the old token keeps working
+        // until the replacement is first used (clients that never read the rotation header).
+        Migration(version: 17) { _ in
+            ["ALTER TABLE web_auth_tokens ADD COLUMN replaces TEXT"]
+        },
     ]
 
     /// Brings the schema up to the latest version (or to `through`, for tests of an upgrade).
