@@ -94,7 +94,7 @@ public final class DatabaseService: Sendable {
         guard let zoneID else { return ZoneID.defaultZoneName }
         let owner = zoneID.ownerRecordName
         let isCaller =
-            owner.isEmpty || owner == "__defaultOwner__" || owner == "_defaultOwner"
+            owner.isEmpty || ZoneID.isCallerPlaceholder(owner)
             || owner == tenant.owner || owner == access.caller.userRecordName
         guard isCaller else { throw NimbusError.zoneNotFound }
         return zoneID.zoneName

@@ -80,6 +80,12 @@ public struct CloudKitResponder<Context: RequestContext>: HTTPResponder {
     public func respond(to request: Request, context: Context) async throws -> Response {
         let path = request.uri.path
         if request.method == .options { return CORS.preflight() }
+        if path == "/health" || path == "/metrics", request.method != .get, request.method != .head {
+            var exchange = Exchange(requestID: requestIDs.next())
+            exchange.fail(with: Exchange.methodRefusal, redirectURL: nil)
+            exchange.refuseMethod(allowing: "GET, HEAD")
+            return exchange.response()
+        }
         switch path {
         case "/health":
             return Response(
@@ -110,6 +116,7 @@ public struct CloudKitResponder<Context: RequestContext>: HTTPResponder {
     private func respondToStreamRequest(_ request: Request, route: NotificationsRoute) async -> Response {
         var exchange = Exchange(requestID: requestIDs.next())
         do throws(NimbusError) {
+            if route.channel == .inbox { try Self.checkMethod(request, allowed: [.get, .post]) }
             let query = request.uri.queryParameters
             guard let apiToken = query["ckAPIToken"] else {
                 throw NimbusError(.authenticationFailed, "request has no credentials: pass ckAPIToken and ckWebAuthToken")
@@ -131,9 +138,6 @@ public struct CloudKitResponder<Context: RequestContext>: HTTPResponder {
                 }
                 throw NimbusError.badRequest("the notification stream is a WebSocket: send Connection: Upgrade and Upgrade: websocket")
             case .inbox:
-                guard request.method == .post || request.method == .get else {
-                    throw NimbusError.badRequest("read the inbox with POST (or GET)")
-                }
                 let body = try await collectBody(request)
                 let container = ContainerEnvironment(container: route.container, environment: route.environment)
                 exchange.body = try await NotificationInbox(dispatcher: dispatcher, user: user, container: container).respond(to: body)
@@ -141,6 +145,7 @@ public struct CloudKitResponder<Context: RequestContext>: HTTPResponder {
             }
         } catch {
             exchange.fail(with: error, redirectURL: nil)
+            if error == Exchange.methodRefusal { exchange.refuseMethod(allowing: "GET, POST") }
         }
         return exchange.response()
     }
@@ -153,7 +158,9 @@ public struct CloudKitResponder<Context: RequestContext>: HTTPResponder {
         do throws(NimbusError) {
             let route = try DatabaseRoute.parse(request.uri.path)
             operationName = route.operation.rawValue
+            try Self.checkMethod(request, allowed: [.get, .post])
             let body = try await collectBody(request)
+            if route.operation.ignoresBody { try Self.checkIsJSON(body) }
             let authentication = try await authenticate(request, body: body, route: route)
             exchange.webAuthToken = authentication.webAuthToken
             var caller = authentication.caller
@@ -175,6 +182,7 @@ public struct CloudKitResponder<Context: RequestContext>: HTTPResponder {
             // Every layer below reports NimbusError (the engine maps store and driver failures),
             // so no other error can reach a client as a bare 500.
             exchange.fail(with: error, redirectURL: redirectURL(for: error, path: request.uri.path))
+            if error == Exchange.methodRefusal { exchange.refuseMethod(allowing: "GET, POST") }
             // Metadata goes with the call, not on a per-request logger copy: setting a logger's
             // metadata makes some handlers re-render it, on every request. A failure of the
             // server's own (the cause is logged where it happened) is a warning, so an operator
@@ -199,6 +207,20 @@ public struct CloudKitResponder<Context: RequestContext>: HTTPResponder {
     }
 
     // MARK: - Private
+
+    private static func checkMethod(_ request: Request, allowed: Set<HTTPRequest.Method>) throws(NimbusError) {
+        guard allowed.contains(request.method) else { throw Exchange.methodRefusal }
+    }
+
+    /// A body, where one is sent, is JSON: the same answer on every endpoint.
+    private static func checkIsJSON(_ body: [UInt8]) throws(NimbusError) {
+        guard body.contains(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else { return }
+        do {
+            _ = try JSONParser.parse(body)
+        } catch {
+            throw .badRequest("request body is not valid JSON: \(error)")
+        }
+    }
 
     private func collectBody(_ request: Request) async throws(NimbusError) -> [UInt8] {
         let limit = configuration.maximumBodySize

@@ -23,6 +23,8 @@ struct Exchange {
     var body: [UInt8] = []
     var webAuthToken: String?
     var errorCode: String?
+    /// For a `405`: the methods the endpoint takes, for the `Allow` header.
+    var allowedMethods: String?
 
     init(requestID: String) {
         self.requestID = requestID
@@ -36,12 +38,22 @@ struct Exchange {
         body = wire.jsonBytes()
     }
 
+    /// The error of a method an endpoint does not take, answered `405` by ``refuseMethod(allowing:)``.
+    static let methodRefusal = NimbusError.badRequest("this endpoint does not take this method; the Allow header lists those it takes")
+
+    /// Makes a failure a `405 Method Not Allowed`, listing the methods that are.
+    mutating func refuseMethod(allowing methods: String) {
+        status = .methodNotAllowed
+        allowedMethods = methods
+    }
+
     func response() -> Response {
         var headers: HTTPFields = [
             .contentType: "application/json; charset=UTF-8",
             HeaderName.requestUUID: requestID,
         ]
         if let webAuthToken { headers[HeaderName.webAuthToken] = webAuthToken }
+        if let allowedMethods { headers[.allow] = allowedMethods }
         CORS.addHeaders(to: &headers)
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }

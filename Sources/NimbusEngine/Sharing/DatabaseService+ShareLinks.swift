@@ -105,19 +105,28 @@ extension DatabaseService {
 
     // MARK: - Private
 
+    /// What of a share its managers manage, in the words of refusals.
+    enum ManagedPart: String {
+        case links
+        case requests = "requests to join"
+    }
+
     /// The zone of a share the caller manages (its owner, or an administrator of it), and the caller.
-    func shareManager(of shareName: String, inZone zoneID: ZoneID?, access: DatabaseAccess) async throws(NimbusError)
-        -> (ZoneTarget, String)
-    {
+    func shareManager(
+        of shareName: String,
+        inZone zoneID: ZoneID?,
+        access: DatabaseAccess,
+        managing part: ManagedPart = .links
+    ) async throws(NimbusError) -> (ZoneTarget, String) {
         guard access.caller.kind == .user, let user = access.caller.userRecordName else {
-            throw NimbusError(.authenticationRequired, "managing a share's links needs a signed-in user")
+            throw NimbusError(.authenticationRequired, "managing a share's \(part.rawValue) needs a signed-in user")
         }
         guard access.scope != .public else { throw .permissionFailure("shares live in the private database (owners) and the shared one") }
         let target = try await target(zone: zoneID, access: access)
         if let shareAccess = target.shareAccess {
             guard let participation = shareAccess.participation(inShare: shareName) else { throw NimbusError(.unknownItem, "no such share") }
             guard participation.role == .administrator else {
-                throw .permissionFailure("only the share's owner and administrators manage its links")
+                throw .permissionFailure("only the share's owner and administrators manage its \(part.rawValue)")
             }
         }
         return (target, user)

@@ -41,7 +41,7 @@ extension DatabaseService {
 
     /// The requests to join a share, oldest first, for its owner or administrators.
     public func shareRequests(shareName: String, inZone zoneID: ZoneID?, access: DatabaseAccess) async throws(NimbusError) -> [ShareRequest] {
-        let (target, _) = try await shareManager(of: shareName, inZone: zoneID, access: access)
+        let (target, _) = try await shareManager(of: shareName, inZone: zoneID, access: access, managing: .requests)
         return try await store { try await shares.shareRequests(of: shareName, inZone: target.zoneName, of: target.tenant) }
     }
 
@@ -58,7 +58,7 @@ extension DatabaseService {
         guard permission == .readOnly || permission == .readWrite else {
             throw .badRequest("a participant's permission must be READ_ONLY or READ_WRITE")
         }
-        let (target, manager) = try await shareManager(of: shareName, inZone: zoneID, access: access)
+        let (target, manager) = try await shareManager(of: shareName, inZone: zoneID, access: access, managing: .requests)
         let stamp = ChangeStamp(timestamp: now(), userRecordName: manager)
         try await store {
             try await records.write(zone: target.zoneName, of: target.tenant) { transaction in
@@ -90,7 +90,7 @@ extension DatabaseService {
     public func denyShareRequest(shareName: String, inZone zoneID: ZoneID?, from requester: String, access: DatabaseAccess)
         async throws(NimbusError)
     {
-        let (target, _) = try await shareManager(of: shareName, inZone: zoneID, access: access)
+        let (target, _) = try await shareManager(of: shareName, inZone: zoneID, access: access, managing: .requests)
         try await store {
             try await records.write(zone: target.zoneName, of: target.tenant) { transaction in
                 guard var request = try await transaction.shareRequests(of: shareName).first(where: { $0.userRecordName == requester }),

@@ -308,7 +308,8 @@ extension RecordBatchPlanner {
     ) throws(NimbusError) -> [ShareParticipant] {
         var listed: Set<String> = []
         for input in inputs {
-            let lookup = input.lookupInfo?.normalized
+            var lookup = input.lookupInfo?.normalized
+            if case .userRecordName(let name)? = lookup, ZoneID.isCallerPlaceholder(name) { lookup = .userRecordName(context.user) }
             let user = lookup.flatMap { context.sharing.users[$0] }
             if let index = Self.match(input, lookup: lookup, user: user, in: share.participants) {
                 var participant = share.participants[index]

@@ -54,6 +54,16 @@ public struct DatabaseRoute: Sendable, Hashable {
         case notificationsExplain = "notifications/explain"
         case tokensCreate = "tokens/create"
         case tokensRegister = "tokens/register"
+
+        /// Whether the operation's answer depends on no body. Such requests are GETs in
+        /// CloudKit; a body sent anyway must still be JSON, since every other endpoint would
+        /// refuse it (the others parse theirs).
+        public var ignoresBody: Bool {
+            switch self {
+            case .zonesList, .usersCurrent, .usersCaller, .usersLookupContacts, .subscriptionsList: true
+            default: false
+            }
+        }
     }
 
     private static func exactEnvironment(_ text: Substring) -> Environment? {

@@ -26,5 +26,12 @@ public struct ZoneID: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Whether this is the default zone, which is never atomic and never deleted.
     public var isDefaultZone: Bool { zoneName == Self.defaultZoneName }
 
+    /// Whether a user record name is one of the placeholders clients send for "the caller"
+    /// (`__defaultOwner__`, CloudKit's `CKCurrentUserDefaultName`, and `_defaultOwner`), in a
+    /// zone's owner or a share participant's lookup.
+    public static func isCallerPlaceholder(_ userRecordName: String) -> Bool {
+        userRecordName == "__defaultOwner__" || userRecordName == "_defaultOwner"
+    }
+
     public var description: String { "\(zoneName):\(ownerRecordName)" }
 }

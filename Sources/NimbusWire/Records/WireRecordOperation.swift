@@ -70,12 +70,19 @@ public struct RecordsModifyRequest: WireRequest {
         )
     }
 
-    /// Reads a field value dictionary: `value` `null` removes the field, and `"isEncrypted": true`
-    /// marks one of CloudKit's `encryptedValues`.
+    /// Reads a field value dictionary: `value` `null` removes the field, and so does a
+    /// dictionary without `value` that says nothing else (`{}`, which CloudKit JS sends for a
+    /// field set to `undefined`, or only `type`); `"isEncrypted": true` marks one of CloudKit's
+    /// `encryptedValues`.
     private static func field(_ json: JSONValue, at path: String) throws(NimbusError) -> FieldInput {
         let members = try json.object(at: path)
         let isEncrypted = try members.optional("isEncrypted")?.bool(at: jsonPath(path, "isEncrypted")) ?? false
-        guard members["value"] != nil else { throw .badRequest("missing required field 'value' in \(path)") }
+        guard members["value"] != nil else {
+            guard members.keys.allSatisfy({ $0 == "type" || $0 == "isEncrypted" }) else {
+                throw .badRequest("missing required field 'value' in \(path)")
+            }
+            return FieldInput(nil, isEncrypted: isEncrypted)
+        }
         if members["value"] == .null { return FieldInput(nil, isEncrypted: isEncrypted) }
         let read = try FieldValue.read(dictionary: json, at: path)
         return FieldInput(read.value, isTypeExplicit: read.isTypeExplicit, isEncrypted: isEncrypted)
