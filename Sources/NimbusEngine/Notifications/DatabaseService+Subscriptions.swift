@@ -124,6 +124,7 @@ extension DatabaseService {
                 throw .badRequest("database subscriptions are not supported in the public database; use a query subscription")
             }
         case .query(let query, let zoneID, let firesOn, let firesOnce):
+            try Self.checkSize(of: query)
             if let problem = FilterEvaluator.unsupported(query.filters) { throw .badRequest(problem) }
             if let violation = RecordNameRule.violation(in: query.recordType, what: "query.recordType") { throw .badRequest(violation) }
             let zone: ZoneID? = try await zoneID.asyncMap { (zoneID) throws(NimbusError) in try await resolvedZone(zoneID, access: access) }

@@ -19,6 +19,22 @@ extension DatabaseService {
     /// The largest `NEAR` distance: half the Earth's circumference, beyond which every place is near.
     static let maximumNearDistance = 20_038.0
 
+    /// The most filters a query or a query subscription may have.
+    public static let maximumFilters = 200
+    /// The most sort descriptors a query may have.
+    public static let maximumSortDescriptors = 20
+
+    /// Refuses a query too large to plan: checked before anything else, so a query of
+    /// thousands of filters costs no schema read and no SQL.
+    static func checkSize(of query: Query) throws(NimbusError) {
+        if query.filters.count > maximumFilters {
+            throw .limitExceeded("a query may have at most \(maximumFilters) filters, not \(query.filters.count)")
+        }
+        if query.sortDescriptors.count > maximumSortDescriptors {
+            throw .limitExceeded("a query may have at most \(maximumSortDescriptors) sort descriptors, not \(query.sortDescriptors.count)")
+        }
+    }
+
     /// The comparators that look inside a list field.
     static let listComparators: Set<Filter.Comparator> = [
         .listContains, .notListContains, .listMemberBeginsWith, .notListMemberBeginsWith, .listContainsAny, .notListContainsAny,
@@ -108,6 +124,7 @@ extension DatabaseService {
         limit: Int,
         access: DatabaseAccess
     ) async throws(NimbusError) -> (RecordQuery, ZoneTarget) {
+        try Self.checkSize(of: query)
         guard !query.recordType.isEmpty else { throw .badRequest("query needs a recordType") }
         // `zoneWide` counts only without a zone, as the protocol says.
         let isZoneWide = zoneWide && zoneID == nil
@@ -221,6 +238,22 @@ extension DatabaseService {
         guard field.type == .location else { throw .badRequest("\(use) needs a LOCATION field; '\(name)' is \(field.type.rawValue)") }
     }
 
+    /// The value of a filter on a system field, in the type its column compares: a value of
+    /// another type would match nothing on one store and fail on another.
+    private static func systemFieldValue(_ filter: Filter, _ system: SystemField, isList: Bool) throws(NimbusError) -> FieldValue {
+        let wanted = system.valueType
+        let scalarType = filter.value.type.elementType ?? filter.value.type
+        // Names may come as strings too (a user record name, a record name), except the parent.
+        if wanted == .reference, system != .parent, scalarType == .string { return filter.value }
+        let target = isList ? (wanted.listType ?? wanted) : wanted
+        guard let value = FieldRules.coerce(filter.value, to: target) else {
+            let name = system == .parent ? SystemField.parentFieldName : filter.fieldName
+            let accepted = wanted == .reference && system != .parent ? "a REFERENCE or STRING" : "a \(wanted.rawValue)"
+            throw .badRequest("\(filter.comparator.rawValue) on '\(name)' needs \(accepted) value, not \(scalarType.rawValue)")
+        }
+        return value
+    }
+
     /// Checks filters and sorts against the schema and gives untyped values the field's type.
     private func validated(_ query: Query, fields: [String: FieldSchema]) throws(NimbusError) -> Query {
         var query = query
@@ -256,9 +289,7 @@ extension DatabaseService {
             }
             if let system = SystemField(rawValue: filter.fieldName) {
                 if looksInside { throw .badRequest("\(comparator.rawValue) needs a list field; '\(filter.fieldName)' is not a list") }
-                if system == .parent, scalarType != .reference {
-                    throw .badRequest("\(comparator.rawValue) on 'parent' needs a REFERENCE value, not \(scalarType.rawValue)")
-                }
+                query.filters[index].value = try Self.systemFieldValue(filter, system, isList: isList)
                 continue
             }
             if let violation = FieldRules.nameViolation(filter.fieldName) { throw .badRequest(violation) }

@@ -17,6 +17,16 @@ public enum SystemField: String, Sendable, CaseIterable {
 
     /// The name queries use for the parent, as CloudKit's do.
     public static let parentFieldName = "parent"
+
+    /// What a filter compares the field with: times are timestamps; the record's name, its
+    /// parent and the users who created and last changed it are names, given as references
+    /// (or, except the parent, as strings).
+    public var valueType: FieldType {
+        switch self {
+        case .createTime, .modTime: .timestamp
+        case .createdBy, .modifiedBy, .recordID, .parent: .reference
+        }
+    }
 }
 
 extension Query {
