@@ -26,7 +26,7 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         let logger = CommandLogging.bootstrap()
-        let configuration = ServerConfiguration(
+        var configuration = ServerConfiguration(
             dataDirectory: data.directory,
             databaseURL: data.databaseURL,
             hostname: hostname ?? environment["NIMBUS_HOSTNAME"] ?? "127.0.0.1",
@@ -42,6 +42,13 @@ struct Serve: AsyncParsableCommand {
             notificationDelay: try Self.notificationDelay(environment["NIMBUS_NOTIFICATION_DELAY_MS"]),
             apns: try Self.apns(environment)
         )
+        configuration.maximumConnections = try Self.number(environment["NIMBUS_MAX_CONNECTIONS"], "NIMBUS_MAX_CONNECTIONS", in: 16...1_000_000)
+        if let seconds = try Self.number(environment["NIMBUS_FIRST_BYTE_TIMEOUT"], "NIMBUS_FIRST_BYTE_TIMEOUT", in: 1...3600) {
+            configuration.firstByteTimeout = .seconds(seconds)
+        }
+        if let seconds = try Self.number(environment["NIMBUS_HEADER_TIMEOUT"], "NIMBUS_HEADER_TIMEOUT", in: 1...3600) {
+            configuration.requestHeadTimeout = .seconds(seconds)
+        }
         if let port, !(0...65535).contains(port) { throw ValidationError("--port must be from 0 to 65535") }
         let instance = try await NimbusInstance.open(configuration, logger: logger)
         let location = configuration.databaseURL == nil ? "data directory \(configuration.dataDirectory)" : "database"

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 public import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 public import Logging
 import Metrics
@@ -124,14 +125,27 @@ public enum NimbusServer {
             )
         }
         let socket = NotificationSocket(accounts: instance.accounts, dispatcher: instance.dispatcher, logger: logger)
+        let connections = configuration.maximumConnections ?? DescriptorLimit.connectionCap(forDescriptorLimit: DescriptorLimit.raiseToHardLimit())
+        let server = HTTPServerBuilder { responder in
+            GuardedChildChannel(
+                inner: HTTP1WebSocketUpgradeChannel(
+                    responder: responder,
+                    configuration: .init(http1: .init(idleTimeout: idleConnectionTimeout), ws: .init(maxFrameSize: 1 << 20))
+                ) { request, _, _ in
+                    await socket.shouldUpgrade(request)
+                },
+                firstByteTimeout: TimeAmount(configuration.firstByteTimeout),
+                headTimeout: TimeAmount(configuration.requestHeadTimeout)
+            )
+        }
         return Application(
             responder: responder,
-            server: .http1WebSocketUpgrade(
-                configuration: .init(http1: .init(idleTimeout: idleConnectionTimeout), ws: .init(maxFrameSize: 1 << 20))
-            ) { request, _, _ in
-                await socket.shouldUpgrade(request)
-            },
-            configuration: .init(address: .hostname(configuration.hostname, port: configuration.port), serverName: "Nimbus"),
+            server: server,
+            configuration: .init(
+                address: .hostname(configuration.hostname, port: configuration.port),
+                serverName: "Nimbus",
+                availableConnectionsDelegate: MaximumAvailableConnections(connections, logger: logger)
+            ),
             services: services,
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.port

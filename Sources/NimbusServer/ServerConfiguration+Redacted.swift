@@ -39,6 +39,9 @@ extension ServerConfiguration: CustomStringConvertible, CustomDebugStringConvert
             ("inboxRetention", "\(inboxRetention)"),
             ("notificationDelay", "\(notificationDelay)"),
             ("apns", apns.map { "\($0)" } ?? "none"),
+            ("maximumConnections", maximumConnections.map { "\($0)" } ?? "from the descriptor limit"),
+            ("firstByteTimeout", "\(firstByteTimeout)"),
+            ("requestHeadTimeout", "\(requestHeadTimeout)"),
         ]
     }
 

@@ -47,6 +47,15 @@ public struct ServerConfiguration: Sendable {
     /// Apple's push service: the team's key and where APNs is. `nil` (the default): no APNs
     /// pushes; devices still register their tokens, and get what is owed once it is configured.
     public var apns: APNsConfiguration?
+    /// The most connections held open at once; beyond it, new ones wait in the listen queue.
+    /// `nil` (the default): the descriptor limit (raised to the hard limit at start) less 64
+    /// kept for the database and other files.
+    public var maximumConnections: Int?
+    /// How long a new connection may take to send its first byte. Default 10 seconds.
+    public var firstByteTimeout: Duration = .seconds(10)
+    /// How long a new connection may take to send its first request's head (request line and
+    /// headers, WebSocket upgrades included). Default 30 seconds.
+    public var requestHeadTimeout: Duration = .seconds(30)
 
     /// Creates a configuration with the defaults above.
     public init(

@@ -53,12 +53,27 @@ final class ServerProcess: Sendable {
     let url: String
 
     /// Starts the server on `directory` and waits until it logs that it is ready.
-    /// - Parameter arguments: the command line; `serve --port 0` and the data options by default.
-    init(_ data: DataLocation, environment extra: [String: String] = [:], arguments: [String]? = nil) async throws {
+    /// - Parameters:
+    ///   - arguments: the command line; `serve --port 0` and the data options by default.
+    ///   - descriptorLimit: a limit on open files for the server (soft and hard), as `ulimit -n` sets.
+    init(_ data: DataLocation, environment extra: [String: String] = [:], arguments: [String]? = nil, descriptorLimit: Int? = nil)
+        async throws
+    {
         var environment = ProcessInfo.processInfo.environment
         environment["NIMBUS_LOG_LEVEL"] = "info"
         environment.merge(extra) { _, new in new }
-        let child = try ProcessLaunch.start(NimbusBinary.path, arguments ?? ["serve", "--port", "0"] + data.options, environment: environment)
+        let commandLine = arguments ?? ["serve", "--port", "0"] + data.options
+        let child =
+            if let descriptorLimit {
+                // exec keeps the shell's process ID, so signals reach the server.
+                try ProcessLaunch.start(
+                    "/bin/sh",
+                    ["-c", "ulimit -n \(descriptorLimit) && exec \"$0\" \"$@\"", NimbusBinary.path] + commandLine,
+                    environment: environment
+                )
+            } else {
+                try ProcessLaunch.start(NimbusBinary.path, commandLine, environment: environment)
+            }
         self.child = child
         var url: String?
         for _ in 0..<300 where url == nil {
