@@ -118,18 +118,11 @@ public struct CloudKitResponder<Context: RequestContext>: HTTPResponder {
         do throws(NimbusError) {
             if route.channel == .inbox { try Self.checkMethod(request, allowed: [.get, .post]) }
             let query = request.uri.queryParameters
-            guard let apiToken = query["ckAPIToken"] else {
-                throw NimbusError(.authenticationFailed, "request has no credentials: pass ckAPIToken and ckWebAuthToken")
-            }
-            let authentication = try await accounts.authenticate(
-                apiToken: String(apiToken),
+            let (authentication, user) = try await accounts.authenticateNotifications(
+                apiToken: query["ckAPIToken"].map(String.init),
                 webAuthToken: query["ckWebAuthToken"].map(String.init),
-                container: route.container,
-                environment: route.environment
+                route: route
             )
-            guard authentication.caller.kind == .user, let user = authentication.caller.userRecordName else {
-                throw NimbusError(.authenticationRequired, "notifications need a signed-in user (ckWebAuthToken)")
-            }
             exchange.webAuthToken = authentication.webAuthToken
             switch route.channel {
             case .ws:
@@ -144,7 +137,7 @@ public struct CloudKitResponder<Context: RequestContext>: HTTPResponder {
                 exchange.status = .ok
             }
         } catch {
-            exchange.fail(with: error, redirectURL: nil)
+            exchange.fail(with: error, redirectURL: redirectURL(for: error, path: request.uri.path))
             if error == Exchange.methodRefusal { exchange.refuseMethod(allowing: "GET, POST") }
         }
         return exchange.response()
@@ -260,7 +253,6 @@ public struct CloudKitResponder<Context: RequestContext>: HTTPResponder {
 
     private func redirectURL(for error: NimbusError, path: String) -> String? {
         guard error.code == .authenticationRequired else { return nil }
-        let container = path.split(separator: "/").dropFirst(2).first.map(String.init) ?? ""
-        return "\(configuration.publicBaseURL)/signin/\(container)"
+        return SignInPage.url(forRequestPath: path, base: configuration.publicBaseURL)
     }
 }

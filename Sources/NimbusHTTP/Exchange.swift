@@ -47,7 +47,23 @@ struct Exchange {
         allowedMethods = methods
     }
 
+    /// The response as HTTP/1.1 bytes, for a connection the framework does not answer on
+    /// (a refused WebSocket upgrade); `closing` adds `Connection: close`.
+    func http1Bytes(closing: Bool) -> [UInt8] {
+        var headers = headerFields()
+        headers[.contentLength] = String(body.count)
+        if closing { headers[.connection] = "close" }
+        var text = "HTTP/1.1 \(status.code) \(status.reasonPhrase)\r\n"
+        for field in headers { text += "\(field.name.rawName): \(field.value)\r\n" }
+        text += "\r\n"
+        return Array(text.utf8) + body
+    }
+
     func response() -> Response {
+        Response(status: status, headers: headerFields(), body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    private func headerFields() -> HTTPFields {
         var headers: HTTPFields = [
             .contentType: "application/json; charset=UTF-8",
             HeaderName.requestUUID: requestID,
@@ -55,6 +71,6 @@ struct Exchange {
         if let webAuthToken { headers[HeaderName.webAuthToken] = webAuthToken }
         if let allowedMethods { headers[.allow] = allowedMethods }
         CORS.addHeaders(to: &headers)
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        return headers
     }
 }

@@ -9,6 +9,13 @@ import Hummingbird
 
 /// The page a 421's `redirectURL` points at.
 enum SignInPage {
+    /// The sign-in page of the container a database or notification path names
+    /// (`/database/1/{container}/...`): the `redirectURL` of a `421`.
+    static func url(forRequestPath path: String, base: String) -> String {
+        let container = path.split(separator: "/").dropFirst(2).first.map(String.init) ?? ""
+        return "\(base)/signin/\(container)"
+    }
+
     static func response() -> Response {
         let html = """
             <!doctype html><html><head><meta charset="utf-8"><title>Sign in to Nimbus</title></head>

@@ -124,15 +124,22 @@ public enum NimbusServer {
                 TombstonePruner(database: instance.database, retention: retention, interval: .seconds(3600), logger: logger)
             )
         }
-        let socket = NotificationSocket(accounts: instance.accounts, dispatcher: instance.dispatcher, logger: logger)
+        let socket = NotificationSocket(accounts: instance.accounts, dispatcher: instance.dispatcher, publicAddress: address, logger: logger)
         let connections = configuration.maximumConnections ?? DescriptorLimit.connectionCap(forDescriptorLimit: DescriptorLimit.raiseToHardLimit())
         let server = HTTPServerBuilder { responder in
             GuardedChildChannel(
                 inner: HTTP1WebSocketUpgradeChannel(
                     responder: responder,
                     configuration: .init(http1: .init(idleTimeout: idleConnectionTimeout), ws: .init(maxFrameSize: 1 << 20))
-                ) { request, _, _ in
-                    await socket.shouldUpgrade(request)
+                ) { request, channel, _ in
+                    switch await socket.decide(request) {
+                    case .upgrade(let upgrade):
+                        return upgrade
+                    case .refuse(let response):
+                        // Answered and closed before the framework's own bare 400 could be.
+                        await ConnectionGuard.answer(on: channel, with: response)
+                        return .dontUpgrade
+                    }
                 },
                 firstByteTimeout: TimeAmount(configuration.firstByteTimeout),
                 headTimeout: TimeAmount(configuration.requestHeadTimeout)

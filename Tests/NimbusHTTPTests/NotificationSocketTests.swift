@@ -10,6 +10,7 @@ import Hummingbird
 import HummingbirdTesting
 import HummingbirdWSClient
 import Logging
+import NimbusTestSupport
 import Testing
 
 /// The WebSocket notification channel, against a live server.
@@ -160,6 +161,45 @@ struct NotificationSocketTests {
             await #expect(throws: (any Error).self) {
                 _ = try await SocketProbe.open(Self.streamURL(f, port: port, token: f.alice.webAuthToken, query: "&after=-3"))
             }
+        }
+    }
+
+    @Test(
+        "a refused upgrade answers with the CloudKit error the same URL gets without Upgrade",
+        arguments: [("", "AUTHENTICATION_REQUIRED", 421), ("forged", "AUTHENTICATION_FAILED", 401), ("alice&after=-5", "BAD_REQUEST", 400)]
+    )
+    func refusedUpgrades(token: String, code: String, status: Int) async throws {
+        try await HTTPFixture.with { f, client in
+            let port = try #require(client.port)
+            let user = token.replacingOccurrences(
+                of: "alice",
+                with: f.alice.webAuthToken.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+            )
+            let url =
+                "http://127.0.0.1:\(port)/database/1/\(HTTPFixture.container)/development/notifications/ws?ckAPIToken=\(f.apiToken)"
+                + (token.isEmpty ? "" : "&ckWebAuthToken=\(user)")
+            func answer(upgrading: Bool) async throws -> (status: Int, body: [String: Any]) {
+                let upgrade = [
+                    "-H", "Connection: Upgrade", "-H", "Upgrade: websocket", "-H", "Sec-WebSocket-Version: 13", "-H",
+                    "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==",
+                ]
+                let result = try await ProcessLaunch.runToCompletion(
+                    "/usr/bin/env",
+                    ["curl", "-s", "--max-time", "10", "-o", "-", "-w", "\n%{http_code}"] + (upgrading ? upgrade : []) + [url]
+                )
+                let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+                let body = lines.dropLast().joined(separator: "\n")
+                let json = (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any] ?? [:]
+                return (Int(lines.last ?? "") ?? 0, json)
+            }
+            let upgraded = try await answer(upgrading: true)
+            let plain = try await answer(upgrading: false)
+            #expect(upgraded.status == status, "\(upgraded)")
+            #expect(upgraded.body["serverErrorCode"] as? String == code, "\(upgraded.body)")
+            #expect(upgraded.body["serverErrorCode"] as? String == plain.body["serverErrorCode"] as? String)
+            #expect(upgraded.body["reason"] as? String == plain.body["reason"] as? String)
+            #expect(upgraded.body["redirectURL"] as? String == plain.body["redirectURL"] as? String)
+            if status == 421 { #expect((upgraded.body["redirectURL"] as? String)?.contains("/signin/") == true) }
         }
     }
 }

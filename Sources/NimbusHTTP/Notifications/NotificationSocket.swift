@@ -23,26 +23,61 @@ import NimbusStore
 public struct NotificationSocket: Sendable {
     let accounts: AccountService
     let dispatcher: NotificationDispatcher
+    let publicAddress: PublicAddress
     let logger: Logger
+    let requestIDs = RequestIDGenerator()
 
     /// Entries read from the inbox per query while replaying.
     static let replayPage = 200
 
+    /// What to do with an upgrade request.
+    public enum Decision: Sendable {
+        /// Upgrade, with these response headers and this handler.
+        case upgrade(ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>>)
+        /// Answer with this whole HTTP/1.1 response (a CloudKit error dictionary, as the same
+        /// URL gets without `Upgrade`) and close the connection.
+        case refuse(http1Response: [UInt8])
+    }
+
     /// Creates the channel.
-    public init(accounts: AccountService, dispatcher: NotificationDispatcher, logger: Logger) {
+    /// - Parameter publicAddress: where sign-in pages are, for the `redirectURL` of a `421`.
+    public init(accounts: AccountService, dispatcher: NotificationDispatcher, publicAddress: PublicAddress, logger: Logger) {
         self.accounts = accounts
         self.dispatcher = dispatcher
+        self.publicAddress = publicAddress
         self.logger = logger
     }
 
     /// Decides an upgrade request: upgrades an authenticated request for the notification
-    /// stream; anything else (including a failed authentication) goes on to the HTTP
-    /// responder, which answers it with the CloudKit-shaped error.
-    public func shouldUpgrade(_ request: HTTPRequest) async -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>> {
-        // A target with a bad `after` is answered by the HTTP responder, with the reason.
-        guard let target = request.path.flatMap(Self.target), !target.hasInvalidAfter else { return .dontUpgrade }
-        guard let authentication = try? await authenticate(target) else { return .dontUpgrade }
-        guard let user = authentication.caller.userRecordName, authentication.caller.kind == .user else { return .dontUpgrade }
+    /// stream, and refuses anything else with the error the same URL gets without `Upgrade`
+    /// (`421` with a `redirectURL`, `401`, a `400` naming a bad `after`, a `503` when the
+    /// database cannot answer), so a client can tell "sign in again" from "bad request".
+    public func decide(_ request: HTTPRequest) async -> Decision {
+        do throws(NimbusError) {
+            return .upgrade(try await upgrade(request))
+        } catch {
+            var exchange = Exchange(requestID: requestIDs.next())
+            let redirectURL =
+                error.code == .authenticationRequired ? SignInPage.url(forRequestPath: request.path ?? "", base: publicAddress.value) : nil
+            exchange.fail(with: error, redirectURL: redirectURL)
+            return .refuse(http1Response: exchange.http1Bytes(closing: true))
+        }
+    }
+
+    private func upgrade(_ request: HTTPRequest) async throws(NimbusError) -> ShouldUpgradeResult<
+        WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>
+    > {
+        guard let target = request.path.flatMap(Self.target) else {
+            throw .badRequest("only the notification stream, /database/1/{container}/{environment}/notifications/ws, is a WebSocket")
+        }
+        if target.hasInvalidAfter, let after = target.rawAfter {
+            throw .badRequest("after must be a sequence number (0 or more), not '\(after.prefix(32))'")
+        }
+        let (authentication, user) = try await accounts.authenticateNotifications(
+            apiToken: target.apiToken,
+            webAuthToken: target.webAuthToken,
+            route: target.route
+        )
         var headers = HTTPFields()
         if let token = authentication.webAuthToken { headers[HeaderName.webAuthToken] = token }
         let container = ContainerEnvironment(container: target.route.container, environment: target.route.environment)
@@ -52,17 +87,15 @@ public struct NotificationSocket: Sendable {
         if let after = target.after {
             start = after
         } else {
-            guard let last = try? await dispatcher.lastSequence(of: user, in: container) else { return .dontUpgrade }
-            start = last
+            do {
+                start = try await dispatcher.lastSequence(of: user, in: container)
+            } catch {
+                logger.error("Reading the notification inbox failed", metadata: [LogKey.error: "\(String(reflecting: error))"])
+                throw NimbusError(.serviceUnavailable, "the server cannot read notifications just now; try again", retryAfter: .seconds(1))
+            }
         }
         let session = Session(dispatcher: dispatcher, user: user, container: container, deviceID: target.deviceID, start: start)
         return .upgrade(headers) { inbound, outbound, _ in try await session.run(inbound: inbound, outbound: outbound) }
-    }
-
-    /// Authenticates a stream request that was not upgraded, for the HTTP responder's answer.
-    func authenticate(path: String, query: String?) async throws(NimbusError) -> Authentication {
-        guard let target = Self.target(path + (query.map { "?" + $0 } ?? "")) else { throw .badRequest("not the notification stream") }
-        return try await authenticate(target)
     }
 
     // MARK: - Private
@@ -73,6 +106,7 @@ public struct NotificationSocket: Sendable {
         var webAuthToken: String?
         var deviceID: String?
         var after: Int64?
+        var rawAfter: Substring?
         var hasInvalidAfter = false
     }
 
@@ -86,25 +120,11 @@ public struct NotificationSocket: Sendable {
             webAuthToken: query["ckWebAuthToken"].map(String.init),
             deviceID: NotificationsRoute.deviceID(query["deviceID"]),
             after: query["after"].flatMap { Int64($0) }.flatMap { $0 >= 0 ? $0 : nil },
+            rawAfter: query["after"],
             hasInvalidAfter: query["after"].map { Int64($0).map { $0 < 0 } ?? true } ?? false
         )
     }
 
-    private func authenticate(_ target: Target) async throws(NimbusError) -> Authentication {
-        guard let apiToken = target.apiToken else {
-            throw NimbusError(.authenticationFailed, "request has no credentials: pass ckAPIToken and ckWebAuthToken")
-        }
-        let authentication = try await accounts.authenticate(
-            apiToken: apiToken,
-            webAuthToken: target.webAuthToken,
-            container: target.route.container,
-            environment: target.route.environment
-        )
-        guard authentication.caller.kind == .user, authentication.caller.userRecordName != nil else {
-            throw NimbusError(.authenticationRequired, "the notification stream needs a signed-in user (ckWebAuthToken)")
-        }
-        return authentication
-    }
 }
 
 extension NotificationSocket {

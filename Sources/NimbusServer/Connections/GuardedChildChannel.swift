@@ -8,7 +8,7 @@ import HummingbirdCore
 import Logging
 import NIOCore
 
-/// The server's connections, with ``FirstRequestDeadline`` in front of whatever the framework
+/// The server's connections, with ``ConnectionGuard`` in front of whatever the framework
 /// sets up (HTTP/1 with the WebSocket upgrade).
 ///
 /// Hummingbird offers no hook that runs before its HTTP pipeline: its `additionalChannelHandlers`
@@ -23,7 +23,7 @@ struct GuardedChildChannel<Inner: ServerChildChannel>: ServerChildChannel {
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         do {
             try channel.pipeline.syncOperations.addHandler(
-                FirstRequestDeadline(firstByteTimeout: firstByteTimeout, headTimeout: headTimeout),
+                ConnectionGuard(firstByteTimeout: firstByteTimeout, headTimeout: headTimeout),
                 position: .first
             )
         } catch {

@@ -6,15 +6,19 @@
 
 import NIOCore
 
-/// Closes a connection whose first request does not arrive in time: no byte within the
-/// first-byte timeout, or no complete head (request line and headers) within the head timeout.
+/// The front of every connection, on the raw bytes: closes a connection whose first request
+/// does not arrive in time, and writes the answer to a refused WebSocket upgrade.
 ///
-/// It sits first in the pipeline, on the raw bytes, so it guards the WebSocket upgrade too: the
-/// framework adds its idle timeout only once a first request head has been read, and a
-/// connection that never finishes one would otherwise hold a descriptor forever. Once the head
-/// is complete (the blank line after the headers), the handler leaves the pipeline and the
-/// framework's idle timeout takes over.
-final class FirstRequestDeadline: ChannelInboundHandler, RemovableChannelHandler {
+/// - Deadlines: no byte within the first-byte timeout, or no complete head (request line and
+///   headers) within the head timeout, closes the connection. The framework adds its idle
+///   timeout only once a first request head has been read (for a WebSocket upgrade, once the
+///   upgrade is decided), so a connection that never finishes one would otherwise hold a
+///   descriptor forever. Once the head is in (the blank line after the headers) the guard only
+///   passes bytes on.
+/// - Refused upgrades: the framework answers an upgrade it does not make with a bare `400` and
+///   no body. The guard writes the CloudKit-shaped answer first, as it would be for the same URL
+///   without `Upgrade`, and closes the connection, so the framework's answer is never sent.
+final class ConnectionGuard: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
 
@@ -24,11 +28,21 @@ final class FirstRequestDeadline: ChannelInboundHandler, RemovableChannelHandler
     private var headTimer: Scheduled<Void>?
     /// How much of the blank line ending a head (`\r\n\r\n`) the bytes so far end with.
     private var matched = 0
-    private var isDone = false
+    private var isHeadComplete = false
 
     init(firstByteTimeout: TimeAmount, headTimeout: TimeAmount) {
         self.firstByteTimeout = firstByteTimeout
         self.headTimeout = headTimeout
+    }
+
+    /// Writes `response` (a whole HTTP/1.1 response) on `channel` in front of everything the
+    /// framework set up, and closes the connection once it is written.
+    static func answer(on channel: any Channel, with response: [UInt8]) async {
+        let written = channel.pipeline.context(handlerType: ConnectionGuard.self).flatMap { context in
+            context.writeAndFlush(NIOAny(ByteBuffer(bytes: response)))
+                .flatMap { context.close() }
+        }
+        try? await written.get()
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -45,16 +59,13 @@ final class FirstRequestDeadline: ChannelInboundHandler, RemovableChannelHandler
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard !isDone else { return context.fireChannelRead(data) }
-        firstByteTimer?.cancel()
-        firstByteTimer = nil
-        let buffer = unwrapInboundIn(data)
-        if endsHead(buffer.readableBytesView) {
-            isDone = true
-            cancelTimers()
-            context.fireChannelRead(data)
-            context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
-            return
+        if !isHeadComplete {
+            firstByteTimer?.cancel()
+            firstByteTimer = nil
+            if endsHead(unwrapInboundIn(data).readableBytesView) {
+                isHeadComplete = true
+                cancelTimers()
+            }
         }
         context.fireChannelRead(data)
     }
@@ -67,7 +78,7 @@ final class FirstRequestDeadline: ChannelInboundHandler, RemovableChannelHandler
     // MARK: - Private
 
     private func arm(_ context: ChannelHandlerContext) {
-        guard firstByteTimer == nil, headTimer == nil, !isDone else { return }
+        guard firstByteTimer == nil, headTimer == nil, !isHeadComplete else { return }
         let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
         firstByteTimer = context.eventLoop.scheduleTask(in: firstByteTimeout) { loopBound.value.close(promise: nil) }
         headTimer = context.eventLoop.scheduleTask(in: headTimeout) { loopBound.value.close(promise: nil) }
