@@ -5,6 +5,8 @@
 //===----------------------------------------------------------------------===//
 
 import ArgumentParser
+import Foundation
+import NimbusModel
 
 /// The `nimbus` command: the server and its administration.
 @main
@@ -29,6 +31,10 @@ struct Nimbus: AsyncParsableCommand {
                 try command.run()
             }
             TokenRotationNotice.report()
+        } catch let error as NimbusError where error.code == .networkUnavailable {
+            // The common first mistake: the client commands run before the server does.
+            FileHandle.standardError.write(Data("Error: \(error.reason): is `nimbus serve` running?\n".utf8))
+            exit(withError: ExitCode.failure)
         } catch {
             TokenRotationNotice.report()
             exit(withError: error)

@@ -141,3 +141,23 @@ struct ClientSettingsTests {
         #expect(try await server.stop() == 0)
     }
 }
+
+@Suite("the CLI without a server", .timeLimit(.minutes(1)))
+struct CLIWithoutServerTests {
+    @Test("pointed at a port where nothing listens, or an unknown host, the CLI says so within seconds")
+    func cannotConnect() async throws {
+        // A port nothing listens on: 9 (discard) is not served on the test machines.
+        for url in ["http://127.0.0.1:9", "http://nimbus-test.invalid:8080"] {
+            for command in [["zone", "list"], ["record", "save", #"{"recordName":"n","recordType":"Note"}"#]] {
+                let started = ContinuousClock.now
+                let result = try await NimbusBinary.run(
+                    command + ["--url", url, "--container", "iCloud.x", "--api-token", "abc", "--web-auth-token", "def"]
+                )
+                #expect(result.status != 0)
+                #expect(result.stderr.contains("cannot connect to \(url)"), "\(result.stderr)")
+                #expect(result.stderr.contains("is `nimbus serve` running?"), "\(result.stderr)")
+                #expect(ContinuousClock.now - started < .seconds(5), "\(command) took \(ContinuousClock.now - started)")
+            }
+        }
+    }
+}

@@ -7,23 +7,44 @@
 public import AsyncHTTPClient
 import NIOCore
 import NIOHTTP1
+import NIOPosix
+import NimbusModel
+import Synchronization
 
 /// A ``ClientTransport`` over AsyncHTTPClient: the default on Linux servers, and it works on
 /// Apple platforms too.
+///
+/// A server that cannot be reached (the connection is refused, the host is unknown, or
+/// connecting takes longer than ``connectTimeout``) fails the request at once with
+/// ``NimbusModel/NimbusError/Code/networkUnavailable``, rather than after retries that cannot help.
 public struct HTTPClientTransport: ClientTransport {
     private let client: HTTPClient
-    private let timeout: Duration
+    /// How long the whole request may take; `nil`: no limit beyond the client's own timeouts.
+    private let deadline: Duration?
     /// The largest response body read; a larger one fails the request.
     private let maximumResponseBytes: Int
 
-    /// Creates a transport.
+    /// Creates a transport on a process-wide client with these timeouts.
     /// - Parameters:
-    ///   - client: the HTTP client; the process-wide shared one by default.
+    ///   - connectTimeout: how long connecting to the server may take (10 seconds by default).
+    ///   - answerTimeout: how long the server may stay silent once the request is sent, before
+    ///     or within its answer (60 seconds by default).
+    ///   - maximumResponseBytes: the largest response body accepted (64 MiB by default).
+    public init(connectTimeout: Duration = .seconds(10), answerTimeout: Duration = .seconds(60), maximumResponseBytes: Int = 64 << 20) {
+        self.client = Self.sharedClient(connectTimeout: connectTimeout, answerTimeout: answerTimeout)
+        self.deadline = nil
+        self.maximumResponseBytes = maximumResponseBytes
+    }
+
+    /// Creates a transport on a client of the caller's, whose configuration sets how it
+    /// connects and retries.
+    /// - Parameters:
+    ///   - client: the HTTP client.
     ///   - timeout: how long a request may take, connection included.
     ///   - maximumResponseBytes: the largest response body accepted (64 MiB by default).
-    public init(client: HTTPClient = .shared, timeout: Duration = .seconds(60), maximumResponseBytes: Int = 64 << 20) {
+    public init(client: HTTPClient, timeout: Duration = .seconds(60), maximumResponseBytes: Int = 64 << 20) {
         self.client = client
-        self.timeout = timeout
+        self.deadline = timeout
         self.maximumResponseBytes = maximumResponseBytes
     }
 
@@ -36,13 +57,79 @@ public struct HTTPClientTransport: ClientTransport {
         if !request.body.isEmpty {
             outgoing.body = .bytes(ByteBuffer(bytes: request.body))
         }
-        let milliseconds = timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000
-        let response = try await client.execute(outgoing, timeout: .milliseconds(milliseconds))
+        let response: HTTPClientResponse
+        do {
+            if let deadline {
+                response = try await client.execute(outgoing, timeout: TimeAmount(deadline))
+            } else {
+                response = try await client.execute(outgoing, deadline: .distantFuture)
+            }
+        } catch {
+            if let unreachable = Self.unreachable(error, url: request.url) { throw unreachable }
+            throw error
+        }
         let body = try await response.body.collect(upTo: maximumResponseBytes)
         var headers: [String: String] = [:]
         for header in response.headers {
             headers[header.name.lowercased()] = header.value
         }
         return ClientResponse(status: Int(response.status.code), headers: headers, body: Array(body.readableBytesView))
+    }
+
+    // MARK: - Private
+
+    /// The error of a request that never reached the server, or `nil` for any other failure
+    /// (which may have reached it, and is the SDK's to retry or report).
+    private static func unreachable(_ error: any Error, url: String) -> NimbusError? {
+        let why: String
+        switch error {
+        case let error as NIOConnectionError:
+            let isUnresolved = error.dnsAError != nil && error.dnsAAAAError != nil && error.connectionErrors.isEmpty
+            why = isUnresolved ? "its host is unknown" : "it refused the connection"
+        case let error as IOError where [ECONNREFUSED, EHOSTUNREACH, ENETUNREACH, EADDRNOTAVAIL].contains(error.errnoCode):
+            why = "it refused the connection"
+        case is SocketAddressError:
+            why = "its host is unknown"
+        case let error as HTTPClientError where error == .connectTimeout:
+            why = "connecting timed out"
+        default:
+            return nil
+        }
+        return NimbusError(.networkUnavailable, "cannot connect to \(serverAddress(of: url)): \(why)")
+    }
+
+    /// The scheme, host and port of a URL: where the server was looked for.
+    private static func serverAddress(of url: String) -> String {
+        let parts = url.split(separator: "/", maxSplits: 3, omittingEmptySubsequences: false)
+        guard parts.count >= 3, parts[0].hasSuffix(":"), parts[1].isEmpty else { return url }
+        return "\(parts[0])//\(parts[2].prefix { $0 != "?" })"
+    }
+
+    /// The clients of this process, one per pair of timeouts: a client holds connections to
+    /// reuse, so transports share them; they live as long as the process, as AsyncHTTPClient's
+    /// own shared client does.
+    private static let clients = Mutex<[Key: HTTPClient]>([:])
+
+    private struct Key: Hashable {
+        var connect: Int64
+        var answer: Int64
+    }
+
+    private static func sharedClient(connectTimeout: Duration, answerTimeout: Duration) -> HTTPClient {
+        let connect = TimeAmount(connectTimeout)
+        let answer = TimeAmount(answerTimeout)
+        let key = Key(connect: connect.nanoseconds, answer: answer.nanoseconds)
+        return clients.withLock { clients in
+            if let client = clients[key] { return client }
+            // AsyncHTTPClient's own shared client's settings, with these timeouts.
+            var configuration = HTTPClient.Configuration.singletonConfiguration
+            configuration.timeout = .init(connect: connect, read: answer)
+            // A server that refuses connections is not there: say so at once instead of trying
+            // again until the request's deadline.
+            configuration.connectionPool.retryConnectionEstablishment = false
+            let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+            clients[key] = client
+            return client
+        }
     }
 }

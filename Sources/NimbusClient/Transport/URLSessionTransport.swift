@@ -42,7 +42,15 @@ public struct URLSessionTransport: ClientTransport {
         if !request.body.isEmpty {
             outgoing.httpBody = Data(request.body)
         }
-        let (data, response) = try await session.data(for: outgoing)
+        let data: Data
+        let response: URLResponse
+        do {
+            (data, response) = try await session.data(for: outgoing)
+        } catch let error as URLError where Self.unreachableCodes.contains(error.code) {
+            // Never reached the server: nothing happened there, and trying again cannot help now.
+            let server = "\(url.scheme ?? "http")://\(url.host ?? "")\(url.port.map { ":\($0)" } ?? "")"
+            throw NimbusError(.networkUnavailable, "cannot connect to \(server): \(error.localizedDescription)")
+        }
         guard let http = response as? HTTPURLResponse else {
             throw NimbusError(.internalError, "the server's answer is not HTTP")
         }
@@ -52,4 +60,7 @@ public struct URLSessionTransport: ClientTransport {
         }
         return ClientResponse(status: http.statusCode, headers: headers, body: Array(data))
     }
+
+    /// The errors of a request that never reached the server.
+    private static let unreachableCodes: Set<URLError.Code> = [.cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet]
 }

@@ -17,7 +17,7 @@ public struct NimbusError: Error, Sendable, Hashable, CustomStringConvertible {
             case permissionFailure, atomicFailure, authenticationFailed, authenticationRequired
             case badRequest, limitExceeded, changeTokenExpired, serverRecordChanged, alreadyExists
             case internalError, unknownItem, quotaExceeded, requestRateLimited, serviceUnavailable
-            case referenceViolation, zoneNotFound, partialFailure
+            case referenceViolation, zoneNotFound, partialFailure, networkUnavailable
         }
         private let base: Base
         private init(_ base: Base) { self.base = base }
@@ -59,6 +59,10 @@ public struct NimbusError: Error, Sendable, Hashable, CustomStringConvertible {
         /// has no such code, since CloudKit Web Services puts each item's error in its place in
         /// an HTTP 200 response.
         public static let partialFailure = Code(.partialFailure)
+        /// The server could not be reached: the connection was refused, the host is unknown, or
+        /// connecting timed out (CloudKit's `networkUnavailable`). Nothing was sent, so nothing
+        /// happened; the SDK does not retry it. Never on the wire: a client reports it.
+        public static let networkUnavailable = Code(.networkUnavailable)
         /// CloudKit's name for ``authenticationRequired``: the request needs a signed-in user.
         public static var notAuthenticated: Code { .authenticationRequired }
 
@@ -79,12 +83,19 @@ public struct NimbusError: Error, Sendable, Hashable, CustomStringConvertible {
             case .serviceUnavailable: "TRY_AGAIN_LATER"
             case .referenceViolation: "VALIDATING_REFERENCE_ERROR"
             case .zoneNotFound: "ZONE_NOT_FOUND"
-            // Never sent: a server reports each item's error in its place.
-            case .partialFailure: "INTERNAL_ERROR"
+            // Never sent: a server reports each item's error in its place, and a client reports
+            // that it could not reach the server.
+            case .partialFailure, .networkUnavailable: "INTERNAL_ERROR"
             }
         }
 
-        public var description: String { base == .partialFailure ? "PARTIAL_FAILURE" : serverErrorCode }
+        public var description: String {
+            switch base {
+            case .partialFailure: "PARTIAL_FAILURE"
+            case .networkUnavailable: "NETWORK_UNAVAILABLE"
+            default: serverErrorCode
+            }
+        }
     }
 
     /// What went wrong.
