@@ -69,7 +69,7 @@ extension DatabaseEndpoints {
     /// A feed page in its wire form. `reverse` orders the page newest first; the pages
     /// themselves still advance from the token, so resuming stays exact.
     private func wire(_ page: RecordChangesPage, desiredKeys: [String]?, reverse: Bool, withZoneID: Bool) -> ZoneFeedPage {
-        let desired = desiredKeys.map(Set.init)
+        let desired = NameKey.set(desiredKeys)
         var records = page.changes.map { change -> RecordsResponseItem in
             switch change {
             case .saved(let record): .record(WireRecord(record, desiredKeys: desired))

@@ -76,7 +76,7 @@ struct DatabaseEndpoints {
                 atomic: request.atomic ?? true,
                 access: access
             )
-            let desired = request.desiredKeys.map(Set.init)
+            let desired = NameKey.set(request.desiredKeys)
             return encode(
                 RecordsResponse(
                     records: results.map { result in
@@ -97,7 +97,7 @@ struct DatabaseEndpoints {
                     records: zip(request.records, results).map { item, result in
                         switch result {
                         case .success(let record):
-                            .record(WireRecord(record, desiredKeys: (item.desiredKeys ?? request.desiredKeys).map(Set.init)))
+                            .record(WireRecord(record, desiredKeys: NameKey.set(item.desiredKeys ?? request.desiredKeys)))
                         case .failure(let error): .error(itemError(error, recordName: item.recordName))
                         }
                     }
@@ -114,7 +114,7 @@ struct DatabaseEndpoints {
                 continuationMarker: request.continuationMarker,
                 access: access
             )
-            let desired = request.desiredKeys.map(Set.init)
+            let desired = NameKey.set(request.desiredKeys)
             return encode(
                 RecordsResponse(
                     records: result.records.map { .record(WireRecord($0, desiredKeys: desired)) },

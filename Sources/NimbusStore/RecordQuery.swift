@@ -32,7 +32,7 @@ public struct RecordQuery: Sendable, Hashable {
     /// Resume after this position (the sort key of the last record of the previous page).
     public var after: QueryPosition?
     /// The schema type of each record field the query names.
-    public var fieldTypes: [String: FieldType]
+    public var fieldTypes: [NameKey: FieldType]
     /// Only records in the hierarchies of these shares (a participant's view); `nil`: every record.
     public var shareNames: [String]?
 
@@ -43,7 +43,7 @@ public struct RecordQuery: Sendable, Hashable {
         query: Query,
         limit: Int,
         after: QueryPosition? = nil,
-        fieldTypes: [String: FieldType] = [:]
+        fieldTypes: [NameKey: FieldType] = [:]
     ) {
         self.tenant = tenant
         self.zoneName = zoneName
@@ -66,7 +66,7 @@ public struct RecordQuery: Sendable, Hashable {
     /// relative location, that is the distance in whole millimetres (``GeoDistance``).
     public static func sortKey(of record: Record, sort: SortDescriptor) -> SortKeyValue? {
         guard let origin = sort.relativeLocation else { return sortKey(of: record, field: sort.fieldName) }
-        guard case .location(let location)? = record.fields[sort.fieldName] else { return nil }
+        guard case .location(let location)? = record.fields[NameKey(sort.fieldName)] else { return nil }
         return .integer(GeoDistance.millimetres(GeoDistance.kilometres(from: origin, to: location)))
     }
 
@@ -79,7 +79,7 @@ public struct RecordQuery: Sendable, Hashable {
         case .modifiedBy: return .text(record.modified.userRecordName)
         case .recordID: return .text(record.recordID.recordName)
         case .parent: return record.parentRecordName.map { .text($0) }
-        case nil: return record.fields[field].flatMap(SortKeyValue.init)
+        case nil: return record.fields[NameKey(field)].flatMap(SortKeyValue.init)
         }
     }
 }

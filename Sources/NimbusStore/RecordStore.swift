@@ -27,7 +27,7 @@ public protocol RecordStore: Sendable {
 
     /// Returns the live records of a zone with the given names, by name; absent names are left out.
     /// - Throws: ``StoreError`` `.zoneNotFound` if the zone does not exist.
-    func records(named names: [String], inZone zoneName: String, of tenant: Tenant) async throws -> [String: Record]
+    func records(named names: [String], inZone zoneName: String, of tenant: Tenant) async throws -> [NameKey: Record]
 
     /// Runs `body` as one transaction on a zone: everything it writes commits together or not at all.
     ///
@@ -69,7 +69,7 @@ public protocol ZoneTransaction {
     var zone: Zone { get }
 
     /// Returns live records of this zone by name.
-    func records(named names: [String]) async throws -> [String: Record]
+    func records(named names: [String]) async throws -> [NameKey: Record]
 
     /// Returns which of `names` are the parent of a live record of this zone: a record created
     /// under such a name adopts records left behind by a deleted parent of that name.
@@ -87,16 +87,16 @@ public protocol ZoneTransaction {
 
     /// Returns the fields of a record type as this transaction sees them (including fields
     /// added earlier in it).
-    func fields(ofRecordType recordType: String) async throws -> [String: FieldSchema]
+    func fields(ofRecordType recordType: String) async throws -> [NameKey: FieldSchema]
 
     /// Adds fields to a record type in this transaction, so they exist only if its records do.
     /// A field that exists already keeps its type.
-    func addFields(_ fields: [String: FieldSchema], toRecordType recordType: String) async throws
+    func addFields(_ fields: [NameKey: FieldSchema], toRecordType recordType: String) async throws
 
     // MARK: Sharing
 
     /// Returns shares of this zone by record name, with every participant (removed ones too).
-    func shares(named names: [String]) async throws -> [String: Share]
+    func shares(named names: [String]) async throws -> [NameKey: Share]
 
     /// Says whether this zone has a zone share and whether it has record shares.
     func shareKinds() async throws -> ZoneShareKinds

@@ -14,15 +14,15 @@ public import NimbusModel
 /// encrypted or what type an untyped value has.
 public protocol SchemaStore: Sendable {
     /// Returns the fields known for a record type, by name.
-    func fields(ofRecordType recordType: String, in container: ContainerEnvironment) async throws -> [String: FieldSchema]
+    func fields(ofRecordType recordType: String, in container: ContainerEnvironment) async throws -> [NameKey: FieldSchema]
 
     /// Every record type of a container environment, with its fields.
-    func schema(of container: ContainerEnvironment) async throws -> [String: [String: FieldSchema]]
+    func schema(of container: ContainerEnvironment) async throws -> [String: [NameKey: FieldSchema]]
 
     /// Adds what `schema` has and the container environment lacks: record types, fields, and
     /// index markings (a marking is never removed). Nothing is applied if a field exists with
     /// another type or encryption: throws ``SchemaConflict``.
-    func addSchema(_ schema: [String: [String: FieldSchema]], to container: ContainerEnvironment) async throws
+    func addSchema(_ schema: [String: [NameKey: FieldSchema]], to container: ContainerEnvironment) async throws
 }
 
 /// A field defined one way in a schema and another way where it was to be added.

@@ -17,7 +17,7 @@ public protocol ShareStore: Sendable {
     func share(shortGUID: String, in container: ContainerEnvironment?) async throws -> LocatedShare?
 
     /// Returns shares of a zone by record name; absent names are left out.
-    func shares(named names: [String], inZone zoneName: String, of tenant: Tenant) async throws -> [String: Share]
+    func shares(named names: [String], inZone zoneName: String, of tenant: Tenant) async throws -> [NameKey: Share]
 
     /// Returns the extra invitation links of a share, oldest first.
     func shareLinks(of shareName: String, inZone zoneName: String, of tenant: Tenant) async throws -> [ShareLink]

@@ -111,7 +111,7 @@ struct FixtureError: Error, CustomStringConvertible {
 
 extension Record {
     /// A new record to save, with no change tag (so it must not exist yet).
-    static func note(_ name: String, in zoneID: ZoneID, _ fields: [String: FieldValue] = [:]) -> Record {
+    static func note(_ name: String, in zoneID: ZoneID, _ fields: [NameKey: FieldValue] = [:]) -> Record {
         Record(recordType: "Note", recordID: RecordID(recordName: name, zoneID: zoneID), fields: fields)
     }
 }

@@ -106,7 +106,7 @@ struct DatabaseRecordsTests {
         try await ClientFixture.with { f in
             let (database, recorder) = Self.recordedDatabase(of: f)
             try await database.save(zones: [notes])
-            let fields: [String: FieldValue] = ["title": .string("kept"), "count": .int64(3)]
+            let fields: [NameKey: FieldValue] = ["title": .string("kept"), "count": .int64(3)]
             let saved = try await database.save(.note("e1", in: notes, fields))
             #expect(saved.fields == fields)
             #expect(!saved.recordChangeTag.isEmpty)
@@ -159,6 +159,24 @@ struct DatabaseRecordsTests {
             let missingZone = ZoneID(zoneName: "Nope", ownerRecordName: "")
             let error = try await #require(throws: NimbusError.self) { try await database.records(named: ["x"], in: missingZone) }
             #expect(error.code == .zoneNotFound)
+        }
+    }
+
+    @Test("records whose names differ only in normalization come back as two results, each its own")
+    func canonicallyEquivalentNames() async throws {
+        try await ClientFixture.with { f in
+            let database = f.container(as: f.alice).privateCloudDatabase
+            try await database.save(zones: [notes])
+            let composed = "Caf\u{E9}"
+            let decomposed = "Cafe\u{301}"
+            _ = try await database.save(.note(composed, in: notes, ["n": .int64(1)]))
+            _ = try await database.save(.note(decomposed, in: notes, ["n": .int64(2)]))
+            let results = try await database.records(named: [composed, decomposed], in: notes)
+            #expect(results.count == 2)
+            #expect(try results[NameKey(composed)]?.get().fields["n"] == .int64(1))
+            #expect(try results[NameKey(decomposed)]?.get().fields["n"] == .int64(2))
+            let ids = Set([composed, decomposed].map { RecordID(recordName: $0, zoneID: notes) })
+            #expect(ids.count == 2, "record IDs compare by bytes")
         }
     }
 

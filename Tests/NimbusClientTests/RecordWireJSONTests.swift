@@ -54,7 +54,7 @@ struct RecordWireJSONTests {
             let alice = try await nimbus.addUser(name: "Alice")
             let database = nimbus.container(as: alice).privateCloudDatabase
             try await database.save(zones: [notes])
-            let fields: [String: FieldValue] = [
+            let fields: [NameKey: FieldValue] = [
                 "title": .string("hi"), "count": .int64(-3), "ratio": .double(0.25), "when": .timestamp(1_700_000_000_000),
                 "blob": .bytes(Data([0, 1, 2, 255])), "link": .reference(Reference(recordName: "other", action: .none)),
                 "tags": .list(elementType: .string, [.string("a"), .string("b")]),

@@ -193,7 +193,7 @@ struct FixtureError: Error, CustomStringConvertible {
 
 extension RecordOperation {
     /// A create of a `Note` with the given string fields.
-    static func note(_ name: String?, _ fields: [String: FieldValue] = [:], kind: Kind = .create, tag: String? = nil) -> RecordOperation {
+    static func note(_ name: String?, _ fields: [NameKey: FieldValue] = [:], kind: Kind = .create, tag: String? = nil) -> RecordOperation {
         RecordOperation(
             kind: kind,
             recordName: name,

@@ -60,8 +60,8 @@ struct FieldIndexTests {
         try await EngineFixture.with { f in
             try await f.makeZone("Notes", for: f.alice)
             let fieldCount = 40
-            var fields: [String: FieldValue] = [:]
-            for index in 0..<fieldCount { fields["f\(index)"] = .int64(Int64(index)) }
+            var fields: [NameKey: FieldValue] = [:]
+            for index in 0..<fieldCount { fields[NameKey("f\(index)")] = .int64(Int64(index)) }
             _ = try await f.save(.note("wide", fields))
             func query(_ field: String) async throws {
                 let query = Query(recordType: "Note", filters: [Filter(field, .equals, .int64(1))])

@@ -36,7 +36,7 @@ struct FieldTests {
     func everyTypeRoundTrips() async throws {
         try await EngineFixture.with { f in
             try await f.makeZone("Notes", for: f.alice)
-            let fields = Dictionary(uniqueKeysWithValues: Self.everyType)
+            let fields = Dictionary(uniqueKeysWithValues: Self.everyType.map { (NameKey($0.0), $0.1) })
             _ = try await f.save(.note("all", fields))
             let stored = try #require(try await f.lookup("all"))
             #expect(stored.fields == fields)
@@ -71,7 +71,7 @@ struct FieldTests {
     func invalidFieldNames(name: String) async throws {
         try await EngineFixture.with { f in
             try await f.makeZone("Notes", for: f.alice)
-            let results = try await f.modify([.note("n1", [name: .string("x")])])
+            let results = try await f.modify([.note("n1", [NameKey(name): .string("x")])])
             #expect(results.first?.error?.code == .badRequest)
         }
     }
@@ -81,7 +81,7 @@ struct FieldTests {
         try await EngineFixture.with { f in
             try await f.makeZone("Notes", for: f.alice)
             let names = ["a", "Z9", "cloudkit.title", "snake_case_1", String(repeating: "x", count: 255)]
-            let results = try await f.modify([.note("n1", Dictionary(uniqueKeysWithValues: names.map { ($0, FieldValue.string("x")) }))])
+            let results = try await f.modify([.note("n1", Dictionary(uniqueKeysWithValues: names.map { (NameKey($0), FieldValue.string("x")) }))])
             #expect(results.first?.record?.fields.count == names.count, "\(results)")
         }
     }

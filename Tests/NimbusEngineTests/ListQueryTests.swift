@@ -19,7 +19,7 @@ struct ListQueryTests {
     private static func times(_ values: Int64...) -> FieldValue { .list(elementType: .timestamp, values.map(FieldValue.timestamp)) }
 
     /// a, b and c have every list (c's are empty); d has none of them.
-    private static let records: [String: [String: FieldValue]] = [
+    private static let records: [String: [NameKey: FieldValue]] = [
         "a": ["tags": strings("swift", "server"), "ranks": ints(1, 2, 3), "relatedRecords": refs("m1", "m2"), "seen": times(1_000)],
         "b": ["tags": strings("swiftui"), "ranks": ints(3), "relatedRecords": refs("m2"), "seen": times(2_000, 3_000)],
         "c": ["tags": strings(), "ranks": ints(), "relatedRecords": refs(), "seen": times()],

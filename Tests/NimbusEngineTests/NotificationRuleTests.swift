@@ -122,7 +122,7 @@ struct NotificationRuleTests {
     }
 
     static func message(_ name: String, mentions: [String] = []) -> RecordOperation {
-        var fields: [String: FieldInput] = ["text": FieldInput(.string("hello"))]
+        var fields: [NameKey: FieldInput] = ["text": FieldInput(.string("hello"))]
         if !mentions.isEmpty { fields["mentions"] = FieldInput(.list(elementType: .string, mentions.map(FieldValue.string))) }
         return RecordOperation(kind: .create, recordName: name, recordType: "Message", fields: fields, parent: .set("chat"))
     }

@@ -32,7 +32,7 @@ struct QueryOrderTests {
         try await f.makeZone("Notes", for: f.alice)
         _ = try await f.modify(
             Self.notes.map { note in
-                var fields: [String: FieldValue] = [:]
+                var fields: [NameKey: FieldValue] = [:]
                 if let group = note.group { fields["group"] = .string(group) }
                 if let rank = note.rank { fields["rank"] = .int64(rank) }
                 return .note(note.name, fields)

@@ -22,7 +22,7 @@ struct SchemaDeploymentTests {
         )
     }
 
-    static func save(_ f: EngineFixture, _ environment: Environment, _ fields: [String: FieldValue]) async throws {
+    static func save(_ f: EngineFixture, _ environment: Environment, _ fields: [NameKey: FieldValue]) async throws {
         let results = try await f.database.modifyRecords(
             [.note(nil, fields)],
             inZone: nil,

@@ -309,7 +309,7 @@ struct SharingTests {
                 guard let error = result.first?.error else { return "saved" }
                 return "\(error.code): \(error.reason)"
             }
-            func child(_ name: String, _ kind: RecordOperation.Kind = .create, fields: [String: FieldInput] = [:]) -> RecordOperation {
+            func child(_ name: String, _ kind: RecordOperation.Kind = .create, fields: [NameKey: FieldInput] = [:]) -> RecordOperation {
                 RecordOperation(kind: kind, recordName: name, recordType: "Message", fields: fields, parent: .set("c1"))
             }
 
@@ -321,7 +321,7 @@ struct SharingTests {
             #expect(try await outcome(child("loose", .create), as: f.bob).hasPrefix("\(NimbusError.Code.alreadyExists)"))
             #expect(try await f.lookup("loose", zone: "Chats")?.fields["text"] == .string("secret"))
 
-            func validating(_ target: String) -> [String: FieldInput] {
+            func validating(_ target: String) -> [NameKey: FieldInput] {
                 ["about": FieldInput(.reference(Reference(recordName: target, action: .validate)))]
             }
             let hidden = try await outcome(child("r1", fields: validating("loose")), as: f.bob)

@@ -161,7 +161,7 @@ final class DoneCounter: Sendable {
 /// What a replica keeps of a record, and what must equal the server's.
 struct RecordState: Hashable, CustomStringConvertible {
     var changeTag: String
-    var fields: [String: FieldValue]
+    var fields: [NameKey: FieldValue]
     var parent: String?
 
     init(_ record: Record) {

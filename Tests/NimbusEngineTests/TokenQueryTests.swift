@@ -13,7 +13,7 @@ import Testing
 /// database (FTS5 on SQLite, a tsvector GIN index on PostgreSQL under the test script).
 @Suite("records/query: token search")
 struct TokenQueryTests {
-    private static let records: [String: [String: FieldValue]] = [
+    private static let records: [String: [NameKey: FieldValue]] = [
         "a": ["title": .string("Weekend trip to the Café Lumière"), "body": .string("Bring the camera, and sunscreen!")],
         "b": ["title": .string("Camera repair"), "body": .string("The shop on 5th Street, ticket #4471")],
         "c": ["title": .string("Groceries"), "tags": .list(elementType: .string, [.string("weekend"), .string("market")])],

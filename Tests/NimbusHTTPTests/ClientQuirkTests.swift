@@ -102,4 +102,37 @@ struct ClientQuirkTests {
             #expect(try await client.send(.get, "/health").status == .ok)
         }
     }
+
+    @Test("names that differ only in normalization stay two: a batch lookup answers each slot with its own record")
+    func canonicallyEquivalentNames() async throws {
+        try await HTTPFixture.with { f, client in
+            let path = f.path("records/modify", user: f.alice.webAuthToken)
+            let saved = try await client.send(
+                .post,
+                path,
+                json: #"{"operations":[{"operationType":"create","record":{"recordName":"Caf\u00e9","recordType":"Note","#
+                    + #""fields":{"n":{"value":1}}}},"#
+                    + #"{"operationType":"create","record":{"recordName":"Cafe\u0301","recordType":"Note","fields":{"n":{"value":2}}}}]}"#
+            )
+            #expect((try saved.json["records"] as? [[String: Any]])?.allSatisfy { $0["serverErrorCode"] == nil } == true)
+            let found = try await client.send(
+                .post,
+                f.path("records/lookup", user: f.alice.webAuthToken),
+                json: #"{"records":[{"recordName":"Cafe\u0301"},{"recordName":"Caf\u00e9"}]}"#
+            )
+            let records = try #require(try found.json["records"] as? [[String: Any]])
+            let values = records.map { (($0["fields"] as? [String: Any])?["n"] as? [String: Any])?["value"] as? Int }
+            #expect(values == [2, 1])
+            // Fields "Key" and "\u212Aey" (Kelvin sign): the second is no field name, and the save
+            // is refused whole rather than keeping one of the two.
+            let fields = try await client.send(
+                .post,
+                path,
+                json: #"{"operations":[{"operationType":"create","record":{"recordName":"k","recordType":"Note","#
+                    + #""fields":{"Key":{"value":"a"},"\u212Aey":{"value":"b"}}}}]}"#
+            )
+            #expect((try fields.json["records"] as? [[String: Any]])?.first?["serverErrorCode"] as? String == "BAD_REQUEST")
+            #expect(await f.recordExists("k", zone: "_defaultZone", user: f.alice) == false)
+        }
+    }
 }

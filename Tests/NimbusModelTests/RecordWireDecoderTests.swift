@@ -182,7 +182,7 @@ struct RecordWireDecoderTests {
 
     @Test("stored fields of every type are read straight from their bytes, to what the tree reader makes of them")
     func storedFields() throws {
-        let fields: [String: FieldValue] = [
+        let fields: [NameKey: FieldValue] = [
             "text": .string("quote \" backslash \\ é 🙂 \u{01}"), "long": .string(String(repeating: "x", count: 40)),
             "small": .int64(.min), "big": .int64(.max), "ratio": .double(-0.125), "huge": .double(1e300), "when": .timestamp(0),
             "blob": .bytes(Data([0, 255])), "sealed": .encryptedBytes(Data()),
@@ -217,7 +217,7 @@ struct RecordWireDecoderTests {
         #expect(Self.storedFields(json) == nil)
     }
 
-    static func storedFields(_ json: String) -> [String: FieldValue]? {
+    static func storedFields(_ json: String) -> [NameKey: FieldValue]? {
         Array(json.utf8).withUnsafeBufferPointer { buffer in
             var decoder = RecordWireDecoder()
             return decoder.fields(in: buffer)

@@ -152,7 +152,7 @@ struct ChangeBookkeepingTests {
             let stored = try await store.records(named: names, inZone: "Z", of: Self.tenant)
             for index in 0..<writers {
                 #expect(outcomes[index] == !index.isMultiple(of: 3))
-                #expect((stored["w\(index)"] != nil) == !index.isMultiple(of: 3), "w\(index)")
+                #expect((stored[NameKey("w\(index)")] != nil) == !index.isMultiple(of: 3), "w\(index)")
             }
         }
     }

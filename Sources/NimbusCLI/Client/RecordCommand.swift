@@ -28,7 +28,7 @@ struct RecordCommand: AsyncParsableCommand {
             let results = try await client.database().records(named: names, in: zoneID)
             var failed = false
             for name in names {
-                switch results[name] {
+                switch results[NameKey(name)] {
                 case .success(let record)?: RecordOutput.print(record, json: client.json)
                 case .failure(let error)?:
                     failed = true

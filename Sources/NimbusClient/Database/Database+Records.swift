@@ -61,8 +61,8 @@ extension Database {
         named names: [String],
         in zoneID: ZoneID,
         desiredKeys: [String]? = nil
-    ) async throws -> [String: Result<Record, NimbusError>] {
-        var results: [String: Result<Record, NimbusError>] = [:]
+    ) async throws -> [NameKey: Result<Record, NimbusError>] {
+        var results: [NameKey: Result<Record, NimbusError>] = [:]
         for chunk in names.chunked(by: Self.maximumRecordsPerRequest) {
             var response = try await postForRecords("records/lookup", idempotent: true, in: zoneID, expectedCount: chunk.count) { writer in
                 writer.beginObject()
@@ -81,12 +81,12 @@ extension Database {
             }
             for index in 0..<min(try response.requireCount(), chunk.count) {
                 if let json = response.json(at: index) {
-                    results[chunk[index]] =
+                    results[NameKey(chunk[index])] =
                         RecordJSON.isError(json)
                         ? .failure(RecordJSON.error(json, in: zoneID))
                         : .success(try RecordWireCoding.record(json, in: zoneID, at: "records[\(index)]"))
                 } else {
-                    results[chunk[index]] = .success(response.takeRecord(at: index))
+                    results[NameKey(chunk[index])] = .success(response.takeRecord(at: index))
                 }
             }
         }
@@ -96,7 +96,7 @@ extension Database {
     /// Fetches one record.
     /// - Throws: `.unknownItem` when there is none, `.zoneNotFound` for a missing zone.
     public func record(named name: String, in zoneID: ZoneID) async throws -> Record {
-        guard let result = try await records(named: [name], in: zoneID)[name] else {
+        guard let result = try await records(named: [name], in: zoneID)[NameKey(name)] else {
             throw NimbusError(.internalError, "the server did not answer for record \(name)")
         }
         return try result.get()
@@ -378,7 +378,7 @@ extension Database {
     /// server's record (``RecordSavePolicy/changedKeys``), and a share's save, get it all back.
     private static func echo(of writes: [RecordWrite], in saving: [Record], _ policy: RecordSavePolicy) -> Echo {
         guard policy != .changedKeys else { return .allFields }
-        var assets: Set<String> = []
+        var assets: Set<NameKey> = []
         // Read in place: copying a record out of the array retains every part of it.
         for case .save(let position) in writes {
             if Share.isShareType(saving[position].recordType) { return .allFields }
@@ -386,7 +386,7 @@ extension Database {
             guard saving[position].fields.values.contains(where: \.isAsset) else { continue }
             for (name, value) in saving[position].fields where value.isAsset { assets.insert(name) }
         }
-        return .systemFields(returning: assets.sorted())
+        return .systemFields(returning: assets.sorted().map(\.string))
     }
 
     /// Makes a response's record the saved record as the server stores it: puts back the fields

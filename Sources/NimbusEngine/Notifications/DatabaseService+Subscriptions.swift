@@ -60,7 +60,7 @@ extension DatabaseService {
         }
         let subscriber = try subscriber(access)
         let ids = operations.map(\.subscriptionID).filter { !$0.isEmpty }
-        guard Set(ids).count == ids.count else { throw .badRequest("a request may have only one operation per subscription") }
+        guard Set(ids.map { NameKey($0) }).count == ids.count else { throw .badRequest("a request may have only one operation per subscription") }
         let existing = try await store { try await subscriptions.subscriptions(of: subscriber) }
         var held = Set(existing.map(\.subscriptionID))
 

@@ -77,8 +77,8 @@ enum FilterEvaluator {
         case .parent: parent(of: record)
         // `parent` is the record's parent, unless the record has a field of that name (queries
         // decide by the record type's schema; a record at hand has its fields).
-        case nil where field == SystemField.parentFieldName && record.fields[field] == nil: parent(of: record)
-        case nil: record.fields[field]
+        case nil where field == SystemField.parentFieldName && record.fields[NameKey(field)] == nil: parent(of: record)
+        case nil: record.fields[NameKey(field)]
         }
     }
 
@@ -134,7 +134,7 @@ enum FilterEvaluator {
             if filter.fieldName == Filter.allTokensField {
                 record.fields.values.reduce(into: []) { $0.formUnion(SearchTokens.words(of: $1)) }
             } else {
-                Set(record.fields[filter.fieldName].map(SearchTokens.words(of:)) ?? [])
+                Set(record.fields[NameKey(filter.fieldName)].map(SearchTokens.words(of:)) ?? [])
             }
         return filter.comparator == .containsAnyTokens ? !have.isDisjoint(with: want) : want.isSubset(of: have)
     }

@@ -73,7 +73,7 @@ struct NotificationPayload {
                     writer.key("af")
                     writer.beginObject()
                     for key in keys {
-                        guard let value = record.fields[key] else { continue }
+                        guard let value = record.fields[NameKey(key)] else { continue }
                         writer.key(escaping: key)
                         value.write(to: &writer)
                     }

@@ -142,7 +142,7 @@ struct RuleEvaluator {
         case "___modTime": .timestamp(record.modified.timestamp)
         case "___createdBy": .string(record.created.userRecordName)
         case "___modifiedBy": .string(record.modified.userRecordName)
-        default: record.fields[name]
+        default: record.fields[NameKey(name)]
         }
     }
 }

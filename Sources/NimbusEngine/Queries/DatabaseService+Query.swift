@@ -140,11 +140,11 @@ extension DatabaseService {
         }
         let container = ContainerEnvironment(container: tenant.container, environment: tenant.environment)
         var fields = try await store { try await schema.fields(of: query.recordType, in: container) }
-        var named = query.namingParent(typeHasParentField: fields[SystemField.parentFieldName] != nil)
+        var named = query.namingParent(typeHasParentField: fields[NameKey(SystemField.parentFieldName)] != nil)
         if container.environment == .production, Self.missingIndex(named, fields: fields) != nil {
             // A deployment may have added the index since the cache learned the type.
             fields = try await store { try await schema.refreshed(query.recordType, in: container) }
-            named = query.namingParent(typeHasParentField: fields[SystemField.parentFieldName] != nil)
+            named = query.namingParent(typeHasParentField: fields[NameKey(SystemField.parentFieldName)] != nil)
             if let missing = Self.missingIndex(named, fields: fields) { throw .badRequest(missing) }
         }
         let typed = try validated(named, fields: fields)
@@ -162,9 +162,9 @@ extension DatabaseService {
 
     /// The first filter or sort of a production query whose field lacks the index it needs,
     /// as CloudKit words it; `nil` when every one has its index. System fields always do.
-    static func missingIndex(_ query: Query, fields: [String: FieldSchema]) -> String? {
+    static func missingIndex(_ query: Query, fields: [NameKey: FieldSchema]) -> String? {
         for filter in query.filters where SystemField(rawValue: filter.fieldName) == nil {
-            let field = fields[filter.fieldName]
+            let field = fields[NameKey(filter.fieldName)]
             let needsSearch = filter.comparator.searchesWords
             if needsSearch, filter.fieldName == Filter.allTokensField { continue }
             if needsSearch ? field?.isSearchable != true : field?.isQueryable != true {
@@ -172,7 +172,7 @@ extension DatabaseService {
             }
         }
         for sort in query.sortDescriptors where SystemField(rawValue: sort.fieldName) == nil {
-            if fields[sort.fieldName]?.isSortable != true { return "Field '\(sort.fieldName)' is not marked sortable" }
+            if fields[NameKey(sort.fieldName)]?.isSortable != true { return "Field '\(sort.fieldName)' is not marked sortable" }
         }
         return nil
     }
@@ -255,7 +255,7 @@ extension DatabaseService {
     }
 
     /// Checks filters and sorts against the schema and gives untyped values the field's type.
-    private func validated(_ query: Query, fields: [String: FieldSchema]) throws(NimbusError) -> Query {
+    private func validated(_ query: Query, fields: [NameKey: FieldSchema]) throws(NimbusError) -> Query {
         var query = query
         for index in query.filters.indices {
             let filter = query.filters[index]
@@ -270,11 +270,11 @@ extension DatabaseService {
             }
             if let violation = FieldRules.valueViolation(filter.value, field: filter.fieldName) { throw .badRequest(violation) }
             if comparator.searchesWords {
-                try Self.checkTokenFilter(filter, field: fields[filter.fieldName])
+                try Self.checkTokenFilter(filter, field: fields[NameKey(filter.fieldName)])
                 continue
             }
             if comparator == .near {
-                try Self.checkNearFilter(filter, field: fields[filter.fieldName])
+                try Self.checkNearFilter(filter, field: fields[NameKey(filter.fieldName)])
                 continue
             }
             if filter.distance != nil {
@@ -293,7 +293,7 @@ extension DatabaseService {
                 continue
             }
             if let violation = FieldRules.nameViolation(filter.fieldName) { throw .badRequest(violation) }
-            guard let field = fields[filter.fieldName] else { continue }
+            guard let field = fields[NameKey(filter.fieldName)] else { continue }
             if field.isEncrypted {
                 throw .badRequest("field '\(filter.fieldName)' is encrypted and cannot be used in a filter")
             }
@@ -316,15 +316,15 @@ extension DatabaseService {
         }
         for sort in query.sortDescriptors {
             if sort.relativeLocation != nil {
-                try Self.checkDistanceSort(sort, field: fields[sort.fieldName])
+                try Self.checkDistanceSort(sort, field: fields[NameKey(sort.fieldName)])
                 continue
             }
             if SystemField(rawValue: sort.fieldName) != nil { continue }
             if let violation = FieldRules.nameViolation(sort.fieldName) { throw .badRequest(violation) }
-            if let field = fields[sort.fieldName], field.isEncrypted {
+            if let field = fields[NameKey(sort.fieldName)], field.isEncrypted {
                 throw .badRequest("field '\(sort.fieldName)' is encrypted and cannot be used to sort")
             }
-            if let field = fields[sort.fieldName], field.type.isList || field.type == .location || field.type == .asset {
+            if let field = fields[NameKey(sort.fieldName)], field.type.isList || field.type == .location || field.type == .asset {
                 throw .badRequest("field '\(sort.fieldName)' of type \(field.type.rawValue) cannot be used to sort")
             }
         }

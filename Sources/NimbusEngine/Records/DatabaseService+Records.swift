@@ -40,7 +40,7 @@ extension DatabaseService {
             if let type = named[index].recordType, Share.isShareType(type) { named[index].recordType = Share.recordType }
         }
         let names = named.compactMap(\.recordName)
-        guard Set(names).count == names.count else { throw .badRequest("a request may have only one operation per record") }
+        guard Set(names.map { NameKey($0) }).count == names.count else { throw .badRequest("a request may have only one operation per record") }
 
         let container = ContainerEnvironment(container: tenant.container, environment: tenant.environment)
         let sharing = SharingContext(
@@ -133,7 +133,7 @@ extension DatabaseService {
         var ordered: [Record] = []
         ordered.reserveCapacity(found.count)
         let positions = names.map { name -> Int? in
-            guard let record = found[name] else { return nil }
+            guard let record = found[NameKey(name)] else { return nil }
             ordered.append(record)
             return ordered.count - 1
         }
@@ -151,8 +151,8 @@ extension DatabaseService {
     /// changed though they can no longer read what changed.
     private static func changeNote(
         of plan: RecordBatchPlanner.Plan,
-        snapshot: [String: Record],
-        shares: [String: Share],
+        snapshot: [NameKey: Record],
+        shares: [NameKey: Share],
         writer: String,
         deviceID: String?
     ) -> ChangeNote {
@@ -168,16 +168,16 @@ extension DatabaseService {
             switch write {
             case .save(let record, _):
                 let name = record.recordID.recordName
-                if snapshot[name] == nil { created.insert(name) }
+                if snapshot[NameKey(name)] == nil { created.insert(name) }
             case .delete(let tombstone):
-                if var record = snapshot[tombstone.recordName] {
+                if var record = snapshot[NameKey(tombstone.recordName)] {
                     record.encryptedFields = [:]
                     deleted.append(record)
                 }
             case .saveShare(let share):
-                departed.formUnion(accepted(shares[share.recordName]).subtracting(accepted(share)))
+                departed.formUnion(accepted(shares[NameKey(share.recordName)]).subtracting(accepted(share)))
             case .deleteShare(let name):
-                departed.formUnion(accepted(shares[name]))
+                departed.formUnion(accepted(shares[NameKey(name)]))
             default:
                 break
             }
@@ -230,53 +230,55 @@ extension DatabaseService {
     private static func snapshot(
         for operations: [RecordOperation],
         in transaction: any ZoneTransaction
-    ) async throws -> (records: [String: Record], shares: [String: Share], edges: [ReferenceEdge], adoptive: Set<String>) {
-        var wanted = Set(operations.compactMap(\.recordName))
+    ) async throws -> (records: [NameKey: Record], shares: [NameKey: Share], edges: [ReferenceEdge], adoptive: Set<NameKey>) {
+        // Names as keys (``NameKey``): two spellings of one name are two records.
+        var wanted = Set(operations.compactMap(\.recordName).map { NameKey($0) })
         for operation in operations {
             for input in operation.fields.values {
                 for reference in input.value?.references ?? [] where reference.action == .validate {
-                    wanted.insert(reference.recordName)
+                    wanted.insert(NameKey(reference.recordName))
                 }
             }
             // A new parent decides which share the record joins; a new share needs its root.
-            if case .set(let parent) = operation.parent { wanted.insert(parent) }
-            if let root = operation.share?.rootRecordName { wanted.insert(root) }
+            if case .set(let parent) = operation.parent { wanted.insert(NameKey(parent)) }
+            if let root = operation.share?.rootRecordName { wanted.insert(NameKey(root)) }
         }
-        var records = try await transaction.records(named: wanted.filter(RecordNameRule.isValid))
+        var records = try await transaction.records(named: wanted.map(\.string).filter(RecordNameRule.isValid))
         var edges: [ReferenceEdge] = []
         // A batch that deletes anything may cascade through records it also saves (gaining a
         // DELETE_SELF reference on the way), so every record it names starts the walk.
         var frontier = operations.contains(where: \.kind.isDelete) ? operations.compactMap(\.recordName).filter(RecordNameRule.isValid) : []
-        var visited = Set(frontier)
+        var visited = Set(frontier.map { NameKey($0) })
         while !frontier.isEmpty {
             let found = try await transaction.referrers(to: frontier)
             edges += found
-            let sources = Set(found.map(\.sourceName)).subtracting(visited)
+            let sources = Set(found.map { NameKey($0.sourceName) }).subtracting(visited)
             visited.formUnion(sources)
             let missing = sources.filter { records[$0] == nil }
             if !missing.isEmpty {
-                records.merge(try await transaction.records(named: Array(missing))) { old, _ in old }
+                records.merge(try await transaction.records(named: missing.map(\.string))) { old, _ in old }
             }
-            frontier = Array(sources)
+            frontier = sources.map(\.string)
         }
         let shares = try await shareSnapshot(of: &records, in: transaction)
         // Names the batch creates that live records already name as parent: one query for all.
-        let absent = operations.compactMap(\.recordName).filter { records[$0] == nil && RecordNameRule.isValid($0) }
-        let adoptive = try await transaction.parentsOfLiveRecords(among: absent)
+        let absent = operations.compactMap(\.recordName).filter { records[NameKey($0)] == nil && RecordNameRule.isValid($0) }
+        let adoptive = Set(try await transaction.parentsOfLiveRecords(among: absent).map { NameKey($0) })
         return (records, shares, edges, adoptive)
     }
 
     /// The shares the batch may touch: those of share records and of share roots it read, with
     /// their roots and the roots' parents (where an unshared hierarchy goes).
-    private static func shareSnapshot(of records: inout [String: Record], in transaction: any ZoneTransaction) async throws -> [String: Share] {
-        var shareNames = Set(records.values.compactMap(\.shareRecordName))
-        shareNames.formUnion(records.values.filter { Share.isShareType($0.recordType) }.map(\.recordID.recordName))
+    private static func shareSnapshot(of records: inout [NameKey: Record], in transaction: any ZoneTransaction) async throws -> [NameKey: Share] {
+        var shareNames = Set(records.values.compactMap(\.shareRecordName).map { NameKey($0) })
+        shareNames.formUnion(records.values.filter { Share.isShareType($0.recordType) }.map { NameKey($0.recordID.recordName) })
         guard !shareNames.isEmpty else { return [:] }
-        let shares = try await transaction.shares(named: Array(shareNames))
-        var missing = Set(shares.values.compactMap(\.rootRecordName)).union(shares.keys).filter { records[$0] == nil }
-        if !missing.isEmpty { records.merge(try await transaction.records(named: Array(missing))) { old, _ in old } }
-        missing = Set(shares.values.compactMap { $0.rootRecordName.flatMap { records[$0]?.parentRecordName } }).filter { records[$0] == nil }
-        if !missing.isEmpty { records.merge(try await transaction.records(named: Array(missing))) { old, _ in old } }
+        let shares = try await transaction.shares(named: shareNames.map(\.string))
+        var missing = Set(shares.values.compactMap { $0.rootRecordName.map { NameKey($0) } }).union(shares.keys).filter { records[$0] == nil }
+        if !missing.isEmpty { records.merge(try await transaction.records(named: missing.map(\.string))) { old, _ in old } }
+        missing = Set(shares.values.compactMap { $0.rootRecordName.flatMap { records[NameKey($0)]?.parentRecordName }.map { NameKey($0) } })
+            .filter { records[$0] == nil }
+        if !missing.isEmpty { records.merge(try await transaction.records(named: missing.map(\.string))) { old, _ in old } }
         return shares
     }
 
@@ -286,16 +288,16 @@ extension DatabaseService {
     /// other server instances).
     private static func schemas(
         for operations: [RecordOperation],
-        existing: [String: Record],
-        known: [String: [String: FieldSchema]],
+        existing: [NameKey: Record],
+        known: [String: [NameKey: FieldSchema]],
         transaction: any ZoneTransaction
-    ) async throws -> (schemas: [String: [String: FieldSchema]], readInTransaction: Set<String>) {
-        var fieldsByType: [String: Set<String>] = [:]
+    ) async throws -> (schemas: [String: [NameKey: FieldSchema]], readInTransaction: Set<String>) {
+        var fieldsByType: [String: Set<NameKey>] = [:]
         for operation in operations where !operation.kind.isDelete {
-            guard let type = operation.recordType ?? operation.recordName.flatMap({ existing[$0]?.recordType }) else { continue }
+            guard let type = operation.recordType ?? operation.recordName.flatMap({ existing[NameKey($0)]?.recordType }) else { continue }
             fieldsByType[type, default: []].formUnion(operation.fields.keys)
         }
-        var schemas: [String: [String: FieldSchema]] = [:]
+        var schemas: [String: [NameKey: FieldSchema]] = [:]
         var readInTransaction: Set<String> = []
         for (type, names) in fieldsByType {
             var fields = known[type] ?? [:]

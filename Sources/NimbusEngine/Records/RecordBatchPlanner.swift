@@ -22,7 +22,7 @@ struct RecordBatchPlanner {
         var onlyCreatorMayChange: Bool
         var isAtomic: Bool
         /// The schema of each record type the batch touches, as far as it is known.
-        var schemas: [String: [String: FieldSchema]]
+        var schemas: [String: [NameKey: FieldSchema]]
         /// What sharing needs: who is writing through which database, and the shares involved.
         var sharing: SharingContext
     }
@@ -33,7 +33,7 @@ struct RecordBatchPlanner {
         var writes: [Write]
         /// Fields that successful saves introduce, by record type: the schema gains them in the
         /// same transaction, so a failed or refused operation never shapes the schema.
-        var newFields: [String: [String: FieldSchema]]
+        var newFields: [String: [NameKey: FieldSchema]]
     }
 
     /// One write of a plan.
@@ -53,21 +53,21 @@ struct RecordBatchPlanner {
 
     let context: Context
     /// The schema as the batch goes: earlier saves' new fields included.
-    private var schemas: [String: [String: FieldSchema]]
+    private var schemas: [String: [NameKey: FieldSchema]]
     /// New fields of the operation being planned, kept only if it succeeds.
-    private var pendingFields: (recordType: String, fields: [String: FieldSchema])?
+    private var pendingFields: (recordType: String, fields: [NameKey: FieldSchema])?
     /// The zone's state as the batch goes: `nil` means deleted in this batch.
-    var state: [String: Record?]
+    var state: [NameKey: Record?]
     /// Shares as the batch goes, by share record name: `nil` means deleted in this batch.
-    var shares: [String: Share?]
+    var shares: [NameKey: Share?]
     /// References the server acts on, committed ones and those of records saved in this batch.
     private var edges: [ReferenceEdge]
     /// Where each record saved so far in the batch is in ``Plan/writes``, so a later share
     /// operation can give its root the `share` reference in the same write.
-    var savedAt: [String: Int] = [:]
+    var savedAt: [NameKey: Int] = [:]
     /// Names of records the batch creates that live records already name as parent (left
     /// beneath a deleted parent of that name): the new record adopts them into its share.
-    private let adoptive: Set<String>
+    private let adoptive: Set<NameKey>
     /// The plan so far.
     var plan = Plan(results: [], writes: [], newFields: [:])
     /// Share removals a delete caused (its root was deleted), written after its tombstones.
@@ -75,10 +75,10 @@ struct RecordBatchPlanner {
 
     init(
         context: Context,
-        existing: [String: Record],
-        shares: [String: Share],
+        existing: [NameKey: Record],
+        shares: [NameKey: Share],
         edges: [ReferenceEdge],
-        adoptive: Set<String> = []
+        adoptive: Set<NameKey> = []
     ) {
         self.context = context
         self.adoptive = adoptive
@@ -152,10 +152,10 @@ struct RecordBatchPlanner {
     /// share (and the new fields it brings).
     mutating func appendSave(_ record: Record, previousShare: String?, answers: Bool = true) {
         let name = record.recordID.recordName
-        savedAt[name] = plan.writes.count
+        savedAt[NameKey(name)] = plan.writes.count
         plan.writes.append(.save(record, resultIndex: answers ? plan.results.count : nil))
         if answers { plan.results.append(.saved(record)) }
-        if previousShare != record.containingShare || adoptive.contains(name) {
+        if previousShare != record.containingShare || adoptive.contains(NameKey(name)) {
             plan.writes.append(.moveDescendants(of: name, from: previousShare, to: record.containingShare))
         }
         if let pending = pendingFields, !pending.fields.isEmpty {
@@ -167,8 +167,8 @@ struct RecordBatchPlanner {
 
     /// Plans a save of an ordinary record; returns it with the share that held it before.
     mutating func save(_ operation: RecordOperation, name: String) throws(NimbusError) -> (Record, previousShare: String?) {
-        let isHidden = try checkSharedWrite(operation, current: state[name] ?? nil)
-        let current = isHidden ? nil : state[name] ?? nil
+        let isHidden = try checkSharedWrite(operation, current: state[NameKey(name)] ?? nil)
+        let current = isHidden ? nil : state[NameKey(name)] ?? nil
         switch operation.kind {
         case .update, .replace:
             try Self.checkChangeTag(of: operation, against: current)
@@ -209,7 +209,7 @@ struct RecordBatchPlanner {
         // checked when they were saved (and a VALIDATE target cannot be deleted meanwhile).
         try validateReferences(operation.fields.values.compactMap(\.value).flatMap(\.references))
         if isHidden { throw Self.nameTaken }
-        state[name] = record
+        state[NameKey(name)] = record
         edges.removeAll { $0.sourceName == name }
         edges += record.references.filter { $0.action != .none }.map {
             ReferenceEdge(sourceName: name, targetName: $0.recordName, action: $0.action)
@@ -218,15 +218,15 @@ struct RecordBatchPlanner {
         return (record, current == nil ? record.containingShare : current?.containingShare)
     }
 
-    mutating func apply(_ inputs: [String: FieldInput], to record: inout Record) throws(NimbusError) {
+    mutating func apply(_ inputs: [NameKey: FieldInput], to record: inout Record) throws(NimbusError) {
         let schema = schemas[record.recordType] ?? [:]
-        var introduced: [String: FieldSchema] = [:]
+        var introduced: [NameKey: FieldSchema] = [:]
         for (name, input) in inputs {
-            if let violation = FieldRules.nameViolation(name) { throw .badRequest(violation) }
+            if let violation = FieldRules.nameViolation(name.string) { throw .badRequest(violation) }
             record.fields[name] = nil
             record.encryptedFields[name] = nil
             guard var value = input.value else { continue }
-            if let violation = FieldRules.valueViolation(value, field: name) { throw .badRequest(violation) }
+            if let violation = FieldRules.valueViolation(value, field: name.string) { throw .badRequest(violation) }
             if let known = schema[name] {
                 if known.isEncrypted != input.isEncrypted {
                     throw .badRequest("field '\(name)' is \(known.isEncrypted ? "" : "not ")encrypted in the schema")
@@ -263,7 +263,7 @@ struct RecordBatchPlanner {
                 throw .badRequest("references cannot point to another zone ('\(zoneID.zoneName)')")
             }
             // A target the caller cannot see is as missing as one that is not there.
-            if reference.action == .validate, !(state[reference.recordName].flatMap { $0 }.map(isVisible) ?? false) {
+            if reference.action == .validate, !(state[NameKey(reference.recordName)].flatMap { $0 }.map(isVisible) ?? false) {
                 throw NimbusError(.referenceViolation, "VALIDATE reference to missing record '\(reference.recordName)'")
             }
         }
@@ -293,7 +293,7 @@ struct RecordBatchPlanner {
     // MARK: - Deletes
 
     private mutating func delete(_ operation: RecordOperation, name: String) throws(NimbusError) -> [Tombstone] {
-        guard let current = state[name] ?? nil, isVisible(current) else { throw NimbusError.recordNotFound }
+        guard let current = state[NameKey(name)] ?? nil, isVisible(current) else { throw NimbusError.recordNotFound }
         try checkWritable(current, action: "delete")
         if let shareName = existingShareRoot(name) { try checkMayEnd(share: shareName) }
         try Self.checkChangeTag(of: operation, against: current)
@@ -306,14 +306,14 @@ struct RecordBatchPlanner {
         while index < doomed.count {
             let target = doomed[index]
             for edge in edges where edge.targetName == target && edge.action == .deleteSelf && !doomed.contains(edge.sourceName) {
-                if (state[edge.sourceName] ?? nil) != nil { doomed.append(edge.sourceName) }
+                if (state[NameKey(edge.sourceName)] ?? nil) != nil { doomed.append(edge.sourceName) }
             }
             index += 1
         }
         let doomedSet = Set(doomed)
         if let blocker = edges.first(where: {
             $0.action == .validate && doomedSet.contains($0.targetName) && !doomedSet.contains($0.sourceName)
-                && (state[$0.sourceName] ?? nil) != nil
+                && (state[NameKey($0.sourceName)] ?? nil) != nil
         }) {
             throw NimbusError(
                 .referenceViolation,
@@ -324,17 +324,17 @@ struct RecordBatchPlanner {
         for ended in endedShares { try checkMayEnd(share: ended.share) }
         var tombstones: [Tombstone] = []
         for doomedName in doomed {
-            guard let record = state[doomedName] ?? nil else { continue }
+            guard let record = state[NameKey(doomedName)] ?? nil else { continue }
             tombstones.append(Tombstone(recordName: doomedName, recordType: record.recordType))
-            state[doomedName] = .some(nil)
+            state[NameKey(doomedName)] = .some(nil)
             edges.removeAll { $0.sourceName == doomedName }
         }
         // A share goes with its root (CloudKit deletes the share of a deleted root): its
         // participants lose access, and the root's descendants leave the hierarchy.
         for (root, shareName) in endedShares where !doomedSet.contains(shareName) {
             tombstones.append(Tombstone(recordName: shareName, recordType: Share.recordType))
-            state[shareName] = .some(nil)
-            shares[shareName] = .some(nil)
+            state[NameKey(shareName)] = .some(nil)
+            shares[NameKey(shareName)] = .some(nil)
             cascadedShareWrites += [.deleteShare(shareName), .moveDescendants(of: root, from: shareName, to: nil)]
         }
         return tombstones
@@ -342,7 +342,7 @@ struct RecordBatchPlanner {
 
     /// The share a record about to be deleted is the root of, as it was before this batch.
     private func existingShareRoot(_ name: String) -> String? {
-        for (shareName, share) in shares where share?.rootRecordName == name { return shareName }
+        for (shareName, share) in shares where share?.rootRecordName == name { return shareName.string }
         return nil
     }
 }

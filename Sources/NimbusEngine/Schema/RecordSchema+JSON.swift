@@ -23,7 +23,7 @@ public enum RecordSchemaJSON {
             writer.key("fields")
             writer.beginObject()
             for (name, field) in fields.sorted(by: { $0.key < $1.key }) {
-                writer.key(escaping: name)
+                writer.key(escaping: name.string)
                 writer.beginObject()
                 writer.field("type", field.type.rawValue)
                 if field.isEncrypted {
@@ -62,7 +62,7 @@ public enum RecordSchemaJSON {
             let typePath = "recordTypes.\(recordType)"
             guard !recordType.isEmpty, recordType.utf8.count <= 255 else { throw .badRequest("\(typePath): a record type needs a name") }
             let fieldsPath = "\(typePath).fields"
-            var fields: [String: FieldSchema] = [:]
+            var fields: [NameKey: FieldSchema] = [:]
             for (name, value) in try body.object(at: typePath).required("fields", at: typePath).object(at: fieldsPath) {
                 let path = "\(fieldsPath).\(name)"
                 if let violation = FieldRules.nameViolation(name) { throw .badRequest("\(path): \(violation)") }
@@ -80,7 +80,7 @@ public enum RecordSchemaJSON {
                 field.isQueryable = try flag("queryable") && possible.isQueryable
                 field.isSortable = try flag("sortable") && possible.isSortable
                 field.isSearchable = try flag("searchable") && possible.isSearchable
-                fields[name] = field
+                fields[NameKey(name)] = field
             }
             schema[recordType] = fields
         }

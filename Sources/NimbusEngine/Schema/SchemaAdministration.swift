@@ -4,11 +4,11 @@
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 
-import NimbusModel
+public import NimbusModel
 public import NimbusStore
 
 /// A container environment's record types: record type → field name → field.
-public typealias RecordSchema = [String: [String: FieldSchema]]
+public typealias RecordSchema = [String: [NameKey: FieldSchema]]
 
 /// One thing adding a schema changes: a new record type, a new field, or a new index marking.
 public struct SchemaChange: Sendable, Hashable, CustomStringConvertible {
@@ -73,17 +73,17 @@ public struct SchemaAdministration: Sendable {
             if existing == nil { changes.append(SchemaChange(recordType: recordType, kind: .recordType)) }
             for (name, field) in fields.sorted(by: { $0.key < $1.key }) {
                 guard let known = existing?[name] else {
-                    changes.append(SchemaChange(recordType: recordType, field: name, kind: .field(field)))
+                    changes.append(SchemaChange(recordType: recordType, field: name.string, kind: .field(field)))
                     continue
                 }
                 guard known.type == field.type, known.isEncrypted == field.isEncrypted else {
-                    throw SchemaConflict(recordType: recordType, field: name, existing: known, incoming: field)
+                    throw SchemaConflict(recordType: recordType, field: name.string, existing: known, incoming: field)
                 }
                 for (wanted, has, marking) in [
                     (field.isQueryable, known.isQueryable, "queryable"), (field.isSortable, known.isSortable, "sortable"),
                     (field.isSearchable, known.isSearchable, "searchable"),
                 ] where wanted && !has {
-                    changes.append(SchemaChange(recordType: recordType, field: name, kind: .index(marking)))
+                    changes.append(SchemaChange(recordType: recordType, field: name.string, kind: .index(marking)))
                 }
             }
         }

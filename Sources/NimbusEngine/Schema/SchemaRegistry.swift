@@ -20,14 +20,14 @@ actor SchemaRegistry {
     }
 
     private let store: any SchemaStore
-    private var cache: [Key: [String: FieldSchema]] = [:]
+    private var cache: [Key: [NameKey: FieldSchema]] = [:]
 
     init(store: any SchemaStore) {
         self.store = store
     }
 
     /// Returns the known fields of a record type.
-    func fields(of recordType: String, in container: ContainerEnvironment) async throws -> [String: FieldSchema] {
+    func fields(of recordType: String, in container: ContainerEnvironment) async throws -> [NameKey: FieldSchema] {
         let key = Key(container: container, recordType: recordType)
         if let fields = cache[key] { return fields }
         let fields = try await store.fields(ofRecordType: recordType, in: container)
@@ -39,7 +39,7 @@ actor SchemaRegistry {
     }
 
     /// The fields of a record type as the store has them now, merged into the cache.
-    func refreshed(_ recordType: String, in container: ContainerEnvironment) async throws -> [String: FieldSchema] {
+    func refreshed(_ recordType: String, in container: ContainerEnvironment) async throws -> [NameKey: FieldSchema] {
         let key = Key(container: container, recordType: recordType)
         let stored = try await store.fields(ofRecordType: recordType, in: container)
         let merged = (cache[key] ?? [:]).merging(stored) { known, stored in known.merging(stored) }
@@ -48,8 +48,8 @@ actor SchemaRegistry {
     }
 
     /// Returns the known fields of several record types, reading the store for uncached ones.
-    func fields(of recordTypes: Set<String>, in container: ContainerEnvironment) async throws -> [String: [String: FieldSchema]] {
-        var result: [String: [String: FieldSchema]] = [:]
+    func fields(of recordTypes: Set<String>, in container: ContainerEnvironment) async throws -> [String: [NameKey: FieldSchema]] {
+        var result: [String: [NameKey: FieldSchema]] = [:]
         for recordType in recordTypes {
             result[recordType] = try await fields(of: recordType, in: container)
         }
@@ -58,7 +58,7 @@ actor SchemaRegistry {
 
     /// Records fields a committed transaction saw or added: the whole schema of the type as of
     /// that commit, or more.
-    func remember(_ fields: [String: FieldSchema], for recordType: String, in container: ContainerEnvironment) {
+    func remember(_ fields: [NameKey: FieldSchema], for recordType: String, in container: ContainerEnvironment) {
         let key = Key(container: container, recordType: recordType)
         cache[key] = (cache[key] ?? [:]).merging(fields) { known, new in known.merging(new) }
     }

@@ -81,8 +81,8 @@ extension DatabaseService {
             let now = now()
             (share, shareRecord) = try await store {
                 try await records.write(zone: located.zoneName, of: tenant) { transaction in
-                    guard var share = try await transaction.shares(named: [shareName])[shareName],
-                        var record = try await transaction.records(named: [shareName])[shareName]
+                    guard var share = try await transaction.shares(named: [shareName])[NameKey(shareName)],
+                        var record = try await transaction.records(named: [shareName])[NameKey(shareName)]
                     else { throw NimbusError(.unknownItem, "no share has this short GUID") }
                     if let guid = located.link?.shortGUID {
                         // Read again under the zone's lock: two people racing for a single-use link.
@@ -116,10 +116,10 @@ extension DatabaseService {
         var names = [shareName]
         if lookup.shouldFetchRootRecord, let root = share.rootRecordName { names.append(root) }
         let found = try await store { try await records.records(named: names, inZone: target.zoneName, of: tenant) }
-        guard var record = shareRecord ?? found[shareName] else { throw NimbusError(.unknownItem, "no share has this short GUID") }
+        guard var record = shareRecord ?? found[NameKey(shareName)] else { throw NimbusError(.unknownItem, "no share has this short GUID") }
         record.recordID.zoneID = zoneID
         record.shareDetails = ShareDetails.view(of: share, for: caller.userRecordName)
-        var root = share.rootRecordName.flatMap { found[$0] }
+        var root = share.rootRecordName.flatMap { found[NameKey($0)] }
         root?.recordID.zoneID = zoneID
         let entry = Self.entry(in: share, for: caller)
         let owner = try await store { try await users.user(named: tenant.owner, inContainer: container.container) }
@@ -130,7 +130,7 @@ extension DatabaseService {
             zoneID: zoneID,
             share: record,
             rootRecordName: share.rootRecordName,
-            rootRecord: root.map { $0.keeping(fields: lookup.rootRecordDesiredKeys.map(Set.init)) },
+            rootRecord: root.map { $0.keeping(fields: lookup.rootRecordDesiredKeys.map { Set($0.map { NameKey($0) }) }) },
             participantRole: entry?.role,
             participantStatus: entry?.acceptance,
             participantPermission: entry?.permission ?? share.publicPermission,

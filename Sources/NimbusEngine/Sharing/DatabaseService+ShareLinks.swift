@@ -45,7 +45,9 @@ extension DatabaseService {
         )
         try await store {
             try await records.write(zone: target.zoneName, of: target.tenant) { transaction in
-                guard try await transaction.shares(named: [shareName])[shareName] != nil else { throw NimbusError(.unknownItem, "no such share") }
+                guard try await transaction.shares(named: [shareName])[NameKey(shareName)] != nil else {
+                    throw NimbusError(.unknownItem, "no such share")
+                }
                 guard try await transaction.shareLinks(of: shareName).count < Self.maximumLinksPerShare else {
                     throw NimbusError.limitExceeded("a share may have at most \(Self.maximumLinksPerShare) extra links")
                 }
@@ -93,7 +95,7 @@ extension DatabaseService {
         let shortGUID = ShareIdentifiers.shortGUID()
         try await store {
             try await records.write(zone: target.zoneName, of: target.tenant) { transaction in
-                guard var share = try await transaction.shares(named: [shareName])[shareName] else {
+                guard var share = try await transaction.shares(named: [shareName])[NameKey(shareName)] else {
                     throw NimbusError(.unknownItem, "no such share")
                 }
                 share.shortGUID = shortGUID

@@ -67,7 +67,7 @@ extension DatabaseService {
         }
         let owner = try await store { try await users.user(named: tenant.owner, inContainer: tenant.container) }
         preview.isVisible = true
-        preview.title = found[located.share.recordName]?.shareTitle
+        preview.title = found[NameKey(located.share.recordName)]?.shareTitle
         preview.ownerName = owner?.name
         return preview
     }

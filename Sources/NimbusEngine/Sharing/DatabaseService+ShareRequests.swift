@@ -63,8 +63,8 @@ extension DatabaseService {
         try await store {
             try await records.write(zone: target.zoneName, of: target.tenant) { transaction in
                 guard try await transaction.shareRequests(of: shareName).contains(where: { $0.userRecordName == requester && $0.status == .pending }),
-                    var share = try await transaction.shares(named: [shareName])[shareName],
-                    var record = try await transaction.records(named: [shareName])[shareName]
+                    var share = try await transaction.shares(named: [shareName])[NameKey(shareName)],
+                    var record = try await transaction.records(named: [shareName])[NameKey(shareName)]
                 else { throw NimbusError(.unknownItem, "no pending request from this user") }
                 Self.admit(
                     requester,

@@ -45,7 +45,7 @@ extension DatabaseService {
         // Changed where they lie, not copied out and back.
         var detailed = records
         for index in detailed.indices {
-            guard let share = found[detailed[index].recordID.recordName] else { continue }
+            guard let share = found[NameKey(detailed[index].recordID.recordName)] else { continue }
             detailed[index].shareDetails = ShareDetails.view(of: share, for: reader)
         }
         return detailed

@@ -21,7 +21,7 @@ extension RecordBatchPlanner {
     func isShareOperation(_ operation: RecordOperation, name: String) -> Bool {
         if name == Share.zoneShareName || operation.share != nil { return true }
         if let type = operation.recordType, Share.isShareType(type) { return true }
-        if let current = state[name] ?? nil, Share.isShareType(current.recordType) { return true }
+        if let current = state[NameKey(name)] ?? nil, Share.isShareType(current.recordType) { return true }
         return false
     }
 
@@ -87,7 +87,7 @@ extension RecordBatchPlanner {
         if let share = record.shareRecordName { return share }
         if let current, current.parentRecordName == record.parentRecordName { return current.containingShare }
         guard let parent = record.parentRecordName else { return nil }
-        return (state[parent] ?? nil)?.containingShare
+        return (state[NameKey(parent)] ?? nil)?.containingShare
     }
 
     // MARK: - Share records
@@ -97,7 +97,7 @@ extension RecordBatchPlanner {
         guard context.sharing.scope != .public, context.sharing.isCustomZone else {
             throw .badRequest("shares can only be saved in a custom zone of a private database")
         }
-        let current = state[name] ?? nil
+        let current = state[NameKey(name)] ?? nil
         if operation.kind.isDelete {
             guard let current else { throw NimbusError.recordNotFound }
             if context.sharing.scope == .shared {
@@ -142,7 +142,7 @@ extension RecordBatchPlanner {
             if kinds.hasZoneShare {
                 throw .badRequest("the zone is shared as a whole (\(Share.zoneShareName)), so its records cannot be shared one by one")
             }
-            guard let found = state[rootName] ?? nil else { throw NimbusError(.unknownItem, "root record '\(rootName)' not found") }
+            guard let found = state[NameKey(rootName)] ?? nil else { throw NimbusError(.unknownItem, "root record '\(rootName)' not found") }
             if Share.isShareType(found.recordType) { throw .badRequest("a share record cannot be the root of a share") }
             if let other = found.containingShare {
                 throw .badRequest("record '\(rootName)' is already in the hierarchy of share '\(other)'; a record belongs to at most one share")
@@ -173,8 +173,8 @@ extension RecordBatchPlanner {
         record.containingShare = share.isZoneShare ? nil : name
         record.shareDetails = ShareDetails.view(of: share, for: context.user)
 
-        state[name] = record
-        shares[name] = share
+        state[NameKey(name)] = record
+        shares[NameKey(name)] = share
         appendSave(record, previousShare: record.containingShare)
         plan.writes.append(.saveShare(share))
         if var root {
@@ -182,8 +182,8 @@ extension RecordBatchPlanner {
             let previous = root.containingShare
             root.shareRecordName = name
             root.containingShare = name
-            state[rootName] = root
-            if let index = savedAt[rootName], case .save(_, let resultIndex) = plan.writes[index] {
+            state[NameKey(rootName)] = root
+            if let index = savedAt[NameKey(rootName)], case .save(_, let resultIndex) = plan.writes[index] {
                 // Saved earlier in this batch: that save carries the share reference, and answers with it.
                 plan.writes[index] = .save(root, resultIndex: resultIndex)
                 if let resultIndex { plan.results[resultIndex] = .saved(root) }
@@ -203,7 +203,7 @@ extension RecordBatchPlanner {
             throw .permissionFailure("participants cannot create shares; the owner creates them in their private database")
         }
         var server = current
-        if let share = shares[name] ?? nil { server.shareDetails = ShareDetails.view(of: share, for: context.user) }
+        if let share = shares[NameKey(name)] ?? nil { server.shareDetails = ShareDetails.view(of: share, for: context.user) }
         throw NimbusError(.alreadyExists, "share '\(name)' already exists; update it with its recordChangeTag", serverRecord: server)
     }
 
@@ -217,7 +217,7 @@ extension RecordBatchPlanner {
                 throw .permissionFailure("only the owner and administrators may change a share")
             }
         }
-        guard var share = shares[name] ?? nil else { throw NimbusError(.internalError, "share '\(name)' has no share row") }
+        guard var share = shares[NameKey(name)] ?? nil else { throw NimbusError(.internalError, "share '\(name)' has no share row") }
         var server = current
         server.shareDetails = ShareDetails.view(of: share, for: context.user)
         try Self.checkChangeTag(of: operation, against: current, serverRecord: server)
@@ -256,8 +256,8 @@ extension RecordBatchPlanner {
                 ? share.owner : share.participant(userRecordName: context.user),
             removedParticipants: removed
         )
-        state[name] = record
-        shares[name] = share
+        state[NameKey(name)] = record
+        shares[NameKey(name)] = share
         appendSave(record, previousShare: record.containingShare)
         plan.writes.append(.saveShare(share))
     }
@@ -267,31 +267,31 @@ extension RecordBatchPlanner {
     private mutating func unshare(_ current: Record, operation: RecordOperation) throws(NimbusError) {
         let name = current.recordID.recordName
         try Self.checkChangeTag(of: operation, against: current)
-        let share = shares[name] ?? nil
-        state[name] = .some(nil)
-        shares[name] = .some(nil)
+        let share = shares[NameKey(name)] ?? nil
+        state[NameKey(name)] = .some(nil)
+        shares[NameKey(name)] = .some(nil)
         plan.results.append(.deleted(recordName: name, recordType: Share.recordType))
         plan.writes += [.delete(Tombstone(recordName: name, recordType: Share.recordType)), .deleteShare(name)]
-        guard let rootName = share?.rootRecordName, var root = state[rootName] ?? nil else { return }
+        guard let rootName = share?.rootRecordName, var root = state[NameKey(rootName)] ?? nil else { return }
         root.shareRecordName = nil
-        root.containingShare = root.parentRecordName.flatMap { state[$0] ?? nil }?.containingShare
+        root.containingShare = root.parentRecordName.flatMap { state[NameKey($0)] ?? nil }?.containingShare
         root.modified = ChangeStamp(timestamp: context.now, userRecordName: context.user)
-        state[rootName] = root
+        state[NameKey(rootName)] = root
         appendSave(root, previousShare: name, answers: false)
     }
 
     /// A participant deletes the share through their shared database: they leave it. The share
     /// record is saved again, so everyone's copy of the participant list goes stale.
     private mutating func leaveShare(named name: String) throws(NimbusError) {
-        guard context.sharing.access?.participation(inShare: name) != nil, var share = shares[name] ?? nil,
+        guard context.sharing.access?.participation(inShare: name) != nil, var share = shares[NameKey(name)] ?? nil,
             let index = share.participants.firstIndex(where: { $0.userRecordName == context.user }),
-            var record = state[name] ?? nil
+            var record = state[NameKey(name)] ?? nil
         else { throw NimbusError.recordNotFound }
         share.participants[index].acceptance = .removed
         record.modified = ChangeStamp(timestamp: context.now, userRecordName: context.user)
         record.shareDetails = nil
-        state[name] = record
-        shares[name] = share
+        state[NameKey(name)] = record
+        shares[NameKey(name)] = share
         plan.results.append(.deleted(recordName: name, recordType: Share.recordType))
         appendSave(record, previousShare: record.containingShare, answers: false)
         plan.writes.append(.saveShare(share))

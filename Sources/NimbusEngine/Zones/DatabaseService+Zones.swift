@@ -86,7 +86,7 @@ extension DatabaseService {
             case .create(let zoneID), .delete(let zoneID): zoneID.zoneName
             }
         }
-        guard Set(named).count == named.count else { throw .badRequest("a request may have only one operation per zone") }
+        guard Set(named.map { NameKey($0) }).count == named.count else { throw .badRequest("a request may have only one operation per zone") }
         var results: [ZoneResult] = []
         for operation in operations {
             let zoneID: ZoneID

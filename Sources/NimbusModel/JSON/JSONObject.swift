@@ -15,7 +15,7 @@ package struct JSONObject: Sendable {
     /// The members, in document order: one allocation per object.
     private var members: [(key: String, value: JSONValue)] = []
     /// Key to position, for objects of more than ``indexThreshold`` members.
-    private var index: [String: Int]?
+    private var index: [NameKey: Int]?
 
     /// The member count above which lookups go through a hash index.
     private static let indexThreshold = 12
@@ -70,7 +70,7 @@ package struct JSONObject: Sendable {
             } else if let newValue {
                 members.append((key, newValue))
                 if index != nil {
-                    index?[key] = members.count - 1
+                    index?[NameKey(key)] = members.count - 1
                 } else {
                     buildIndexIfLarge()
                 }
@@ -79,17 +79,18 @@ package struct JSONObject: Sendable {
     }
 
     private func position(of key: String) -> Int? {
-        if let index { return index[key] }
-        // String equality, as a dictionary's: canonically equivalent keys are one key.
-        for position in members.indices where members[position].key == key { return position }
+        if let index { return index[NameKey(key)] }
+        // Byte equality, as JSON's and the stores': canonically equivalent keys that are
+        // spelled differently are two keys (a record may have fields of both names).
+        for position in members.indices where members[position].key.isSameName(as: key) { return position }
         return nil
     }
 
     private mutating func buildIndexIfLarge() {
         guard members.count > Self.indexThreshold else { return }
-        var index: [String: Int] = [:]
+        var index: [NameKey: Int] = [:]
         index.reserveCapacity(members.count)
-        for (position, member) in members.enumerated() { index[member.key] = position }
+        for (position, member) in members.enumerated() { index[NameKey(member.key)] = position }
         self.index = index
     }
 }
@@ -135,7 +136,7 @@ extension JSONObject: Hashable {
         var sum = 0
         for (key, value) in self {
             var member = Hasher()
-            member.combine(key)
+            member.combine(NameKey(key))
             member.combine(value)
             sum &+= member.finalize()
         }

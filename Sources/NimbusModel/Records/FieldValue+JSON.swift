@@ -45,10 +45,10 @@ extension FieldValue {
     }
 
     /// Reads a stored field document: an object of field value dictionaries.
-    package static func read(fields json: JSONValue, at path: String) throws(NimbusError) -> [String: FieldValue] {
-        var fields: [String: FieldValue] = [:]
+    package static func read(fields json: JSONValue, at path: String) throws(NimbusError) -> [NameKey: FieldValue] {
+        var fields: [NameKey: FieldValue] = [:]
         for (name, value) in try json.object(at: path) {
-            fields[name] = try read(dictionary: value, at: jsonPath(path, name)).value
+            fields[NameKey(name)] = try read(dictionary: value, at: jsonPath(path, name)).value
         }
         return fields
     }

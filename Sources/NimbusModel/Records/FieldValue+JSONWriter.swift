@@ -25,10 +25,10 @@ extension FieldValue {
     }
 
     /// Writes a whole field map as an object of field value dictionaries.
-    package static func write(_ fields: [String: FieldValue], to writer: inout JSONWriter) {
+    package static func write(_ fields: [NameKey: FieldValue], to writer: inout JSONWriter) {
         writer.beginObject()
         for (name, value) in fields {
-            writer.key(escaping: name)
+            writer.key(escaping: name.string)
             value.write(to: &writer)
         }
         writer.endObject()

@@ -17,9 +17,9 @@ public struct Record: Sendable, Hashable {
     /// The server's version tag; it changes on every save.
     public var recordChangeTag: String
     /// Plain field values by name.
-    public var fields: [String: FieldValue]
+    public var fields: [NameKey: FieldValue]
     /// Encrypted field values by name (in clear text in memory only).
-    public var encryptedFields: [String: FieldValue]
+    public var encryptedFields: [NameKey: FieldValue]
     /// The parent record's name, for hierarchical sharing; always in the same zone. No record
     /// may have an empty name: setting one is the same as setting `nil`.
     public var parentRecordName: String? {
@@ -65,8 +65,8 @@ public struct Record: Sendable, Hashable {
         recordID: RecordID,
         recordType: String,
         recordChangeTag: String = "",
-        fields: [String: FieldValue] = [:],
-        encryptedFields: [String: FieldValue] = [:],
+        fields: [NameKey: FieldValue] = [:],
+        encryptedFields: [NameKey: FieldValue] = [:],
         parentRecordName: String? = nil,
         shareRecordName: String? = nil,
         created: ChangeStamp,
@@ -90,8 +90,8 @@ public struct Record: Sendable, Hashable {
     public init(
         recordType: String,
         recordID: RecordID,
-        fields: [String: FieldValue] = [:],
-        encryptedFields: [String: FieldValue] = [:],
+        fields: [NameKey: FieldValue] = [:],
+        encryptedFields: [NameKey: FieldValue] = [:],
         parentRecordName: String? = nil
     ) {
         self.init(
@@ -111,7 +111,7 @@ public struct Record: Sendable, Hashable {
     }
 
     /// Returns a copy with only the named fields, as `desiredKeys` asks; `nil` keeps them all.
-    public func keeping(fields desiredKeys: Set<String>?) -> Record {
+    public func keeping(fields desiredKeys: Set<NameKey>?) -> Record {
         guard let desiredKeys else { return self }
         var copy = self
         copy.fields = fields.filter { desiredKeys.contains($0.key) }

@@ -19,3 +19,16 @@ public struct RecordID: Sendable, Hashable, Codable, CustomStringConvertible {
 
     public var description: String { "\(recordName)@\(zoneID)" }
 }
+
+/// Record IDs are equal when their names are the same bytes, as the stores compare them
+/// (``NameKey`` says why `String`'s equality is not that).
+extension RecordID {
+    public static func == (lhs: RecordID, rhs: RecordID) -> Bool {
+        lhs.recordName.isSameName(as: rhs.recordName) && lhs.zoneID == rhs.zoneID
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(NameKey(recordName))
+        hasher.combine(zoneID)
+    }
+}

@@ -48,7 +48,7 @@ public struct RecordOperation: Sendable, Hashable {
     /// The tag the client last saw; required by `update` and `replace`.
     public var recordChangeTag: String?
     /// Field values by name; a `nil` value removes the field.
-    public var fields: [String: FieldInput]
+    public var fields: [NameKey: FieldInput]
     /// How the operation changes the record's parent.
     public var parent: ParentChange
     /// For a share record: what changes beyond its fields (`forRecord`, `publicPermission`,
@@ -61,7 +61,7 @@ public struct RecordOperation: Sendable, Hashable {
         recordName: String? = nil,
         recordType: String? = nil,
         recordChangeTag: String? = nil,
-        fields: [String: FieldInput] = [:],
+        fields: [NameKey: FieldInput] = [:],
         parent: ParentChange = .unchanged,
         share: ShareChange? = nil
     ) {

@@ -21,11 +21,11 @@ package enum RecordWireCoding {
         writer.key("fields")
         writer.beginObject()
         for (name, value) in record.fields {
-            writer.key(escaping: name)
+            writer.key(escaping: name.string)
             value.write(to: &writer)
         }
         for (name, value) in record.encryptedFields {
-            writer.key(escaping: name)
+            writer.key(escaping: name.string)
             value.write(to: &writer, isEncrypted: true)
         }
         writer.endObject()
@@ -114,17 +114,17 @@ package enum RecordWireCoding {
             if case .string(let value)? = zoneMembers["ownerRecordName"] { owner = value }
             zoneID = ZoneID(zoneName: zoneName, ownerRecordName: owner)
         }
-        var fields: [String: FieldValue] = [:]
-        var encryptedFields: [String: FieldValue] = [:]
+        var fields: [NameKey: FieldValue] = [:]
+        var encryptedFields: [NameKey: FieldValue] = [:]
         if let all = members["fields"] {
             guard case .object(let entries) = all else { return nil }
             fields.reserveCapacity(entries.count)
             for (fieldName, value) in entries {
                 guard let (field, isEncrypted) = uncheckedField(value) else { return nil }
                 if isEncrypted {
-                    encryptedFields[fieldName] = field
+                    encryptedFields[NameKey(fieldName)] = field
                 } else {
-                    fields[fieldName] = field
+                    fields[NameKey(fieldName)] = field
                 }
             }
         }
@@ -168,16 +168,16 @@ package enum RecordWireCoding {
         func text(_ key: String) throws(NimbusError) -> String? {
             try members.optional(key)?.string(at: jsonPath(path, key))
         }
-        var fields: [String: FieldValue] = [:]
-        var encryptedFields: [String: FieldValue] = [:]
+        var fields: [NameKey: FieldValue] = [:]
+        var encryptedFields: [NameKey: FieldValue] = [:]
         if let all = members.optional("fields") {
             for (name, value) in try all.object(at: jsonPath(path, "fields")) {
                 let fieldPath = jsonPath(jsonPath(path, "fields"), name)
                 let field = try FieldValue.read(dictionary: value, at: fieldPath).value
                 if try value.object(at: fieldPath).optional("isEncrypted")?.bool(at: jsonPath(fieldPath, "isEncrypted")) == true {
-                    encryptedFields[name] = field
+                    encryptedFields[NameKey(name)] = field
                 } else {
-                    fields[name] = field
+                    fields[NameKey(name)] = field
                 }
             }
         }

@@ -47,10 +47,10 @@ package struct RecordWireDecoder {
     /// Reads the fields object that is the whole of `bytes`, as a store writes one
     /// (`FieldValue.write(_:to:)`), or returns `nil` when it holds something this reader leaves to
     /// the tree reader (`FieldValue.read(fields:at:)`, which then gives the same fields).
-    package mutating func fields(in bytes: UnsafeBufferPointer<UInt8>) -> [String: FieldValue]? {
+    package mutating func fields(in bytes: UnsafeBufferPointer<UInt8>) -> [NameKey: FieldValue]? {
         var cursor = JSONCursor(bytes)
-        var fields: [String: FieldValue] = [:]
-        var encrypted: [String: FieldValue] = [:]
+        var fields: [NameKey: FieldValue] = [:]
+        var encrypted: [NameKey: FieldValue] = [:]
         guard (try? readFields(&cursor, into: &fields, encrypted: &encrypted)) != nil, encrypted.isEmpty, cursor.isAtEnd() else {
             return nil
         }
@@ -73,8 +73,8 @@ package struct RecordWireDecoder {
         var name: String?
         var recordType = ""
         var changeTag = ""
-        var fields: [String: FieldValue] = [:]
-        var encryptedFields: [String: FieldValue] = [:]
+        var fields: [NameKey: FieldValue] = [:]
+        var encryptedFields: [NameKey: FieldValue] = [:]
         var created = ChangeStamp(timestamp: 0, userRecordName: "")
         var modified = created
         var zoneID = defaultZone
@@ -212,8 +212,8 @@ package struct RecordWireDecoder {
 
     private mutating func readFields(
         _ cursor: inout JSONCursor,
-        into fields: inout [String: FieldValue],
-        encrypted encryptedFields: inout [String: FieldValue]
+        into fields: inout [NameKey: FieldValue],
+        encrypted encryptedFields: inout [NameKey: FieldValue]
     ) throws {
         // Gathered first, so each dictionary is made once at its size rather than grown.
         pendingFields.removeAll(keepingCapacity: true)
@@ -229,7 +229,7 @@ package struct RecordWireDecoder {
         if encryptedCount > 0 { encryptedFields = Dictionary(minimumCapacity: encryptedCount) }
         for (name, value, isEncrypted) in pendingFields {
             // A name seen twice means the last one wins: the tree reader's business.
-            let earlier = isEncrypted ? encryptedFields.updateValue(value, forKey: name) : fields.updateValue(value, forKey: name)
+            let earlier = isEncrypted ? encryptedFields.updateValue(value, forKey: NameKey(name)) : fields.updateValue(value, forKey: NameKey(name))
             guard earlier == nil else { throw NotTaken() }
         }
         if encryptedCount > 0, fields.keys.contains(where: { encryptedFields[$0] != nil }) { throw NotTaken() }

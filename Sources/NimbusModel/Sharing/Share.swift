@@ -16,7 +16,7 @@ public struct Share: Sendable, Hashable {
     /// The record name of a zone share; a zone has at most one.
     public static let zoneShareName = "cloudkit.zoneshare"
     /// The share record's field holding its title, shown in invitations.
-    public static let titleField = "cloudkit.title"
+    public static let titleField: NameKey = "cloudkit.title"
 
     /// The share record's name.
     public var recordName: String

@@ -35,3 +35,16 @@ public struct ZoneID: Sendable, Hashable, Codable, CustomStringConvertible {
 
     public var description: String { "\(zoneName):\(ownerRecordName)" }
 }
+
+/// Zone IDs are equal when their names are the same bytes, as the stores compare them
+/// (``NameKey`` says why `String`'s equality is not that).
+extension ZoneID {
+    public static func == (lhs: ZoneID, rhs: ZoneID) -> Bool {
+        lhs.zoneName.isSameName(as: rhs.zoneName) && lhs.ownerRecordName.isSameName(as: rhs.ownerRecordName)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(NameKey(zoneName))
+        hasher.combine(NameKey(ownerRecordName))
+    }
+}

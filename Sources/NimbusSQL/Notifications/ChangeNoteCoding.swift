@@ -57,7 +57,7 @@ enum ChangeNoteCoding {
                 recordID: RecordID(recordName: try entry.required("n", at: "x").string(at: "x.n"), zoneID: zoneID)
             )
             for (name, value) in try entry.optional("f")?.object(at: "x.f") ?? [:] {
-                record.fields[name] = try FieldValue.read(dictionary: value, at: "x.f").value
+                record.fields[NameKey(name)] = try FieldValue.read(dictionary: value, at: "x.f").value
             }
             deleted.append(record)
         }

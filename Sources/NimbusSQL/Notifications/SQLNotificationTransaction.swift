@@ -228,7 +228,7 @@ struct SQLNotificationTransaction: NotificationTransaction {
     func firstRecord(matching query: Query, inZone zoneName: String, of tenant: Tenant) async throws -> Record? {
         let container = ContainerEnvironment(container: tenant.container, environment: tenant.environment)
         let fields = try await SQLStore.fields(ofRecordType: query.recordType, in: container, on: connection)
-        let query = query.namingParent(typeHasParentField: fields[SystemField.parentFieldName] != nil)
+        let query = query.namingParent(typeHasParentField: fields[NameKey(SystemField.parentFieldName)] != nil)
         // A filter on a field no record of the type has, or with a value of another kind than
         // the field's, matches nothing; asking the database would be an error on PostgreSQL.
         for filter in query.filters {
@@ -243,8 +243,8 @@ struct SQLNotificationTransaction: NotificationTransaction {
                 // A token filter searches the words of strings and string lists, or of every
                 // string field (allTokens), always with a string.
                 case nil where filter.comparator.searchesWords && filter.fieldName == Filter.allTokensField: .string
-                case nil where filter.comparator.searchesWords && fields[filter.fieldName]?.type == .stringList: .string
-                case nil: fields[filter.fieldName]?.type
+                case nil where filter.comparator.searchesWords && fields[NameKey(filter.fieldName)]?.type == .stringList: .string
+                case nil: fields[NameKey(filter.fieldName)]?.type
                 }
             guard let type, Self.comparable(type, with: filter.value) else { return nil }
         }

@@ -255,7 +255,7 @@ struct QuerySQLBuilder {
         case .recordID: return ("record_name", .text)
         case .parent: return ("parent_name", .text)
         case nil:
-            let type = request.fieldTypes[field]
+            let type = request.fieldTypes[NameKey(field)]
             let path = type == .reference ? [field, "value", "recordName"] : [field, "value"]
             var kind: SQLScalarKind =
                 switch type {
@@ -285,7 +285,7 @@ struct QuerySQLBuilder {
         case nil:
             // A field the schema does not know is on no record of the type: no index helps,
             // and a query must not be able to build indexes for names it makes up.
-            switch request.fieldTypes[field] {
+            switch request.fieldTypes[NameKey(field)] {
             case .string?, .int64?, .double?, .timestamp?, .reference?: break
             default: return nil
             }
@@ -406,7 +406,7 @@ struct QuerySQLBuilder {
     private func listElements(of field: String, comparedWith value: FieldValue, alias: String)
         -> (from: String, element: String, kind: SQLScalarKind)
     {
-        let type = request.fieldTypes[field]
+        let type = request.fieldTypes[NameKey(field)]
         let sample = Self.scalar(of: value)
         var kind: SQLScalarKind =
             switch type?.elementType {

@@ -82,7 +82,7 @@ struct RecordRowCodec {
 
     /// Reads a stored fields object: straight from its bytes when it holds what the server
     /// writes, through the JSON tree otherwise (the two readers agree; tests compare them).
-    private func decodeFields(_ bytes: UnsafeBufferPointer<UInt8>) throws -> [String: FieldValue] {
+    private func decodeFields(_ bytes: UnsafeBufferPointer<UInt8>) throws -> [NameKey: FieldValue] {
         var decoder = RecordWireDecoder()
         if let fields = decoder.fields(in: bytes) { return fields }
         do {

@@ -8,7 +8,7 @@ public import NimbusModel
 public import NimbusStore
 
 extension SQLStore: RecordStore {
-    public func records(named names: [String], inZone zoneName: String, of tenant: Tenant) async throws -> [String: Record] {
+    public func records(named names: [String], inZone zoneName: String, of tenant: Tenant) async throws -> [NameKey: Record] {
         let dialect = database.dialect
         let codec = RecordRowCodec(cipher: cipher, tenant: tenant, zoneName: zoneName)
         let zoneID = ZoneID(zoneName: zoneName, ownerRecordName: tenant.owner)
@@ -33,11 +33,11 @@ extension SQLStore: RecordStore {
         if !zoneID.isDefaultZone, case .null? = rows.first?[0] {
             throw StoreError(.zoneNotFound, detail: "zone \(zoneName)")
         }
-        var records: [String: Record] = [:]
+        var records: [NameKey: Record] = [:]
         for row in rows {
             if case .null = row[1] { continue }
             let record = try codec.record(from: SQLRow(values: Array(row.values.dropFirst())), zoneID: zoneID)
-            records[record.recordID.recordName] = record
+            records[NameKey(record.recordID.recordName)] = record
         }
         return records
     }

@@ -20,7 +20,7 @@ final class SQLZoneTransaction: ZoneTransaction {
     /// When the transaction started, in milliseconds since 1970: the deletion time of its tombstones.
     let startedAt: Int64
     /// Names this transaction looked up and found absent: saving one cannot replace references.
-    private var knownAbsent: Set<String> = []
+    private var knownAbsent: Set<NameKey> = []
     /// The zone's position in the database change feed, once this transaction has changed it.
     private var databasePosition: Int64?
     /// The zone counter before this transaction's first change, and its last counter so far.
@@ -28,10 +28,10 @@ final class SQLZoneTransaction: ZoneTransaction {
     /// The share each tombstone this transaction looked up or wrote was in when deleted, and
     /// the tombstone's counter. Saving over such a tombstone outside that share must report an
     /// exit from it: a participant who has not fetched the tombstone yet still holds the record.
-    private var tombstoneShares: [String: (share: String, counter: Int64)] = [:]
+    private var tombstoneShares: [NameKey: (share: String, counter: Int64)] = [:]
     /// The bytes each record this transaction read or wrote takes (0 for none or a tombstone),
     /// and how much the transaction changed its owner's storage: settled before commit.
-    private var sizes: [String: Int64] = [:]
+    private var sizes: [NameKey: Int64] = [:]
     private(set) var storageDelta: Int64 = 0
     /// The owner's storage quota: storage is counted only under one (see `settleStorage`).
     private let quota: Int64?
@@ -56,7 +56,7 @@ final class SQLZoneTransaction: ZoneTransaction {
 
     var zoneBinds: [SQLValue] { SQLStore.binds(tenant, zone: zone.zoneID.zoneName) }
 
-    func records(named names: [String]) async throws -> [String: Record] {
+    func records(named names: [String]) async throws -> [NameKey: Record] {
         guard !names.isEmpty else { return [:] }
         // Live rows, and the tombstones that were in a share (see `tombstoneShares`).
         let membership = names.count == 1 ? "record_name = ?" : dialect.isMember("record_name")
@@ -68,19 +68,19 @@ final class SQLZoneTransaction: ZoneTransaction {
             """,
             zoneBinds + [names.count == 1 ? .text(names[0]) : SQLStore.jsonArray(names)]
         )
-        var found: [String: Record] = [:]
-        for name in names { sizes[name] = 0 }
+        var found: [NameKey: Record] = [:]
+        for name in names { sizes[NameKey(name)] = 0 }
         for row in rows {
             if row.int(RecordRowCodec.columnCount) != 0 {
                 let share = row.string(RecordRowCodec.shareColumn)
-                tombstoneShares[row.string(0)] = (share, row.int(RecordRowCodec.columnCount + 1))
+                tombstoneShares[NameKey(row.string(0))] = (share, row.int(RecordRowCodec.columnCount + 1))
             } else {
                 let record = try codec.record(from: row, zoneID: zone.zoneID)
-                found[record.recordID.recordName] = record
-                sizes[record.recordID.recordName] = Self.size(fields: row[4], encrypted: row[5])
+                found[NameKey(record.recordID.recordName)] = record
+                sizes[NameKey(record.recordID.recordName)] = Self.size(fields: row[4], encrypted: row[5])
             }
         }
-        for name in names where found[name] == nil { knownAbsent.insert(name) }
+        for name in names where found[NameKey(name)] == nil { knownAbsent.insert(NameKey(name)) }
         return found
     }
 
@@ -131,8 +131,8 @@ final class SQLZoneTransaction: ZoneTransaction {
         try await reportExitsFromTombstones(replacedBy: saved)
         for index in saved.indices {
             let name = saved[index].recordID.recordName
-            try await replaceReferences(of: name, with: saved[index].references, hadNone: knownAbsent.contains(name))
-            knownAbsent.remove(name)
+            try await replaceReferences(of: name, with: saved[index].references, hadNone: knownAbsent.contains(NameKey(name)))
+            knownAbsent.remove(NameKey(name))
         }
         return saved
     }
@@ -145,7 +145,7 @@ final class SQLZoneTransaction: ZoneTransaction {
         guard !tombstoneShares.isEmpty else { return }
         for index in saved.indices {
             let name = saved[index].recordID.recordName
-            guard let (share, counter) = tombstoneShares.removeValue(forKey: name), share != saved[index].containingShare else { continue }
+            guard let (share, counter) = tombstoneShares.removeValue(forKey: NameKey(name)), share != saved[index].containingShare else { continue }
             try await connection.execute(
                 """
                 INSERT INTO share_exits (container, environment, owner, zone_name, share_name, change_counter, record_name)
@@ -192,8 +192,8 @@ final class SQLZoneTransaction: ZoneTransaction {
             let encrypted = try codec.encryptedColumn(record)
             let name = record.recordID.recordName
             let size = Self.size(fields: fields, encrypted: encrypted)
-            storageDelta += size - (sizes[name] ?? 0)
-            sizes[name] = size
+            storageDelta += size - (sizes[NameKey(name)] ?? 0)
+            sizes[NameKey(name)] = size
             binds += zoneBinds
             binds += [
                 .text(name), .text(record.recordType), .integer(counter),
@@ -233,8 +233,8 @@ final class SQLZoneTransaction: ZoneTransaction {
         var counter = try await allocateCounters(records.count)
         for tombstone in records {
             counter += 1
-            storageDelta -= sizes[tombstone.recordName] ?? 0
-            sizes[tombstone.recordName] = 0
+            storageDelta -= sizes[NameKey(tombstone.recordName)] ?? 0
+            sizes[NameKey(tombstone.recordName)] = 0
             let rows = try await connection.query(
                 """
                 UPDATE records SET is_deleted = 1, change_counter = ?, change_tag = ?, record_type = ?,
@@ -246,16 +246,16 @@ final class SQLZoneTransaction: ZoneTransaction {
                 [.integer(counter), .text(String(counter, radix: 36)), .text(tombstone.recordType), .integer(startedAt)]
                     + zoneBinds + [.text(tombstone.recordName)]
             )
-            tombstoneShares[tombstone.recordName] = rows.first?[0].text.map { ($0, counter) }
+            tombstoneShares[NameKey(tombstone.recordName)] = rows.first?[0].text.map { ($0, counter) }
             try await replaceReferences(of: tombstone.recordName, with: [], hadNone: false)
         }
     }
 
-    func fields(ofRecordType recordType: String) async throws -> [String: FieldSchema] {
+    func fields(ofRecordType recordType: String) async throws -> [NameKey: FieldSchema] {
         try await SQLStore.fields(ofRecordType: recordType, in: container, on: connection)
     }
 
-    func addFields(_ fields: [String: FieldSchema], toRecordType recordType: String) async throws {
+    func addFields(_ fields: [NameKey: FieldSchema], toRecordType recordType: String) async throws {
         try await SQLStore.addFields(fields, toRecordType: recordType, in: container, on: connection)
     }
 
@@ -283,7 +283,7 @@ final class SQLZoneTransaction: ZoneTransaction {
     /// replaces what it took.
     private func learnSizes(of names: [String]) async throws {
         guard quota != nil else { return }
-        let unknown = Array(Set(names.filter { sizes[$0] == nil }))
+        let unknown = Array(Set(names.filter { sizes[NameKey($0)] == nil }.map { NameKey($0) })).map(\.string)
         guard !unknown.isEmpty else { return }
         let rows = try await connection.query(
             """
@@ -292,8 +292,8 @@ final class SQLZoneTransaction: ZoneTransaction {
             """,
             zoneBinds + [SQLStore.jsonArray(unknown)]
         )
-        for name in unknown { sizes[name] = 0 }
-        for row in rows { sizes[row.string(0)] = row.int(1) }
+        for name in unknown { sizes[NameKey(name)] = 0 }
+        for row in rows { sizes[NameKey(row.string(0))] = row.int(1) }
     }
 
     /// The bytes of a row's `fields` and `encrypted_fields`, as ``SQLDialect/recordSize`` counts them.

@@ -4,22 +4,22 @@
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 
-import NimbusModel
+public import NimbusModel
 public import NimbusStore
 
 extension SQLStore: SchemaStore {
-    public func fields(ofRecordType recordType: String, in container: ContainerEnvironment) async throws -> [String: FieldSchema] {
+    public func fields(ofRecordType recordType: String, in container: ContainerEnvironment) async throws -> [NameKey: FieldSchema] {
         try await database.read { connection in
             try await Self.fields(ofRecordType: recordType, in: container, on: connection)
         }
     }
 
-    public func schema(of container: ContainerEnvironment) async throws -> [String: [String: FieldSchema]] {
+    public func schema(of container: ContainerEnvironment) async throws -> [String: [NameKey: FieldSchema]] {
         let rows = try await database.readStatement(
             "SELECT record_type, \(Self.fieldColumns) FROM record_fields WHERE container = ? AND environment = ?",
             [.text(container.container), .text(container.environment.rawValue)]
         )
-        var schema: [String: [String: FieldSchema]] = [:]
+        var schema: [String: [NameKey: FieldSchema]] = [:]
         for row in rows {
             guard let (name, field) = Self.field(from: row, at: 1) else { continue }
             schema[row.string(0), default: [:]][name] = field
@@ -27,14 +27,14 @@ extension SQLStore: SchemaStore {
         return schema
     }
 
-    public func addSchema(_ schema: [String: [String: FieldSchema]], to container: ContainerEnvironment) async throws {
+    public func addSchema(_ schema: [String: [NameKey: FieldSchema]], to container: ContainerEnvironment) async throws {
         // One writer at a time per container environment, so the conflict check holds.
         try await database.write(serializing: "schema.\(container.container).\(container.environment.rawValue)") { connection in
             for (recordType, fields) in schema.sorted(by: { $0.key < $1.key }) {
                 let existing = try await Self.fields(ofRecordType: recordType, in: container, on: connection)
                 for (name, field) in fields.sorted(by: { $0.key < $1.key }) {
                     if let known = existing[name], known.type != field.type || known.isEncrypted != field.isEncrypted {
-                        throw SchemaConflict(recordType: recordType, field: name, existing: known, incoming: field)
+                        throw SchemaConflict(recordType: recordType, field: name.string, existing: known, incoming: field)
                     }
                 }
                 try await Self.addFields(fields, toRecordType: recordType, in: container, on: connection, markings: .asGiven)
@@ -45,7 +45,7 @@ extension SQLStore: SchemaStore {
     /// The columns ``field(from:at:)`` reads, in its order.
     private static let fieldColumns = "field_name, field_type, is_encrypted, is_queryable, is_sortable, is_searchable"
 
-    private static func field(from row: SQLRow, at start: Int) -> (String, FieldSchema)? {
+    private static func field(from row: SQLRow, at start: Int) -> (NameKey, FieldSchema)? {
         guard let type = FieldType(rawValue: row.string(start + 1)) else { return nil }
         let field = FieldSchema(
             type: type,
@@ -54,19 +54,19 @@ extension SQLStore: SchemaStore {
             isSortable: row.int(start + 4) != 0,
             isSearchable: row.int(start + 5) != 0
         )
-        return (row.string(start), field)
+        return (NameKey(row.string(start)), field)
     }
 
     static func fields(
         ofRecordType recordType: String,
         in container: ContainerEnvironment,
         on connection: any SQLConnection
-    ) async throws -> [String: FieldSchema] {
+    ) async throws -> [NameKey: FieldSchema] {
         let rows = try await connection.query(
             "SELECT \(fieldColumns) FROM record_fields WHERE container = ? AND environment = ? AND record_type = ?",
             [.text(container.container), .text(container.environment.rawValue), .text(recordType)]
         )
-        var fields: [String: FieldSchema] = [:]
+        var fields: [NameKey: FieldSchema] = [:]
         for row in rows {
             if let (name, field) = field(from: row, at: 0) { fields[name] = field }
         }
@@ -84,7 +84,7 @@ extension SQLStore: SchemaStore {
 
     /// Adds fields; the first writer of a field decides its type, and markings are only added.
     static func addFields(
-        _ fields: [String: FieldSchema],
+        _ fields: [NameKey: FieldSchema],
         toRecordType recordType: String,
         in container: ContainerEnvironment,
         on connection: any SQLConnection,
@@ -107,7 +107,7 @@ extension SQLStore: SchemaStore {
                     is_searchable = CASE WHEN excluded.is_searchable = 1 THEN 1 ELSE record_fields.is_searchable END
                 """,
                 [
-                    .text(container.container), .text(container.environment.rawValue), .text(recordType), .text(name),
+                    .text(container.container), .text(container.environment.rawValue), .text(recordType), .text(name.string),
                     .text(field.type.rawValue), .integer(field.isEncrypted ? 1 : 0), .integer(field.isQueryable ? 1 : 0),
                     .integer(field.isSortable ? 1 : 0), .integer(field.isSearchable ? 1 : 0),
                 ]

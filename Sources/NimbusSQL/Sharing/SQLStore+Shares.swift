@@ -36,7 +36,7 @@ extension SQLStore: ShareStore {
         }
     }
 
-    public func shares(named names: [String], inZone zoneName: String, of tenant: Tenant) async throws -> [String: Share] {
+    public func shares(named names: [String], inZone zoneName: String, of tenant: Tenant) async throws -> [NameKey: Share] {
         let dialect = database.dialect
         return try await database.read { connection in
             try await ShareRows.shares(named: names, zone: zoneName, tenant: tenant, on: connection, dialect: dialect)

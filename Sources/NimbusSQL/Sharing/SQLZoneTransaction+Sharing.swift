@@ -8,7 +8,7 @@ import NimbusModel
 import NimbusStore
 
 extension SQLZoneTransaction {
-    func shares(named names: [String]) async throws -> [String: Share] {
+    func shares(named names: [String]) async throws -> [NameKey: Share] {
         try await ShareRows.shares(named: names, zone: zone.zoneID.zoneName, tenant: tenant, on: connection, dialect: dialect)
     }
 

@@ -19,7 +19,7 @@ enum ShareRows {
         tenant: Tenant,
         on connection: any SQLConnection,
         dialect: SQLDialect
-    ) async throws -> [String: Share] {
+    ) async throws -> [NameKey: Share] {
         guard !names.isEmpty else { return [:] }
         let binds = SQLStore.binds(tenant, zone: zoneName) + [SQLStore.jsonArray(names)]
         let shareRows = try await connection.query(
@@ -29,9 +29,9 @@ enum ShareRows {
             """,
             binds
         )
-        var shares: [String: Share] = [:]
+        var shares: [NameKey: Share] = [:]
         for row in shareRows {
-            shares[row.string(0)] = Share(
+            shares[NameKey(row.string(0))] = Share(
                 recordName: row.string(0),
                 rootRecordName: row[1].text,
                 shortGUID: row.string(2),
@@ -53,7 +53,7 @@ enum ShareRows {
             binds
         )
         for row in participantRows {
-            shares[row.string(0)]?.participants.append(
+            shares[NameKey(row.string(0))]?.participants.append(
                 ShareParticipant(
                     participantID: row.string(1),
                     userRecordName: row[2].text,

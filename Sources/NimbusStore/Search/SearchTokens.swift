@@ -118,7 +118,7 @@ package enum SearchTokens {
 
     /// The search document of a record's plain fields: `nil` when no string field has a token.
     /// Encrypted fields are never indexed.
-    package static func document(of fields: [String: FieldValue]) -> String? {
+    package static func document(of fields: [NameKey: FieldValue]) -> String? {
         // Written straight into bytes, and words told apart by a short list before a set: a
         // record's text has a few words, and this runs inside the write of every save.
         var document: [UInt8] = []
@@ -141,7 +141,7 @@ package enum SearchTokens {
             let tokens = self.words(of: value)
             guard !tokens.isEmpty else { continue }
             // Made once per field, not per word.
-            let qualifier = qualifier(of: name)
+            let qualifier = qualifier(of: name.string)
             var seenInField = DistinctWords()
             for token in tokens where seenInField.insert(token) {
                 if seen.insert(token), !add("", token) { break fill }

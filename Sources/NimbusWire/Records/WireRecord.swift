@@ -17,7 +17,7 @@ public struct WireRecord: WireResponse {
     public var record: Record
 
     /// Wraps a record, keeping only `desiredKeys` (all fields when `nil`).
-    public init(_ record: Record, desiredKeys: Set<String>?) {
+    public init(_ record: Record, desiredKeys: Set<NameKey>?) {
         self.record = record.keeping(fields: desiredKeys)
     }
 
@@ -29,11 +29,11 @@ public struct WireRecord: WireResponse {
         writer.key("fields")
         writer.beginObject()
         for (name, value) in record.fields {
-            writer.key(escaping: name)
+            writer.key(escaping: name.string)
             value.write(to: &writer, numbersAsStrings: options.numbersAsStrings)
         }
         for (name, value) in record.encryptedFields {
-            writer.key(escaping: name)
+            writer.key(escaping: name.string)
             value.write(to: &writer, numbersAsStrings: options.numbersAsStrings, isEncrypted: true)
         }
         writer.endObject()

@@ -43,12 +43,12 @@ public struct RecordsModifyRequest: WireRequest {
         let recordPath = jsonPath(path, "record")
         let record = try members.required("record", at: path).object(at: recordPath)
         func text(_ key: String) throws(NimbusError) -> String? { try record.optional(key)?.string(at: jsonPath(recordPath, key)) }
-        var fields: [String: FieldInput] = [:]
+        var fields: [NameKey: FieldInput] = [:]
         // Deletes ignore fields: CloudKitPy sends `"fields": null, "deleted": false` with them.
         if !kind.isDelete, let fieldMap = record.optional("fields") {
             let fieldsPath = jsonPath(recordPath, "fields")
             for (name, field) in try fieldMap.object(at: fieldsPath) {
-                fields[name] = try Self.field(field, at: jsonPath(fieldsPath, name))
+                fields[NameKey(name)] = try Self.field(field, at: jsonPath(fieldsPath, name))
             }
         }
         let parent: RecordOperation.ParentChange

@@ -1,0 +1,64 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+import NimbusEngine
+import NimbusModel
+import Testing
+
+/// Names are compared by their bytes, as the stores compare them: canonically equivalent
+/// spellings (`Café` composed and decomposed, `Key` and `\u{212A}ey` with the Kelvin sign)
+/// are different names everywhere.
+@Suite("names compare by bytes: canonically equivalent spellings stay apart")
+struct NameBytesTests {
+    static let composed = "Caf\u{E9}"
+    static let decomposed = "Cafe\u{301}"
+    static let kelvin = "\u{212A}ey"
+
+    @Test("two records whose names differ only in normalization are two records, in one batch and in a lookup")
+    func recordNames() async throws {
+        try await EngineFixture.with { f in
+            try await f.makeZone("Notes", for: f.alice)
+            let saved = try await f.modify([
+                .note(Self.composed, ["n": .int64(1)]), .note(Self.decomposed, ["n": .int64(2)]), .note("Key", ["n": .int64(3)]),
+                .note(Self.kelvin, ["n": .int64(4)]),
+            ])
+            #expect(saved.allSatisfy { $0.error == nil }, "\(saved)")
+            let found = try await f.database.lookupRecords(
+                named: [Self.decomposed, Self.composed, Self.kelvin, "Key"],
+                inZone: ZoneID(zoneName: "Notes", ownerRecordName: ""),
+                access: f.access(f.alice)
+            )
+            let values = try found.map { try $0.get().fields["n"] }
+            #expect(values == [.int64(2), .int64(1), .int64(4), .int64(3)])
+            let names = try found.map { try $0.get().recordID.recordName.unicodeScalars.map(\.value) }
+            #expect(names == [Self.decomposed, Self.composed, Self.kelvin, "Key"].map { $0.unicodeScalars.map(\.value) })
+        }
+    }
+
+    @Test("a field name that is canonically equivalent to another is refused, not merged into it")
+    func fieldNames() async throws {
+        try await EngineFixture.with { f in
+            try await f.makeZone("Notes", for: f.alice)
+            // Field names are ASCII, so the Kelvin sign's spelling of "Key" is not a field name:
+            // the save is refused whole instead of keeping one of the two values.
+            let results = try await f.modify([.note("n1", ["Key": .string("plain K"), NameKey(Self.kelvin): .int64(7)])])
+            #expect(results.first?.error?.code == .badRequest, "\(results)")
+            #expect(try await f.lookup("n1") == nil)
+        }
+    }
+
+    @Test("a deletion of one spelling leaves the other")
+    func deleteOne() async throws {
+        try await EngineFixture.with { f in
+            try await f.makeZone("Notes", for: f.alice)
+            _ = try await f.modify([.note(Self.composed), .note(Self.decomposed)])
+            let deleted = try await f.modify([RecordOperation(kind: .forceDelete, recordName: Self.composed)])
+            #expect(deleted.first?.error == nil)
+            #expect(try await f.lookup(Self.composed) == nil)
+            #expect(try await f.lookup(Self.decomposed)?.recordID.recordName.isSameName(as: Self.decomposed) == true)
+        }
+    }
+}
