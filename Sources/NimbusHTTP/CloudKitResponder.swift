@@ -118,12 +118,29 @@ public struct CloudKitResponder<Context: RequestContext>: HTTPResponder {
         do throws(NimbusError) {
             if route.channel == .inbox { try Self.checkMethod(request, allowed: [.get, .post]) }
             let query = request.uri.queryParameters
-            let (authentication, user) = try await accounts.authenticateNotifications(
-                apiToken: query["ckAPIToken"].map(String.init),
-                webAuthToken: query["ckWebAuthToken"].map(String.init),
-                route: route
-            )
-            exchange.webAuthToken = authentication.webAuthToken
+            let body = route.channel == .inbox ? try await collectBody(request) : []
+            let user: String
+            if route.channel == .inbox, let keyID = request.headers[HeaderName.keyID] {
+                // A server-to-server key reads its own inbox, with a signed request.
+                let signature = RequestSignature(
+                    keyID: keyID,
+                    date: request.headers[HeaderName.date] ?? "",
+                    signature: request.headers[HeaderName.signature] ?? "",
+                    body: body,
+                    path: request.uri.path
+                )
+                let caller = try await accounts.authenticate(signature: signature, container: route.container, environment: route.environment)
+                guard let recipient = caller.notificationRecipient else { throw NimbusError(.authenticationFailed, "request signature is not valid") }
+                user = recipient
+            } else {
+                let (authentication, signedIn) = try await accounts.authenticateNotifications(
+                    apiToken: query["ckAPIToken"].map(String.init),
+                    webAuthToken: query["ckWebAuthToken"].map(String.init),
+                    route: route
+                )
+                exchange.webAuthToken = authentication.webAuthToken
+                user = signedIn
+            }
             switch route.channel {
             case .ws:
                 if let after = query["after"], (Int64(after) ?? -1) < 0 {
@@ -131,7 +148,6 @@ public struct CloudKitResponder<Context: RequestContext>: HTTPResponder {
                 }
                 throw NimbusError.badRequest("the notification stream is a WebSocket: send Connection: Upgrade and Upgrade: websocket")
             case .inbox:
-                let body = try await collectBody(request)
                 let container = ContainerEnvironment(container: route.container, environment: route.environment)
                 exchange.body = try await NotificationInbox(dispatcher: dispatcher, user: user, container: container).respond(to: body)
                 exchange.status = .ok

@@ -29,19 +29,43 @@ public struct Caller: Sendable, Hashable {
     public var kind: Kind
     /// The acting user; `nil` for anonymous callers.
     public var userRecordName: String?
-
-    /// Creates a caller.
+    /// For a server-to-server key: its key ID.
+    public var keyID: String?
     /// The device the request came from, when the client says (`X-Nimbus-Device-ID`): its own
     /// changes are not notified back to it.
     public var deviceID: String?
 
-    public init(container: String, environment: Environment, kind: Kind, userRecordName: String?, deviceID: String? = nil) {
+    /// Creates a caller.
+    public init(
+        container: String,
+        environment: Environment,
+        kind: Kind,
+        userRecordName: String?,
+        keyID: String? = nil,
+        deviceID: String? = nil
+    ) {
         self.container = container
         self.environment = environment
         self.kind = kind
         self.userRecordName = userRecordName
+        self.keyID = keyID
         self.deviceID = deviceID
     }
+
+    /// Whose subscriptions, inbox and push tokens the caller's are: a signed-in user's own, or
+    /// a server-to-server key's (apart from the user who registered the key, whose devices
+    /// must not get the key's notifications); `nil` for anonymous callers.
+    public var notificationRecipient: String? {
+        switch kind {
+        case .user: userRecordName
+        case .serverKey: keyID.map(Self.recipient(ofKey:))
+        case .anonymous: nil
+        }
+    }
+
+    /// The inbox name of a server-to-server key's notifications. No user record name has this
+    /// form (theirs begin with `_`).
+    public static func recipient(ofKey keyID: String) -> String { "key:" + keyID }
 }
 
 /// A caller addressing one of the container's databases.

@@ -122,7 +122,7 @@ extension AccountService {
         guard try await environmentExists(ContainerEnvironment(container: container, environment: environment)) else {
             throw NimbusError(.authenticationFailed, "container \(container) has no \(environment.rawValue) environment")
         }
-        return Caller(container: container, environment: environment, kind: .serverKey, userRecordName: key.userRecordName)
+        return Caller(container: container, environment: environment, kind: .serverKey, userRecordName: key.userRecordName, keyID: key.keyID)
     }
 
     /// The user a web auth token signs in to a container, or `nil` for a missing, unknown or

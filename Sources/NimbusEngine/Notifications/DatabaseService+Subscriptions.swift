@@ -102,12 +102,17 @@ extension DatabaseService {
 
     static let subscriptionNotFound = NimbusError(.unknownItem, "Subscription not found")
 
-    /// Subscriptions belong to a signed-in user: a server-to-server key has no one to notify.
+    /// Subscriptions belong to a signed-in user, or to a server-to-server key in the public
+    /// database (the only one a key reads); the key's notifications go to its own inbox.
     func subscriber(_ access: DatabaseAccess) throws(NimbusError) -> Subscriber {
-        guard access.caller.kind == .user, let user = access.caller.userRecordName else {
-            throw NimbusError(.authenticationRequired, "subscriptions need a signed-in user (ckWebAuthToken)")
+        let caller = access.caller
+        guard let recipient = caller.notificationRecipient, caller.kind == .user || access.scope == .public else {
+            throw NimbusError(
+                .authenticationRequired,
+                "subscriptions need a signed-in user (ckWebAuthToken), or a server-to-server key in the public database"
+            )
         }
-        return Subscriber(container: access.caller.container, environment: access.caller.environment, scope: access.scope, userRecordName: user)
+        return Subscriber(container: caller.container, environment: caller.environment, scope: access.scope, userRecordName: recipient)
     }
 
     /// Checks a subscription against the database and names its zone's real owner.
@@ -115,7 +120,9 @@ extension DatabaseService {
         var resolved = subscription
         switch subscription.kind {
         case .zone(let zoneID):
-            guard access.scope != .public else {
+            // A key watches the public database's zone for a backend (beyond CloudKit, which
+            // has no zone subscriptions there); a user's devices use query subscriptions.
+            guard access.scope != .public || access.caller.kind == .serverKey else {
                 throw .badRequest("zone subscriptions are not supported in the public database; use a query subscription")
             }
             resolved.kind = .zone(try await resolvedZone(zoneID, access: access))

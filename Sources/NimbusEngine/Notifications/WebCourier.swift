@@ -152,11 +152,12 @@ public struct WebCourier: Sendable {
         return String(bytes.flatMap { [hexDigits[Int($0 >> 4)], hexDigits[Int($0 & 0x0f)]] })
     }
 
+    /// Whose inbox a push token follows: a signed-in user's, or a server-to-server key's.
     private static func user(of caller: Caller) throws(NimbusError) -> String {
-        guard caller.kind == .user, let user = caller.userRecordName else {
-            throw NimbusError(.authenticationRequired, "push tokens belong to a signed-in user (ckWebAuthToken)")
+        guard let recipient = caller.notificationRecipient else {
+            throw NimbusError(.authenticationRequired, "push tokens belong to a signed-in user (ckWebAuthToken) or a server-to-server key")
         }
-        return user
+        return recipient
     }
 
     private func run<Result>(_ body: () async throws -> Result) async throws(NimbusError) -> Result {

@@ -126,8 +126,8 @@ struct SQLNotificationTransaction: NotificationTransaction {
         let rows = try await connection.query(
             """
             SELECT user_record_name, body FROM subscriptions
-            WHERE container = ? AND environment = ? AND database_scope = 'public' AND record_type IS NOT NULL
-              AND \(dialect.isMember("record_type"))
+            WHERE container = ? AND environment = ? AND database_scope = 'public'
+              AND (record_type IS NULL OR \(dialect.isMember("record_type")))
             """,
             [.text(container.container), .text(container.environment.rawValue), SQLStore.jsonArray(recordTypes)]
         )

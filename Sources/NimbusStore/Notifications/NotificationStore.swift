@@ -164,7 +164,8 @@ public protocol NotificationTransaction {
         in container: ContainerEnvironment
     ) async throws -> [(userRecordName: String, subscription: Subscription)]
 
-    /// Every query subscription on these record types in the public database.
+    /// Every query subscription on these record types in the public database, and every zone
+    /// subscription there (a server-to-server key's: the zone is the public database's).
     func publicQuerySubscriptions(
         recordTypes: [String],
         in container: ContainerEnvironment
