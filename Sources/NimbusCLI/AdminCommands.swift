@@ -105,7 +105,7 @@ struct KeyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "key",
         abstract: "Manage server-to-server keys.",
-        subcommands: [Add.self]
+        subcommands: [Add.self, Webhook.self]
     )
 
     /// `nimbus key add --container ID --public-key FILE.pem`: prints the key ID.

@@ -4,6 +4,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 
+import AsyncHTTPClient
 public import Logging
 import NimbusAPNs
 public import NimbusEngine
@@ -32,6 +33,8 @@ public struct NimbusInstance: Sendable {
     public let dispatcher: NotificationDispatcher
     /// Pushes notifications to APNs device tokens; `nil` without an APNs configuration.
     public let apns: APNsDelivery?
+    /// Sends server-to-server keys' notifications to their webhooks.
+    public let webhooks: WebhookDelivery
     private let apnsClient: APNsClient?
     let store: SQLStore
     /// The clock the instance was opened with, in milliseconds since 1970.
@@ -124,12 +127,22 @@ public struct NimbusInstance: Sendable {
                 throw ServerError("the APNs configuration is not usable: \(error)")
             }
         }
+        let webhooks = WebhookDelivery(
+            tokens: store,
+            notifications: store,
+            sender: WebhookClient(client: .shared, now: now),
+            serverKey: keys.token,
+            wake: dispatcher.hub.writtenForWebhooks,
+            now: now,
+            logger: logger
+        )
         return NimbusInstance(
             configuration: configuration,
             database: database,
             accounts: accounts,
             dispatcher: dispatcher,
             apns: apns,
+            webhooks: webhooks,
             apnsClient: apnsClient,
             store: store,
             now: now,

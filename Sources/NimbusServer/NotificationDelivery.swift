@@ -34,13 +34,14 @@ struct NotificationDelivery: Service, CustomStringConvertible {
 
 extension NimbusServer {
     /// Delivers notifications until cancelled: the dispatcher, the relay of other instances'
-    /// announcements, APNs when configured, and the hourly pruning of inboxes. A server runs it
+    /// announcements, APNs when configured, webhooks, and the hourly pruning of inboxes. A server runs it
     /// as a service; in-process test servers run it in a task of their own.
     public static func deliverNotifications(_ instance: NimbusInstance, logger: Logger) async {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await instance.dispatcher.run() }
             group.addTask { await instance.dispatcher.relayAnnouncements() }
             if let apns = instance.apns { group.addTask { await apns.run() } }
+            group.addTask { await instance.webhooks.run() }
             group.addTask {
                 while !Task.isCancelled {
                     guard (try? await Task.sleep(for: .seconds(3600))) != nil else { return }

@@ -42,6 +42,9 @@ public final class NotificationHub: Sendable {
     /// Fires whenever entries were written, by this instance or (as far as it heard) another:
     /// what pushes entries to devices (APNs) waits on it.
     public let written = ChangeSignal()
+    /// Fires with ``written``, for webhook delivery: a signal has one waiter, and APNs waits on
+    /// the other.
+    public let writtenForWebhooks = ChangeSignal()
 
     /// Creates an empty hub.
     public init() {}
@@ -79,6 +82,7 @@ public final class NotificationHub: Sendable {
     public func publish(_ entries: [InboxEntry]) {
         guard !entries.isEmpty else { return }
         written.fire()
+        writtenForWebhooks.fire()
         let deliveries = state.withLock { state -> [(AsyncStream<Event>.Continuation, InboxEntry)] in
             var deliveries: [(AsyncStream<Event>.Continuation, InboxEntry)] = []
             for entry in entries {
@@ -93,6 +97,7 @@ public final class NotificationHub: Sendable {
     /// Tells every feed to read its inbox: after a lapse in hearing from other instances.
     public func entriesMayBeMissing() {
         written.fire()
+        writtenForWebhooks.fire()
         let continuations = state.withLock { state in state.listeners.values.flatMap(\.values) }
         for continuation in continuations { continuation.yield(.written) }
     }
@@ -100,6 +105,7 @@ public final class NotificationHub: Sendable {
     /// Tells the recipients' feeds that another instance wrote entries for them.
     public func entriesWritten(for recipients: [InboxRecipient]) {
         written.fire()
+        writtenForWebhooks.fire()
         let continuations = state.withLock { state -> [AsyncStream<Event>.Continuation] in
             recipients.flatMap { recipient in
                 (state.listeners[Key(container: recipient.container, userRecordName: recipient.userRecordName)] ?? [:]).values

@@ -5,11 +5,11 @@
 //===----------------------------------------------------------------------===//
 
 import NimbusModel
-import NimbusStore
+package import NimbusStore
 
 /// A notification as every channel sends it: `{"id", "sequence", "ck": {...}, "aps": {...}}`.
-enum NotificationMessage {
-    static func bytes(of entry: InboxEntry) -> [UInt8] {
+package enum NotificationMessage {
+    package static func bytes(of entry: InboxEntry) -> [UInt8] {
         var writer = JSONWriter(capacity: entry.payload.count + 64)
         writer.beginObject()
         writer.field("id", entry.notificationID)

@@ -83,14 +83,17 @@ extension SQLStore: PushTokenStore {
         }
     }
 
-    public func claimDueAPNsTokens(now: Int64, leaseUntil: Int64, limit: Int) async throws -> [PushToken] {
+    public func claimDuePushTokens(_ kind: PushToken.Kind, now: Int64, leaseUntil: Int64, limit: Int) async throws -> [PushToken] {
         // A look first, outside any transaction: the pusher asks every second, and most of the
         // time nothing is due, which must not cost a serialized write on every instance.
-        let due = try await database.readStatement(Self.dueAPNsTokensSQL, [.integer(now), .integer(now), .integer(1)])
+        let due = try await database.readStatement(Self.dueTokensSQL, [.text(kind.rawValue), .integer(now), .integer(now), .integer(1)])
         guard !due.isEmpty else { return [] }
         // One claimer at a time across instances: the claim reads, then marks, what it takes.
-        return try await database.write(serializing: "push.apns.claim") { connection in
-            let rows = try await connection.query(Self.dueAPNsTokensSQL, [.integer(now), .integer(now), .integer(Int64(limit))])
+        return try await database.write(serializing: "push.\(kind.rawValue).claim") { connection in
+            let rows = try await connection.query(
+                Self.dueTokensSQL,
+                [.text(kind.rawValue), .integer(now), .integer(now), .integer(Int64(limit))]
+            )
             let tokens = rows.compactMap(Self.pushToken(from:))
             guard !tokens.isEmpty else { return [] }
             try await connection.execute(
@@ -101,11 +104,11 @@ extension SQLStore: PushTokenStore {
         }
     }
 
-    /// APNs tokens with inbox entries past their position, not backing off and not claimed by
-    /// another instance; binds: now, now, limit.
-    private static let dueAPNsTokensSQL = """
+    /// Tokens of a kind with inbox entries past their position, not backing off and not claimed
+    /// by another instance; binds: kind, now, now, limit.
+    private static let dueTokensSQL = """
         SELECT \(tokenColumns) FROM push_tokens t
-        WHERE t.kind = 'apns' AND t.next_attempt_at <= ? AND t.claimed_until <= ?
+        WHERE t.kind = ? AND t.next_attempt_at <= ? AND t.claimed_until <= ?
             AND EXISTS (SELECT 1 FROM notification_inbox i
                 WHERE i.container = t.container AND i.environment = t.environment
                     AND i.user_record_name = t.user_record_name AND i.sequence > t.delivered_through)

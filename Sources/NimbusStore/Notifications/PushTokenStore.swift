@@ -15,6 +15,8 @@ public struct PushToken: Sendable, Hashable {
         case webCourier = "webcourier"
         /// An APNs device token registered with `tokens/register`.
         case apns
+        /// A server-to-server key's webhook: its notifications are POSTed to a URL.
+        case webhook
     }
 
     /// The key the token is stored under: the hash of a web courier token; for an APNs token,
@@ -30,7 +32,8 @@ public struct PushToken: Sendable, Hashable {
     public var apnsEnvironment: String
     /// The last inbox sequence delivered through it.
     public var deliveredThrough: Int64
-    /// The APNs device token (for ``Kind/apns``).
+    /// The APNs device token (for ``Kind/apns``), or the URL notifications are POSTed to (for
+    /// ``Kind/webhook``): where the token delivers to.
     public var apnsToken: String?
     /// The device that registered it (`X-Nimbus-Device-ID`): changes it made are not pushed to it.
     public var deviceID: String?
@@ -73,6 +76,11 @@ public struct PushToken: Sendable, Hashable {
     public static func apnsKey(_ token: String, in container: ContainerEnvironment) -> String {
         "apns:\(container.container)/\(container.environment.rawValue)/\(token)"
     }
+
+    /// The key of a server-to-server key's webhook: one per key and environment.
+    public static func webhookKey(keyID: String, in container: ContainerEnvironment) -> String {
+        "webhook:\(container.container)/\(container.environment.rawValue)/\(keyID)"
+    }
 }
 
 /// Keeps push tokens.
@@ -93,10 +101,10 @@ public protocol PushTokenStore: Sendable {
     /// Moves the token from `expected` to `sequence`; false when another poll moved it first.
     func advancePushToken(_ key: String, from expected: Int64, through sequence: Int64) async throws -> Bool
 
-    /// Claims, until `leaseUntil`, up to `limit` APNs tokens whose user has inbox entries past the
-    /// token's position, that are not waiting out a back-off at `now`, and that no other
-    /// instance holds. Oldest-due first.
-    func claimDueAPNsTokens(now: Int64, leaseUntil: Int64, limit: Int) async throws -> [PushToken]
+    /// Claims, until `leaseUntil`, up to `limit` tokens of a kind (APNs or webhooks) whose user
+    /// has inbox entries past the token's position, that are not waiting out a back-off at
+    /// `now`, and that no other instance holds. Oldest-due first.
+    func claimDuePushTokens(_ kind: PushToken.Kind, now: Int64, leaseUntil: Int64, limit: Int) async throws -> [PushToken]
 
     /// Ends a claim: records the position reached, the failures since the last success, and
     /// when to try again.

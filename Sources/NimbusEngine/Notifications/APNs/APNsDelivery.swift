@@ -88,7 +88,7 @@ public final class APNsDelivery: Sendable {
         var accepted = 0
         while !Task.isCancelled {
             let start = now()
-            let due = try await tokens.claimDueAPNsTokens(now: start, leaseUntil: start + Self.lease, limit: Self.tokensPerPass)
+            let due = try await tokens.claimDuePushTokens(.apns, now: start, leaseUntil: start + Self.lease, limit: Self.tokensPerPass)
             guard !due.isEmpty else { break }
             accepted += await withTaskGroup(of: Int.self) { group in
                 for token in due { group.addTask { await self.push(to: token) } }

@@ -1,0 +1,141 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+public import Logging
+import NimbusModel
+public import NimbusStore
+
+/// POSTs the inbox entries of server-to-server keys to their webhooks.
+///
+/// A webhook is a push token of its key's inbox, with a position, as an APNs token is: a pass
+/// claims the webhooks with entries past their position (a lease, so that several instances
+/// on one database do not send the same entries), sends those entries in order, a page per
+/// request, and moves the position past each page the receiver answered with a 2xx. Any
+/// other answer, or none, sends the same page again after a back-off (one second, doubling, at
+/// most ten minutes): delivery is at-least-once and in order, and entries carry the inbox's
+/// sequence numbers and IDs, so a receiver drops what it has seen. Entries leave the inbox at
+/// its retention, and with them what is still owed.
+public final class WebhookDelivery: Sendable {
+    let tokens: any PushTokenStore
+    let notifications: any NotificationStore
+    let sender: any WebhookSender
+    let serverKey: [UInt8]
+    let wake: ChangeSignal
+    let now: @Sendable () -> Int64
+    let pollInterval: Duration
+    let logger: Logger
+
+    /// Webhooks claimed per pass, and sent to at the same time.
+    static let webhooksPerPass = 16
+    /// Entries per request.
+    static let entriesPerRequest = 50
+
+    /// Creates the delivery.
+    /// - Parameters:
+    ///   - serverKey: the server's token key, from which each webhook's secret is derived
+    ///     (``WebhookSecret``).
+    ///   - wake: fired when entries were written (``NotificationHub/written``).
+    ///   - pollInterval: how often to look for due webhooks without a wake-up.
+    public init(
+        tokens: any PushTokenStore,
+        notifications: any NotificationStore,
+        sender: any WebhookSender,
+        serverKey: [UInt8],
+        wake: ChangeSignal,
+        now: @escaping @Sendable () -> Int64,
+        pollInterval: Duration = .seconds(1),
+        logger: Logger
+    ) {
+        self.tokens = tokens
+        self.notifications = notifications
+        self.sender = sender
+        self.serverKey = serverKey
+        self.wake = wake
+        self.now = now
+        self.pollInterval = pollInterval
+        self.logger = logger
+    }
+
+    /// Sends whenever entries are written (and every poll interval) until cancelled.
+    public func run() async {
+        while !Task.isCancelled {
+            do {
+                try await sendDue()
+            } catch {
+                logger.warning("Sending notifications to webhooks failed", metadata: [LogKey.error: "\(error)"])
+            }
+            await wake.wait(atMost: pollInterval)
+        }
+    }
+
+    /// Sends everything due now; returns how many entries receivers accepted.
+    @discardableResult
+    public func sendDue() async throws -> Int {
+        var accepted = 0
+        while !Task.isCancelled {
+            let start = now()
+            let due = try await tokens.claimDuePushTokens(
+                .webhook,
+                now: start,
+                leaseUntil: start + APNsDelivery.lease,
+                limit: Self.webhooksPerPass
+            )
+            guard !due.isEmpty else { break }
+            accepted += await withTaskGroup(of: Int.self) { group in
+                for webhook in due { group.addTask { await self.send(to: webhook) } }
+                return await group.reduce(0, +)
+            }
+            if due.count < Self.webhooksPerPass { break }
+        }
+        return accepted
+    }
+
+    /// Sends one webhook's entries past its position; returns how many were accepted.
+    private func send(to webhook: PushToken) async -> Int {
+        guard let url = webhook.apnsToken, let keyID = webhook.key.split(separator: "/").last.map(String.init) else {
+            try? await tokens.deletePushToken(webhook.key)
+            return 0
+        }
+        let secret = WebhookSecret.derive(serverKey: serverKey, keyID: keyID, url: url)
+        var position = webhook.deliveredThrough
+        var failures = webhook.failures
+        var nextAttempt: Int64 = 0
+        var accepted = 0
+        do {
+            while true {
+                let entries = try await notifications.inbox(
+                    of: webhook.userRecordName,
+                    in: webhook.container,
+                    after: position,
+                    limit: Self.entriesPerRequest
+                )
+                guard let last = entries.last else { break }
+                if case .retryLater(let reason) = await sender.send(entries, to: url, secret: secret) {
+                    failures += 1
+                    nextAttempt = now() + APNsDelivery.backoff(afterFailures: failures, retryAfter: nil)
+                    logger.notice(
+                        "A webhook did not take its notifications; they are sent again later",
+                        metadata: [LogKey.reason: "\(reason)", LogKey.failures: "\(failures)"]
+                    )
+                    break
+                }
+                position = last.sequence
+                failures = 0
+                accepted += entries.count
+                if entries.count < Self.entriesPerRequest { break }
+            }
+        } catch {
+            logger.warning("Reading an inbox for a webhook failed", metadata: [LogKey.error: "\(error)"])
+            nextAttempt = now() + APNsDelivery.backoff(afterFailures: failures + 1, retryAfter: nil)
+        }
+        do {
+            try await tokens.releasePushToken(webhook.key, deliveredThrough: position, failures: failures, nextAttemptAt: nextAttempt)
+        } catch {
+            logger.warning("Saving a webhook's position failed", metadata: [LogKey.error: "\(error)"])
+        }
+        return accepted
+    }
+}
