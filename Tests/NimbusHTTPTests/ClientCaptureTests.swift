@@ -40,9 +40,8 @@ struct ClientCaptureTests {
         """
 
     /// Parses every request block that has headers (the request-line-only summaries are skipped).
-    static func captures() throws -> [CapturedRequest] {
-        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/client-captures.md")
-        let lines = try String(contentsOf: file, encoding: .utf8).components(separatedBy: "\n")
+    static func captures(in fixture: String = "client-captures.md") throws -> [CapturedRequest] {
+        let lines = try fixtureText(fixture).components(separatedBy: "\n")
         var requests: [CapturedRequest] = []
         var client = ""
         var index = 0
@@ -71,7 +70,7 @@ struct ClientCaptureTests {
             }
             index += 1
             var body: [String] = []
-            while index < lines.count, !lines[index].hasPrefix("--- signature check") {
+            while index < lines.count, !lines[index].hasPrefix("--- signature check"), !lines[index].hasPrefix("### ") {
                 body.append(lines[index])
                 index += 1
             }
@@ -80,6 +79,21 @@ struct ClientCaptureTests {
             requests.append(request)
         }
         return requests
+    }
+
+    /// The text of a file in Fixtures/.
+    static func fixtureText(_ name: String) throws -> String {
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/\(name)")
+        return try String(contentsOf: file, encoding: .utf8)
+    }
+
+    /// Sends a captured request as it was sent (less the headers of the connection itself).
+    static func send(_ request: CapturedRequest, with client: any TestClientProtocol) async throws -> TestResponse {
+        var headers = HTTPFields()
+        for (name, value) in request.headers where !["host", "content-length", "connection", "accept-encoding"].contains(name.lowercased()) {
+            headers.append(HTTPField(name: HTTPField.Name(name)!, value: value))
+        }
+        return try await client.send(request.method, request.target, json: request.body.isEmpty ? nil : request.body, headers: headers)
     }
 
     /// Registers the captures' credentials before the server opens the directory.
@@ -122,16 +136,7 @@ struct ClientCaptureTests {
             let keyID = try await f.instance.accounts.addServerKey(publicKeyPEM: Self.publicKeyPEM, container: Self.container)
             #expect(keyID == "4ce75e89968ffec90c63e33309f0f511e61aacd347724fd7fb1ee3fdcc262f00")
             for request in requests {
-                var headers = HTTPFields()
-                for (name, value) in request.headers where !["host", "content-length", "connection", "accept-encoding"].contains(name.lowercased()) {
-                    headers.append(HTTPField(name: HTTPField.Name(name)!, value: value))
-                }
-                let response = try await client.send(
-                    request.method,
-                    request.target,
-                    json: request.body.isEmpty ? nil : request.body,
-                    headers: headers
-                )
+                let response = try await Self.send(request, with: client)
                 let label = "\(request.client): \(request.method) \(request.target.prefix(120))"
                 let body = try response.json
                 let signed = request.headers.contains { $0.0.lowercased() == "x-apple-cloudkit-request-keyid" }
