@@ -120,15 +120,8 @@ public struct CloudKitResponder<Context: RequestContext>: HTTPResponder {
             let query = request.uri.queryParameters
             let body = route.channel == .inbox ? try await collectBody(request) : []
             let user: String
-            if route.channel == .inbox, let keyID = request.headers[HeaderName.keyID] {
+            if route.channel == .inbox, let signature = Self.signature(of: request, body: body) {
                 // A server-to-server key reads its own inbox, with a signed request.
-                let signature = RequestSignature(
-                    keyID: keyID,
-                    date: request.headers[HeaderName.date] ?? "",
-                    signature: request.headers[HeaderName.signature] ?? "",
-                    body: body,
-                    path: request.uri.path
-                )
                 let caller = try await accounts.authenticate(signature: signature, container: route.container, environment: route.environment)
                 guard let recipient = caller.notificationRecipient else { throw NimbusError(.authenticationFailed, "request signature is not valid") }
                 user = recipient
@@ -244,14 +237,7 @@ public struct CloudKitResponder<Context: RequestContext>: HTTPResponder {
     }
 
     private func authenticate(_ request: Request, body: [UInt8], route: DatabaseRoute) async throws(NimbusError) -> Authentication {
-        if let keyID = request.headers[HeaderName.keyID] {
-            let signature = RequestSignature(
-                keyID: keyID,
-                date: request.headers[HeaderName.date] ?? "",
-                signature: request.headers[HeaderName.signature] ?? "",
-                body: body,
-                path: request.uri.path
-            )
+        if let signature = Self.signature(of: request, body: body) {
             let caller = try await accounts.authenticate(signature: signature, container: route.container, environment: route.environment)
             return Authentication(caller: caller, webAuthToken: nil)
         }
@@ -264,6 +250,18 @@ public struct CloudKitResponder<Context: RequestContext>: HTTPResponder {
             webAuthToken: query["ckWebAuthToken"].map(String.init),
             container: route.container,
             environment: route.environment
+        )
+    }
+
+    /// The server-to-server signature a request carries, if it names a key.
+    private static func signature(of request: Request, body: [UInt8]) -> RequestSignature? {
+        guard let keyID = request.headers[HeaderName.keyID] else { return nil }
+        return RequestSignature(
+            keyID: keyID,
+            date: request.headers[HeaderName.date] ?? "",
+            signature: request.headers[HeaderName.signature] ?? "",
+            body: body,
+            path: request.uri.path
         )
     }
 
