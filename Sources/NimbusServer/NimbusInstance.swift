@@ -130,7 +130,7 @@ public struct NimbusInstance: Sendable {
         let webhooks = WebhookDelivery(
             tokens: store,
             notifications: store,
-            sender: WebhookClient(client: .shared, now: now),
+            sender: WebhookClient(client: WebhookClient.sharedClient, now: now),
             serverKey: keys.token,
             wake: dispatcher.hub.writtenForWebhooks,
             now: now,

@@ -61,4 +61,39 @@ struct NameBytesTests {
             #expect(try await f.lookup(Self.decomposed)?.recordID.recordName.isSameName(as: Self.decomposed) == true)
         }
     }
+
+    @Test("two shares whose names differ only in normalization are two shares: a participant of one cannot read the other")
+    func shareNames() async throws {
+        try await EngineFixture.with { f in
+            try await f.makeZone("Notes", for: f.alice)
+            _ = try await f.modify([.note("r1"), .note("r2"), .note("c1", kind: .create), .note("c2")])
+            _ = try await f.modify([
+                RecordOperation(kind: .forceUpdate, recordName: "c1", parent: .set("r1")),
+                RecordOperation(kind: .forceUpdate, recordName: "c2", parent: .set("r2")),
+            ])
+            var guids: [String] = []
+            for (name, root) in [(Self.composed, "r1"), (Self.decomposed, "r2")] {
+                let results = try await f.modify([
+                    RecordOperation(
+                        kind: .create,
+                        recordName: name,
+                        recordType: Share.recordType,
+                        share: ShareChange(
+                            rootRecordName: root,
+                            participants: root == "r1" ? [ParticipantInput(lookupInfo: .userRecordName(f.bob))] : []
+                        )
+                    )
+                ])
+                #expect(results.first?.error == nil, "\(results)")
+                guids.append(try #require(results.first?.record?.shareDetails?.share.shortGUID))
+            }
+            _ = try await f.database.acceptShares([ShareLookup(shortGUID: guids[0])], access: f.access(f.bob))
+            let found = try await f.database.lookupRecords(
+                named: ["r1", "c1", "r2", "c2"],
+                inZone: ZoneID(zoneName: "Notes", ownerRecordName: f.alice),
+                access: f.access(f.bob, .shared)
+            )
+            #expect(found.map { (try? $0.get()) != nil } == [true, true, false, false])
+        }
+    }
 }

@@ -257,6 +257,25 @@ struct SharingTests {
             #expect(after.map(\.userRecordName) == [f.alice, f.bob], "Dave is gone from the owner's list")
             #expect(try await f.database.zones(access: shared(f, dave)).isEmpty)
             #expect(try await visible(f, ["c1"], as: f.bob) == ["c1"])
+
+            // Invited by name as a USER, the former public member is invited: pending again.
+            let current = try #require(try await f.lookup("share-c1", zone: "Chats"))
+            let invited = try await f.modify(
+                [
+                    RecordOperation(
+                        kind: .update,
+                        recordName: "share-c1",
+                        recordChangeTag: current.recordChangeTag,
+                        share: ShareChange(
+                            participants: listed.dropLast() + [ParticipantInput(lookupInfo: .userRecordName(dave), role: .privateUser)]
+                        )
+                    )
+                ],
+                zone: "Chats"
+            )
+            #expect(invited.first?.error == nil, "\(invited)")
+            let again = try #require(try await f.lookup("share-c1", zone: "Chats")?.shareDetails?.share.participants)
+            #expect(again.first { $0.userRecordName == dave }?.acceptance == .pending)
         }
     }
     @Test("a READ_WRITE participant cannot end a share by deleting its root; they leave by deleting the share")

@@ -65,6 +65,9 @@ struct WebhookTests {
                 await #expect(throws: NimbusError.self) {
                     _ = try await f.instance.configureWebhook(keyID: keyID, container: container, url: "http://example.com/hook")
                 }
+                await #expect(throws: NimbusError.self, "a name that begins like a loopback address is not one") {
+                    _ = try await f.instance.configureWebhook(keyID: keyID, container: container, url: "http://127.example.com/hook")
+                }
                 let secretHex = try await f.instance.configureWebhook(keyID: keyID, container: container, url: receiver.url)
                 #expect(secretHex.count == 64)
                 // The key subscribes to notes in the public database, as ServerKeyNotificationTests does.
@@ -117,10 +120,8 @@ struct WebhookTests {
                         return (String(pair[0]), String(pair.count > 1 ? pair[1] : ""))
                     }
                 )
-                let secret = stride(from: 0, to: secretHex.count, by: 2).map { index -> UInt8 in
-                    let start = secretHex.index(secretHex.startIndex, offsetBy: index)
-                    return UInt8(secretHex[start..<secretHex.index(start, offsetBy: 2)], radix: 16) ?? 0
-                }
+                // The secret as printed is the HMAC key, as a receiver would use it.
+                let secret = Array(secretHex.utf8)
                 let mac = HMAC<SHA256>.authenticationCode(for: Array("\(parts["t"] ?? "").".utf8) + accepted.body, using: SymmetricKey(data: secret))
                 #expect(parts["v1"] == mac.map { String(format: "%02x", $0) }.joined(), "the signature verifies with the secret")
 

@@ -84,9 +84,9 @@ extension DatabaseService {
                 in: zoneTarget,
                 reader: access.caller.userRecordName
             )
-            let byName = Dictionary(detailed.map { ($0.recordID.recordName, $0) }) { first, _ in first }
+            let byName = Dictionary(detailed.map { (NameKey($0.recordID.recordName), $0) }) { first, _ in first }
             found = found.map { record in
-                record.recordID.zoneID.zoneName == zoneName ? byName[record.recordID.recordName] ?? record : record
+                record.recordID.zoneID.zoneName.isSameName(as: zoneName) ? byName[NameKey(record.recordID.recordName)] ?? record : record
             }
         }
         let marker = found.count == limit ? found.last.map { markers.encode(request.position(of: $0), for: request) } : nil

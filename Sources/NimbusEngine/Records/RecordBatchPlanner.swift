@@ -210,7 +210,7 @@ struct RecordBatchPlanner {
         try validateReferences(operation.fields.values.compactMap(\.value).flatMap(\.references))
         if isHidden { throw Self.nameTaken }
         state[NameKey(name)] = record
-        edges.removeAll { $0.sourceName == name }
+        edges.removeAll { $0.sourceName.isSameName(as: name) }
         edges += record.references.filter { $0.action != .none }.map {
             ReferenceEdge(sourceName: name, targetName: $0.recordName, action: $0.action)
         }
@@ -302,23 +302,26 @@ struct RecordBatchPlanner {
         }
         // DELETE_SELF sources go with their target, transitively.
         var doomed: [String] = [name]
+        var doomedSet: Set<NameKey> = [NameKey(name)]
         var index = 0
         while index < doomed.count {
             let target = doomed[index]
-            for edge in edges where edge.targetName == target && edge.action == .deleteSelf && !doomed.contains(edge.sourceName) {
-                if (state[NameKey(edge.sourceName)] ?? nil) != nil { doomed.append(edge.sourceName) }
+            for edge in edges
+            where edge.targetName.isSameName(as: target) && edge.action == .deleteSelf && !doomedSet.contains(NameKey(edge.sourceName)) {
+                if (state[NameKey(edge.sourceName)] ?? nil) != nil {
+                    doomed.append(edge.sourceName)
+                    doomedSet.insert(NameKey(edge.sourceName))
+                }
             }
             index += 1
         }
-        let doomedSet = Set(doomed)
         if let blocker = edges.first(where: {
-            $0.action == .validate && doomedSet.contains($0.targetName) && !doomedSet.contains($0.sourceName)
+            $0.action == .validate && doomedSet.contains(NameKey($0.targetName)) && !doomedSet.contains(NameKey($0.sourceName))
                 && (state[NameKey($0.sourceName)] ?? nil) != nil
         }) {
-            throw NimbusError(
-                .referenceViolation,
-                "record '\(blocker.targetName)' is the target of a VALIDATE reference from '\(blocker.sourceName)'"
-            )
+            // Through the shared database the referring record may be one the caller cannot see.
+            let source = context.sharing.scope == .shared ? "another record" : "'\(blocker.sourceName)'"
+            throw NimbusError(.referenceViolation, "record '\(blocker.targetName)' is the target of a VALIDATE reference from \(source)")
         }
         let endedShares = doomed.compactMap { doomedName in existingShareRoot(doomedName).map { (root: doomedName, share: $0) } }
         for ended in endedShares { try checkMayEnd(share: ended.share) }
@@ -327,11 +330,11 @@ struct RecordBatchPlanner {
             guard let record = state[NameKey(doomedName)] ?? nil else { continue }
             tombstones.append(Tombstone(recordName: doomedName, recordType: record.recordType))
             state[NameKey(doomedName)] = .some(nil)
-            edges.removeAll { $0.sourceName == doomedName }
+            edges.removeAll { $0.sourceName.isSameName(as: doomedName) }
         }
         // A share goes with its root (CloudKit deletes the share of a deleted root): its
         // participants lose access, and the root's descendants leave the hierarchy.
-        for (root, shareName) in endedShares where !doomedSet.contains(shareName) {
+        for (root, shareName) in endedShares where !doomedSet.contains(NameKey(shareName)) {
             tombstones.append(Tombstone(recordName: shareName, recordType: Share.recordType))
             state[NameKey(shareName)] = .some(nil)
             shares[NameKey(shareName)] = .some(nil)
@@ -342,7 +345,7 @@ struct RecordBatchPlanner {
 
     /// The share a record about to be deleted is the root of, as it was before this batch.
     private func existingShareRoot(_ name: String) -> String? {
-        for (shareName, share) in shares where share?.rootRecordName == name { return shareName.string }
+        for (shareName, share) in shares where share?.rootRecordName?.isSameName(as: name) == true { return shareName.string }
         return nil
     }
 }

@@ -56,10 +56,10 @@ extension DatabaseService {
         let saved = changes.compactMap { change -> Record? in if case .saved(let record) = change { record } else { nil } }
         guard saved.contains(where: { Share.isShareType($0.recordType) }) else { return changes }
         let detailed = try await withShareDetails(saved, in: target, reader: reader)
-        let byName = Dictionary(detailed.map { ($0.recordID.recordName, $0) }) { first, _ in first }
+        let byName = Dictionary(detailed.map { (NameKey($0.recordID.recordName), $0) }) { first, _ in first }
         return changes.map { change in
             guard case .saved(let record) = change else { return change }
-            return .saved(byName[record.recordID.recordName] ?? record)
+            return .saved(byName[NameKey(record.recordID.recordName)] ?? record)
         }
     }
 }

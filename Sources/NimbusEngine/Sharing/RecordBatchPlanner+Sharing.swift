@@ -85,7 +85,7 @@ extension RecordBatchPlanner {
     /// parent's (the parent as this batch leaves it).
     func containingShare(of record: Record, current: Record?) -> String? {
         if let share = record.shareRecordName { return share }
-        if let current, current.parentRecordName == record.parentRecordName { return current.containingShare }
+        if let current, (current.parentRecordName ?? "").isSameName(as: record.parentRecordName ?? "") { return current.containingShare }
         guard let parent = record.parentRecordName else { return nil }
         return (state[NameKey(parent)] ?? nil)?.containingShare
     }
@@ -316,8 +316,11 @@ extension RecordBatchPlanner {
                 listed.insert(participant.participantID)
                 if participant.role == .owner { continue }
                 // Public users join by the URL, never by a list: one removed (the share went
-                // private) stays removed even when the owner sends back the list it read.
-                if participant.role == .publicUser, participant.acceptance == .removed { continue }
+                // private) stays removed even when the owner sends back the list it read. An
+                // invitation as USER or ADMINISTRATOR is one, and goes on below.
+                if participant.role == .publicUser, participant.acceptance == .removed, input.role == nil || input.role == .publicUser {
+                    continue
+                }
                 if let role = input.role, role != participant.role {
                     guard role == .privateUser || role == .administrator else {
                         throw .badRequest("a participant's role can only become USER or ADMINISTRATOR, not \(role.rawValue)")

@@ -14,28 +14,29 @@ import NimbusStore
 /// that does not exist.
 struct ShareAccess: Sendable {
     /// The caller's accepted shares in the zone, by share record name.
-    let participations: [String: Participation]
+    /// Keyed by bytes (``NameKey``): two spellings of one name are two shares.
+    let participations: [NameKey: Participation]
 
     init(_ participations: [Participation]) {
-        self.participations = Dictionary(participations.map { ($0.shareName, $0) }) { first, _ in first }
+        self.participations = Dictionary(participations.map { (NameKey($0.shareName), $0) }) { first, _ in first }
     }
 
     /// The participation that covers a record: the zone share's, or that of the share whose
     /// hierarchy holds it.
     func participation(for record: Record) -> Participation? {
-        if let zoneShare = participations[Share.zoneShareName] { return zoneShare }
-        return record.containingShare.flatMap { participations[$0] }
+        if let zoneShare = participations[NameKey(Share.zoneShareName)] { return zoneShare }
+        return record.containingShare.flatMap { participations[NameKey($0)] }
     }
 
     /// The participation in a share by its record name (the zone share covers its own record).
     func participation(inShare shareName: String) -> Participation? {
-        participations[shareName] ?? participations[Share.zoneShareName]
+        participations[NameKey(shareName)] ?? participations[NameKey(Share.zoneShareName)]
     }
 
     /// The shares whose hierarchies the caller may read; `nil` when a zone share opens the
     /// whole zone.
     var readableShares: [String]? {
-        participations[Share.zoneShareName] == nil ? participations.keys.sorted() : nil
+        participations[NameKey(Share.zoneShareName)] == nil ? participations.keys.sorted().map(\.string) : nil
     }
 
     /// Whether the caller may read a record.

@@ -43,7 +43,7 @@ extension NimbusInstance {
                 apnsToken: url
             )
         )
-        return Hex.string(WebhookSecret.derive(serverKey: tokenKey, keyID: keyID, url: url))
+        return WebhookSecret.derive(serverKey: tokenKey, keyID: keyID, url: url)
     }
 
     /// Stops sending a key's notifications to its webhook; returns whether it had one.
@@ -60,7 +60,10 @@ extension NimbusInstance {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased(), !host.isEmpty else {
             throw NimbusError.badRequest("the webhook URL is not a URL: \(text)")
         }
-        let isLoopback = host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
+        // A loopback address itself, not a name that begins like one (127.example.com).
+        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
+        let isLoopbackIPv4 = octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
+        let isLoopback = host == "localhost" || host == "::1" || host == "[::1]" || isLoopbackIPv4
         guard scheme == "https" || (scheme == "http" && isLoopback) else {
             throw NimbusError.badRequest("a webhook URL must be https:// (http:// only on this machine, for development)")
         }

@@ -104,8 +104,11 @@ public final class WebhookDelivery: Sendable {
         var failures = webhook.failures
         var nextAttempt: Int64 = 0
         var accepted = 0
+        // Stop well within the lease: past it another instance may claim the webhook and send
+        // from the saved position, out of order with what this one still sends.
+        let stopBy = now() + APNsDelivery.lease / 2
         do {
-            while true {
+            while now() < stopBy {
                 let entries = try await notifications.inbox(
                     of: webhook.userRecordName,
                     in: webhook.container,

@@ -17,5 +17,5 @@ public enum WebhookOutcome: Sendable, Hashable {
 /// Sends inbox entries to a webhook URL, signed with the webhook's secret.
 public protocol WebhookSender: Sendable {
     /// POSTs `entries` (in sequence order) to `url`; never throws: a failure is an outcome.
-    func send(_ entries: [InboxEntry], to url: String, secret: [UInt8]) async -> WebhookOutcome
+    func send(_ entries: [InboxEntry], to url: String, secret: String) async -> WebhookOutcome
 }
