@@ -108,6 +108,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
+            resources: [.copy("OpenAPI/openapi.json")],
             swiftSettings: swiftSettings
         ),
         // Pushes to Apple's push service (HTTP/2, provider tokens) for the engine's APNs delivery.

@@ -80,7 +80,8 @@ public struct CloudKitResponder<Context: RequestContext>: HTTPResponder {
     public func respond(to request: Request, context: Context) async throws -> Response {
         let path = request.uri.path
         if request.method == .options { return CORS.preflight() }
-        if path == "/health" || path == "/metrics", request.method != .get, request.method != .head {
+        let isPage = path == "/health" || path == "/metrics" || path == "/openapi.json" || path.hasPrefix("/signin/")
+        if isPage, request.method != .get, request.method != .head {
             var exchange = Exchange(requestID: requestIDs.next())
             exchange.fail(with: Exchange.methodRefusal, redirectURL: nil)
             exchange.refuseMethod(allowing: "GET, HEAD")
@@ -93,6 +94,8 @@ public struct CloudKitResponder<Context: RequestContext>: HTTPResponder {
                 headers: [.contentType: "application/json"],
                 body: .init(byteBuffer: ByteBuffer(string: #"{"status":"ok"}"#))
             )
+        case "/openapi.json":
+            return OpenAPIDocument.response()
         case "/metrics":
             return Response(
                 status: .ok,
@@ -116,7 +119,7 @@ public struct CloudKitResponder<Context: RequestContext>: HTTPResponder {
     private func respondToStreamRequest(_ request: Request, route: NotificationsRoute) async -> Response {
         var exchange = Exchange(requestID: requestIDs.next())
         do throws(NimbusError) {
-            if route.channel == .inbox { try Self.checkMethod(request, allowed: [.get, .post]) }
+            try Self.checkMethod(request, allowed: route.channel == .inbox ? [.get, .post] : [.get, .head])
             let query = request.uri.queryParameters
             let body = route.channel == .inbox ? try await collectBody(request) : []
             let user: String
@@ -147,7 +150,7 @@ public struct CloudKitResponder<Context: RequestContext>: HTTPResponder {
             }
         } catch {
             exchange.fail(with: error, redirectURL: redirectURL(for: error, path: request.uri.path))
-            if error == Exchange.methodRefusal { exchange.refuseMethod(allowing: "GET, POST") }
+            if error == Exchange.methodRefusal { exchange.refuseMethod(allowing: route.channel == .inbox ? "GET, POST" : "GET, HEAD") }
         }
         return exchange.response()
     }

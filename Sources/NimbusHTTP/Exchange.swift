@@ -64,10 +64,9 @@ struct Exchange {
     }
 
     private func headerFields() -> HTTPFields {
-        var headers: HTTPFields = [
-            .contentType: "application/json; charset=UTF-8",
-            HeaderName.requestUUID: requestID,
-        ]
+        var headers: HTTPFields = [HeaderName.requestUUID: requestID]
+        // An empty body (a web courier poll that timed out) is no JSON document.
+        if !body.isEmpty { headers[.contentType] = "application/json; charset=UTF-8" }
         if let webAuthToken { headers[HeaderName.webAuthToken] = webAuthToken }
         if let allowedMethods { headers[.allow] = allowedMethods }
         CORS.addHeaders(to: &headers)

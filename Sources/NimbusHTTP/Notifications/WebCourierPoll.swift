@@ -20,6 +20,7 @@ struct WebCourierPoll {
     func respond(to request: Request) async -> Response {
         var exchange = Exchange(requestID: requestIDs.next())
         do throws(NimbusError) {
+            guard request.method == .get || request.method == .head else { throw Exchange.methodRefusal }
             let token = String(request.uri.path.dropFirst("/webcourier/".count))
             guard !token.isEmpty, !token.contains("/") else { throw NimbusError(.unknownItem, "unknown web courier token") }
             var seconds = 30
@@ -32,6 +33,7 @@ struct WebCourierPoll {
             exchange.status = .ok
         } catch {
             exchange.fail(with: error, redirectURL: nil)
+            if error == Exchange.methodRefusal { exchange.refuseMethod(allowing: "GET, HEAD") }
         }
         return exchange.response()
     }

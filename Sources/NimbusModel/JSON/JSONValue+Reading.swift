@@ -27,9 +27,15 @@ extension JSONValue {
         return value
     }
 
+    /// An integer member; `164.0` counts as 164, as JSON (and JSON Schema) has one number type.
     package func integer(at path: String) throws(NimbusError) -> Int64 {
-        guard case .integer(let value) = self else { throw Self.wrongType(path, expected: "an integer", found: self) }
-        return value
+        switch self {
+        case .integer(let value): return value
+        case .double(let value):
+            guard let exact = Int64(exactly: value) else { throw Self.wrongType(path, expected: "an integer", found: self) }
+            return exact
+        default: throw Self.wrongType(path, expected: "an integer", found: self)
+        }
     }
 
     package var isNull: Bool { self == .null }
