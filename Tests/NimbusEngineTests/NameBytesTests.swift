@@ -96,4 +96,40 @@ struct NameBytesTests {
             #expect(found.map { (try? $0.get()) != nil } == [true, true, false, false])
         }
     }
+
+    @Test("a write that creates one spelling and updates the other notifies one creation and one update")
+    func notificationReasons() async throws {
+        try await EngineFixture.with { f in
+            let dispatcher = NotificationTests.dispatcher(f)
+            try await f.makeZone("Notes", for: f.alice)
+            _ = try await f.modify([.note(Self.composed)])
+            _ = try await NotificationTests.dispatch(dispatcher)
+            try await NotificationTests.subscribe(
+                f,
+                f.alice,
+                .private,
+                Subscription(
+                    subscriptionID: "notes",
+                    kind: .query(
+                        Query(recordType: "Note"),
+                        zoneID: ZoneID(zoneName: "Notes", ownerRecordName: f.alice),
+                        firesOn: [.create, .update],
+                        firesOnce: false
+                    )
+                )
+            )
+            _ = try await f.modify([.note(Self.decomposed), .note(Self.composed, ["n": .int64(1)], kind: .forceUpdate)])
+            let received = try await NotificationTests.dispatch(dispatcher)
+            // Read as scalars and pairs: a [String: Int] would merge the two names itself.
+            let changes = (received.first?.ck["nimbus"] as? [String: Any])?["changes"] as? [[String: Any]] ?? []
+            let reasons = changes.compactMap { change -> ([UInt32], Int)? in
+                guard let name = change["rid"] as? String, let reason = change["fo"] as? Int else { return nil }
+                return (name.unicodeScalars.map(\.value), reason)
+            }
+            // CKQueryNotification reasons: 1 created, 2 updated.
+            let expected = [(Self.decomposed, 1), (Self.composed, 2)].map { ($0.0.unicodeScalars.map(\.value), $0.1) }
+            #expect(reasons.count == 2, "\(reasons)")
+            for (name, reason) in expected { #expect(reasons.contains { $0.0 == name && $0.1 == reason }, "\(reasons)") }
+        }
+    }
 }

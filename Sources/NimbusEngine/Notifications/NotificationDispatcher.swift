@@ -97,7 +97,7 @@ public final class NotificationDispatcher: Sendable {
             var entries: [InboxEntry] = []
             // Creations whose record a later write of the same zone changed again before this
             // pass: that write's row reports the record, and must report it created.
-            var carried: [String: Set<String>] = [:]
+            var carried: [String: Set<NameKey>] = [:]
             for var event in events {
                 let zoneKey = "\(event.tenant)/\(event.zoneName)"
                 event.note.created.formUnion(carried.removeValue(forKey: zoneKey) ?? [])
@@ -279,7 +279,7 @@ public final class NotificationDispatcher: Sendable {
         _ event: ChangeEvent,
         in transaction: any NotificationTransaction,
         makeID: @Sendable () -> String
-    ) async throws -> (entries: [InboxEntry], movedOnCreations: Set<String>) {
+    ) async throws -> (entries: [InboxEntry], movedOnCreations: Set<NameKey>) {
         if event.note.zoneDeleted { return (try await handleZoneDeletion(event, in: transaction, makeID: makeID), []) }
         // Who could hear of the event is found before what it changed is read: decoding the
         // changed records' fields was most of the dispatcher's work (a fifth of the server's
@@ -320,8 +320,8 @@ public final class NotificationDispatcher: Sendable {
             guard !audience.isEmpty || !event.note.formerParticipants.isEmpty else { return ([], []) }
             rows = try await transaction.rows(of: event, decodingFields: !audience.isEmpty)
         }
-        var present = Set(rows.saved.map(\.recordID.recordName))
-        present.formUnion(rows.deleted.map(\.tombstone.recordName))
+        var present = Set(rows.saved.map { NameKey($0.recordID.recordName) })
+        present.formUnion(rows.deleted.map { NameKey($0.tombstone.recordName) })
         let movedOn = event.note.created.subtracting(present)
         guard !rows.saved.isEmpty || !rows.deleted.isEmpty || !rows.exits.isEmpty else { return ([], movedOn) }
         let planner = NotificationPlanner(event: event, rows: rows)

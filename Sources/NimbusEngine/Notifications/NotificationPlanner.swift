@@ -44,27 +44,27 @@ struct NotificationPlanner {
     /// The changes of the event that `recipient` may know of.
     func changes(visibleTo recipient: Recipient) -> [VisibleChange] {
         var changes: [VisibleChange] = []
-        var seen: Set<String> = []
+        var seen: Set<NameKey> = []
         for record in rows.saved where recipient.canRead(recordIn: record.containingShare) {
             let name = record.recordID.recordName
-            let reason: Subscription.FiresOn = event.note.created.contains(name) ? .create : .update
+            let reason: Subscription.FiresOn = event.note.created.contains(NameKey(name)) ? .create : .update
             changes.append(VisibleChange(recordName: name, recordType: record.recordType, reason: reason, record: record))
-            seen.insert(name)
+            seen.insert(NameKey(name))
         }
-        for (tombstone, share) in rows.deleted where recipient.canRead(recordIn: share) && !seen.contains(tombstone.recordName) {
+        for (tombstone, share) in rows.deleted where recipient.canRead(recordIn: share) && !seen.contains(NameKey(tombstone.recordName)) {
             let before = event.note.deleted.first { $0.recordID.recordName == tombstone.recordName }
             changes.append(VisibleChange(recordName: tombstone.recordName, recordType: tombstone.recordType, reason: .delete, record: before))
-            seen.insert(tombstone.recordName)
+            seen.insert(NameKey(tombstone.recordName))
         }
         // A record that left the recipient's shares is gone for them.
         if recipient.shares != nil {
-            for (name, share) in rows.exits where recipient.canRead(recordIn: share) && !seen.contains(name) {
+            for (name, share) in rows.exits where recipient.canRead(recordIn: share) && !seen.contains(NameKey(name)) {
                 let current = rows.saved.first { $0.recordID.recordName == name }
                 if let current, recipient.canRead(recordIn: current.containingShare) { continue }
                 // The record as it is now is outside what the recipient may read: filters and
                 // rules must not see it, so the deletion carries no record.
                 changes.append(VisibleChange(recordName: name, recordType: current?.recordType ?? "", reason: .delete, record: nil))
-                seen.insert(name)
+                seen.insert(NameKey(name))
             }
         }
         return changes

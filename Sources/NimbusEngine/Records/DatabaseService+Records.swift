@@ -156,7 +156,7 @@ extension DatabaseService {
         writer: String,
         deviceID: String?
     ) -> ChangeNote {
-        var created: Set<String> = []
+        var created: Set<NameKey> = []
         var deleted: [Record] = []
         var departed: Set<String> = []
         func accepted(_ share: Share?) -> Set<String> {
@@ -168,7 +168,7 @@ extension DatabaseService {
             switch write {
             case .save(let record, _):
                 let name = record.recordID.recordName
-                if snapshot[NameKey(name)] == nil { created.insert(name) }
+                if snapshot[NameKey(name)] == nil { created.insert(NameKey(name)) }
             case .delete(let tombstone):
                 if var record = snapshot[NameKey(tombstone.recordName)] {
                     record.encryptedFields = [:]

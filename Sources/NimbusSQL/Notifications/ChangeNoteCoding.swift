@@ -20,7 +20,7 @@ enum ChangeNoteCoding {
         if let device = note.deviceID { writer.field("d", device) }
         writer.key("c")
         writer.beginArray()
-        for name in note.created.sorted() { writer.string(name) }
+        for name in note.created.sorted() { writer.string(name.string) }
         writer.endArray()
         writer.key("x")
         writer.beginArray()
@@ -64,7 +64,7 @@ enum ChangeNoteCoding {
         return ChangeNote(
             writer: try members.required("w", at: "").string(at: "w"),
             deviceID: try members.optional("d")?.string(at: "d"),
-            created: Set(try (members.optional("c")?.array(at: "c") ?? []).map { (name) throws(NimbusError) in try name.string(at: "c") }),
+            created: Set(try (members.optional("c")?.array(at: "c") ?? []).map { (name) throws(NimbusError) in NameKey(try name.string(at: "c")) }),
             deleted: deleted,
             zoneDeleted: members["z"] == .bool(true),
             formerParticipants: try (members.optional("p")?.array(at: "p") ?? []).map { (user) throws(NimbusError) in try user.string(at: "p") }

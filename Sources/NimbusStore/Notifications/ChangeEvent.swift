@@ -13,7 +13,7 @@ public struct ChangeNote: Sendable, Hashable {
     /// The device the write came from, if the client said; it is not notified of its own change.
     public var deviceID: String?
     /// Names of the records the write created (the others it saved were updated).
-    public var created: Set<String>
+    public var created: Set<NameKey>
     /// The records the write deleted, as they were (unencrypted fields only): what query
     /// subscriptions match deletions against.
     public var deleted: [Record]
@@ -27,7 +27,7 @@ public struct ChangeNote: Sendable, Hashable {
     public init(
         writer: String,
         deviceID: String?,
-        created: Set<String>,
+        created: Set<NameKey>,
         deleted: [Record],
         zoneDeleted: Bool = false,
         formerParticipants: [String] = []
