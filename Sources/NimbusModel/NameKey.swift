@@ -4,6 +4,12 @@
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A name (of a field, a record, a zone, a subscription) as a key: equal to another only if
 /// their UTF-8 bytes are, and hashed by them.
 ///
@@ -28,7 +34,7 @@ public struct NameKey: Sendable, Hashable, Comparable, Codable, ExpressibleByStr
     public var description: String { string }
 
     public static func == (lhs: NameKey, rhs: NameKey) -> Bool {
-        lhs.string.utf8.elementsEqual(rhs.string.utf8)
+        lhs.string.isSameName(as: rhs.string)
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -65,6 +71,14 @@ extension String {
     /// Whether two names are the same name: the same UTF-8 bytes, as the stores compare them
     /// (`==` on `String` would also equate canonically equivalent spellings).
     public func isSameName(as other: String) -> Bool {
-        utf8.elementsEqual(other.utf8)
+        // Native strings keep their UTF-8 in one buffer: compare the buffers at once, as
+        // String's own equality does before it looks at normalization.
+        guard utf8.count == other.utf8.count else { return false }
+        let compared = utf8.withContiguousStorageIfAvailable { mine in
+            other.utf8.withContiguousStorageIfAvailable { theirs in
+                mine.count == 0 || memcmp(mine.baseAddress!, theirs.baseAddress!, mine.count) == 0
+            }
+        }
+        return (compared ?? nil) ?? utf8.elementsEqual(other.utf8)
     }
 }
