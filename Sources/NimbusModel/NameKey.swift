@@ -37,12 +37,10 @@ public struct NameKey: Sendable, Hashable, Comparable, Codable, ExpressibleByStr
         lhs.string.isSameName(as: rhs.string)
     }
 
+    /// String's own hash: names with the same bytes are canonically equivalent, so they hash
+    /// alike; two spellings of one name collide, and ``==`` tells them apart.
     public func hash(into hasher: inout Hasher) {
-        let hashed: Void? = string.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
-        if hashed == nil {
-            for byte in string.utf8 { hasher.combine(byte) }
-        }
-        hasher.combine(0xFF as UInt8)
+        hasher.combine(string)
     }
 
     /// Byte order, as the stores sort names.
@@ -71,8 +69,9 @@ extension String {
     /// Whether two names are the same name: the same UTF-8 bytes, as the stores compare them
     /// (`==` on `String` would also equate canonically equivalent spellings).
     public func isSameName(as other: String) -> Bool {
-        // Native strings keep their UTF-8 in one buffer: compare the buffers at once, as
-        // String's own equality does before it looks at normalization.
+        // String's equality first: it answers most comparisons (different names) at once from
+        // the bytes, and names that are not canonically equivalent never have the same bytes.
+        guard self == other else { return false }
         guard utf8.count == other.utf8.count else { return false }
         let compared = utf8.withContiguousStorageIfAvailable { mine in
             other.utf8.withContiguousStorageIfAvailable { theirs in
