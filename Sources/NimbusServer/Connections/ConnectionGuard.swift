@@ -40,7 +40,7 @@ final class ConnectionGuard: ChannelInboundHandler {
     static func answer(on channel: any Channel, with response: [UInt8]) async {
         let written = channel.pipeline.context(handlerType: ConnectionGuard.self).flatMap { context in
             context.writeAndFlush(NIOAny(ByteBuffer(bytes: response)))
-                .flatMap { context.close() }
+                .flatMap { channel.close() }
         }
         try? await written.get()
     }

@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 import NimbusEngine
-public import NimbusModel
+import NimbusModel
 import NimbusSQL
 public import NimbusStore
 

@@ -34,10 +34,6 @@ public final class APNsDelivery: Sendable {
     static let tokensPerPass = 64
     /// Entries read per inbox page.
     static let entriesPerPage = 50
-    /// How long a claim keeps other instances off a token: longer than a pass takes.
-    static let lease: Int64 = 120_000
-    /// The longest back-off, in milliseconds.
-    static let maximumBackoff: Int64 = 600_000
 
     /// Creates the delivery.
     /// - Parameters:
@@ -85,18 +81,9 @@ public final class APNsDelivery: Sendable {
     /// Pushes everything due now; returns how many pushes APNs accepted.
     @discardableResult
     public func pushDue() async throws -> Int {
-        var accepted = 0
-        while !Task.isCancelled {
-            let start = now()
-            let due = try await tokens.claimDuePushTokens(.apns, now: start, leaseUntil: start + Self.lease, limit: Self.tokensPerPass)
-            guard !due.isEmpty else { break }
-            accepted += await withTaskGroup(of: Int.self) { group in
-                for token in due { group.addTask { await self.push(to: token) } }
-                return await group.reduce(0, +)
-            }
-            if due.count < Self.tokensPerPass { break }
+        try await PushTokenDelivery.deliverDue(.apns, tokens: tokens, now: now, perPass: Self.tokensPerPass) { token in
+            await self.push(to: token)
         }
-        return accepted
     }
 
     /// Pushes one token's entries past its position; returns how many APNs accepted.
@@ -141,7 +128,7 @@ public final class APNsDelivery: Sendable {
                         return accepted
                     case .retryLater(let reason, let retryAfter):
                         failures += 1
-                        nextAttempt = now() + Self.backoff(afterFailures: failures, retryAfter: retryAfter)
+                        nextAttempt = now() + PushTokenDelivery.backoff(afterFailures: failures, retryAfter: retryAfter)
                         logger.notice(
                             "APNs could not take a push; it is tried again later",
                             metadata: [LogKey.reason: "\(reason)", LogKey.failures: "\(failures)"]
@@ -155,7 +142,7 @@ public final class APNsDelivery: Sendable {
             // The store failed: the claim runs out and the next pass starts from the position
             // saved below (or, should that fail too, from the last one saved).
             logger.warning("Reading an inbox for APNs failed", metadata: [LogKey.error: "\(error)"])
-            nextAttempt = now() + Self.backoff(afterFailures: failures + 1, retryAfter: nil)
+            nextAttempt = now() + PushTokenDelivery.backoff(afterFailures: failures + 1, retryAfter: nil)
         }
         do {
             try await tokens.releasePushToken(token.key, deliveredThrough: position, failures: failures, nextAttemptAt: nextAttempt)
@@ -163,13 +150,5 @@ public final class APNsDelivery: Sendable {
             logger.warning("Saving an APNs token's position failed", metadata: [LogKey.error: "\(error)"])
         }
         return accepted
-    }
-
-    /// Milliseconds to wait after the `failures`-th failure in a row: one second, doubling, at
-    /// most ten minutes; at least what APNs asked for.
-    static func backoff(afterFailures failures: Int, retryAfter: Duration?) -> Int64 {
-        let doubled = Int64(1_000) << Int64(min(max(failures - 1, 0), 20))
-        let asked = retryAfter.map { $0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000 } ?? 0
-        return max(min(doubled, maximumBackoff), asked)
     }
 }

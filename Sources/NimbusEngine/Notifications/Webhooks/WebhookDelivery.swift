@@ -37,7 +37,7 @@ public final class WebhookDelivery: Sendable {
     /// - Parameters:
     ///   - serverKey: the server's token key, from which each webhook's secret is derived
     ///     (``WebhookSecret``).
-    ///   - wake: fired when entries were written (``NotificationHub/written``).
+    ///   - wake: fired when entries were written (``NotificationHub/writtenForWebhooks``).
     ///   - pollInterval: how often to look for due webhooks without a wake-up.
     public init(
         tokens: any PushTokenStore,
@@ -74,23 +74,9 @@ public final class WebhookDelivery: Sendable {
     /// Sends everything due now; returns how many entries receivers accepted.
     @discardableResult
     public func sendDue() async throws -> Int {
-        var accepted = 0
-        while !Task.isCancelled {
-            let start = now()
-            let due = try await tokens.claimDuePushTokens(
-                .webhook,
-                now: start,
-                leaseUntil: start + APNsDelivery.lease,
-                limit: Self.webhooksPerPass
-            )
-            guard !due.isEmpty else { break }
-            accepted += await withTaskGroup(of: Int.self) { group in
-                for webhook in due { group.addTask { await self.send(to: webhook) } }
-                return await group.reduce(0, +)
-            }
-            if due.count < Self.webhooksPerPass { break }
+        try await PushTokenDelivery.deliverDue(.webhook, tokens: tokens, now: now, perPass: Self.webhooksPerPass) { webhook in
+            await self.send(to: webhook)
         }
-        return accepted
     }
 
     /// Sends one webhook's entries past its position; returns how many were accepted.
@@ -106,7 +92,7 @@ public final class WebhookDelivery: Sendable {
         var accepted = 0
         // Stop well within the lease: past it another instance may claim the webhook and send
         // from the saved position, out of order with what this one still sends.
-        let stopBy = now() + APNsDelivery.lease / 2
+        let stopBy = now() + PushTokenDelivery.lease / 2
         do {
             while now() < stopBy {
                 let entries = try await notifications.inbox(
@@ -118,7 +104,7 @@ public final class WebhookDelivery: Sendable {
                 guard let last = entries.last else { break }
                 if case .retryLater(let reason) = await sender.send(entries, to: url, secret: secret) {
                     failures += 1
-                    nextAttempt = now() + APNsDelivery.backoff(afterFailures: failures, retryAfter: nil)
+                    nextAttempt = now() + PushTokenDelivery.backoff(afterFailures: failures, retryAfter: nil)
                     logger.notice(
                         "A webhook did not take its notifications; they are sent again later",
                         metadata: [LogKey.reason: "\(reason)", LogKey.failures: "\(failures)"]
@@ -132,7 +118,7 @@ public final class WebhookDelivery: Sendable {
             }
         } catch {
             logger.warning("Reading an inbox for a webhook failed", metadata: [LogKey.error: "\(error)"])
-            nextAttempt = now() + APNsDelivery.backoff(afterFailures: failures + 1, retryAfter: nil)
+            nextAttempt = now() + PushTokenDelivery.backoff(afterFailures: failures + 1, retryAfter: nil)
         }
         do {
             try await tokens.releasePushToken(webhook.key, deliveredThrough: position, failures: failures, nextAttemptAt: nextAttempt)
