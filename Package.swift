@@ -169,6 +169,7 @@ let package = Package(
             dependencies: [
                 "NimbusClient",
                 "NimbusEngine",
+                "NimbusHTTP",
                 "NimbusModel",
                 "NimbusServer",
                 "NimbusStore",

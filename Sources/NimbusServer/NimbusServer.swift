@@ -11,7 +11,7 @@ public import Logging
 import Metrics
 public import NIOCore
 import NimbusEngine
-import NimbusHTTP
+public import NimbusHTTP
 import NimbusModel
 import Prometheus
 import ServiceLifecycle
@@ -63,7 +63,7 @@ public enum NimbusServer {
     /// The request handler of a server on `instance`, without a listener: what
     /// ``makeApplication(_:logger:onServerRunning:)`` serves, and what in-process test servers
     /// call directly.
-    public static func makeResponder(_ instance: NimbusInstance, logger: Logger) -> some HTTPResponder<BasicRequestContext> {
+    public static func makeResponder(_ instance: NimbusInstance, logger: Logger) -> some HTTPResponder<NimbusRequestContext> {
         makeResponder(instance, address: PublicAddress(configuredURL(instance.configuration)), logger: logger)
     }
 
@@ -83,20 +83,21 @@ public enum NimbusServer {
         _ instance: NimbusInstance,
         address: PublicAddress,
         logger: Logger
-    ) -> some HTTPResponder<BasicRequestContext> {
-        let configuration = instance.configuration
+    ) -> some HTTPResponder<NimbusRequestContext> {
         let registry = PrometheusCollectorRegistry()
-        let factory = PrometheusMetricsFactory(registry: registry)
-        return CloudKitResponder<BasicRequestContext>(
+        let services = HTTPServices(
             database: instance.database,
             accounts: instance.accounts,
             dispatcher: instance.dispatcher,
-            courier: WebCourier(tokens: instance.pushTokens, dispatcher: instance.dispatcher, now: instance.now, logger: logger),
-            configuration: .init(maximumBodySize: configuration.maximumBodySize, publicAddress: address),
-            metrics: HTTPMetrics(factory: factory),
+            courier: WebCourier(tokens: instance.pushTokens, dispatcher: instance.dispatcher, now: instance.now, logger: logger)
+        )
+        return NimbusRouter.make(
+            services: services,
+            configuration: .init(maximumBodySize: instance.configuration.maximumBodySize, publicAddress: address),
+            metrics: HTTPMetrics(factory: PrometheusMetricsFactory(registry: registry)),
             renderMetrics: { registry.emitToString() },
             logger: logger
-        )
+        ).buildResponder()
     }
 
     /// Builds the HTTP application.

@@ -11,11 +11,12 @@ import Logging
 import NIOCore
 import NIOEmbedded
 import NimbusClient
+import NimbusHTTP
 
 /// A ``NimbusClient/ClientTransport`` that hands each request straight to a server's request
 /// handler in the same process: the whole server (authentication, wire protocol, engine,
 /// storage) runs, and no socket is opened.
-struct InProcessTransport<Responder: HTTPResponder>: ClientTransport where Responder.Context == BasicRequestContext {
+struct InProcessTransport<Responder: HTTPResponder>: ClientTransport where Responder.Context == NimbusRequestContext {
     let responder: Responder
     let logger: Logger
 
@@ -39,7 +40,7 @@ struct InProcessTransport<Responder: HTTPResponder>: ClientTransport where Respo
             headerFields: fields
         )
         let incoming = Request(head: head, body: RequestBody(buffer: ByteBuffer(bytes: request.body)))
-        let context = BasicRequestContext(source: ApplicationRequestContextSource(channel: EmbeddedChannel(), logger: logger))
+        let context = NimbusRequestContext(source: ApplicationRequestContextSource(channel: EmbeddedChannel(), logger: logger))
         let response = try await responder.respond(to: incoming, context: context)
         let collector = BodyCollector()
         try await response.body.write(collector)

@@ -25,7 +25,6 @@ public struct NotificationSocket: Sendable {
     let dispatcher: NotificationDispatcher
     let publicAddress: PublicAddress
     let logger: Logger
-    let requestIDs = RequestIDGenerator()
 
     /// Entries read from the inbox per query while replaying.
     static let replayPage = 200
@@ -56,11 +55,11 @@ public struct NotificationSocket: Sendable {
         do throws(NimbusError) {
             return .upgrade(try await upgrade(request))
         } catch {
-            var exchange = Exchange(requestID: requestIDs.next())
-            let redirectURL =
-                error.code == .authenticationRequired ? SignInPage.url(forRequestPath: request.path ?? "", base: publicAddress.value) : nil
-            exchange.fail(with: error, redirectURL: redirectURL)
-            return .refuse(http1Response: exchange.http1Bytes(closing: true))
+            var answer = CloudKitErrorResponse(error: error, requestID: RequestIDGenerator.shared.next())
+            if error.code == .authenticationRequired {
+                answer.redirectURL = SignInPage.url(forRequestPath: request.path ?? "", base: publicAddress.value)
+            }
+            return .refuse(http1Response: answer.http1Bytes())
         }
     }
 

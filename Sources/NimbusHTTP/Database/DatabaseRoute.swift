@@ -133,39 +133,70 @@ public struct DatabaseRoute: Sendable, Hashable {
         }
     }
 
+    /// The methods every database operation takes, as an `Allow` header lists them.
+    public static let allowedMethods = "GET, POST"
+
+    /// The first segment of a path: `database`, or `device` for OpenCloudKit's push tokens.
+    public enum Service: Sendable {
+        case database
+        case device
+    }
+
     /// Parses a request path, or says why it is not one Nimbus answers.
     public static func parse(_ path: String) throws(NimbusError) -> DatabaseRoute {
-        // Split on the byte: splitting a String on a Character walks grapheme clusters, and
-        // was most of the cost of routing a request.
+        // Split on the byte: splitting a String on a Character walks grapheme clusters.
         let segments = path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true).map { Substring($0) }
+        let service: Service? =
+            switch segments.first {
+            case "database": .database
+            case "device": .device
+            default: nil
+            }
+        guard let service, segments.count >= 6, segments[1] == "1" else {
+            throw .badRequest("expected a path /database/1/{container}/{environment}/{database}/{operation}")
+        }
+        return try DatabaseRoute(service: service, container: segments[2], environment: segments[3], rest: segments[4...])
+    }
+
+    /// The route of a path split into its segments: `/{service}/1/{container}/{environment}/{rest}`,
+    /// as the router matched it or ``parse(_:)`` split it.
+    public init(service: Service, container: Substring, environment: Substring, rest: ArraySlice<Substring>) throws(NimbusError) {
         // Push tokens belong to no database: Apple documents `/database/1/{c}/{env}/tokens/{op}`,
         // OpenCloudKit sends `/device/1/...`, MistKit adds a database segment (parsed below).
-        if segments.count == 6, segments[0] == "database" || segments[0] == "device", segments[1] == "1", segments[4] == "tokens",
-            let environment = exactEnvironment(segments[3]) ?? Environment(parsing: segments[3]),
-            let operation = operation(area: "tokens", name: segments[5])
-        {
-            return DatabaseRoute(container: String(segments[2]), environment: environment, scope: .private, operation: operation)
-        }
         // Apple documents `subscriptions/lookup` without a database segment: the private one.
-        if segments.count == 6, segments[0] == "database", segments[1] == "1", segments[4] == "subscriptions", segments[5] == "lookup",
-            let environment = exactEnvironment(segments[3]) ?? Environment(parsing: segments[3])
+        if rest.count == 2, let operation = Self.operation(area: rest.first!, name: rest.last!),
+            operation == .tokensCreate || operation == .tokensRegister || (operation == .subscriptionsLookup && service == .database),
+            let environment = Self.exactEnvironment(environment) ?? Environment(parsing: environment)
         {
-            return DatabaseRoute(container: String(segments[2]), environment: environment, scope: .private, operation: .subscriptionsLookup)
+            self.init(container: String(container), environment: environment, scope: .private, operation: operation)
+            return
         }
-        guard segments.count >= 7, segments[0] == "database", segments[1] == "1" else {
+        guard rest.count >= 3, service == .database else {
             throw .badRequest("expected a path /database/1/{container}/{environment}/{database}/{operation}")
         }
         // Exact spellings first: this runs on every request, and lower-casing allocates.
-        guard let environment = exactEnvironment(segments[3]) ?? Environment(parsing: segments[3]) else {
-            throw .badRequest("unknown environment '\(segments[3].prefix(64))'; use development or production")
+        guard let environment = Self.exactEnvironment(environment) ?? Environment(parsing: environment) else {
+            throw .badRequest("unknown environment '\(environment.prefix(64))'; use development or production")
         }
-        guard let scope = exactScope(segments[4]) ?? DatabaseScope(parsing: segments[4]) else {
-            throw .badRequest("unknown database '\(segments[4].prefix(64))'; use public, private or shared")
+        let database = rest.first!
+        guard let scope = Self.exactScope(database) ?? DatabaseScope(parsing: database) else {
+            throw .badRequest("unknown database '\(database.prefix(64))'; use public, private or shared")
         }
-        let named = segments.count == 7 ? operation(area: segments[5], name: segments[6]) : lookupOperation(segments[5...])
+        let operationSegments = rest.dropFirst()
+        let named =
+            operationSegments.count == 2
+            ? Self.operation(area: operationSegments.first!, name: operationSegments.last!) : Self.lookupOperation(operationSegments)
         guard let operation = named else {
-            throw .badRequest("unknown operation '\(segments[5...].joined(separator: "/").prefix(64))'")
+            throw .badRequest("unknown operation '\(operationSegments.joined(separator: "/").prefix(64))'")
         }
-        return DatabaseRoute(container: String(segments[2]), environment: environment, scope: scope, operation: operation)
+        self.init(container: String(container), environment: environment, scope: scope, operation: operation)
+    }
+
+    /// Creates a route.
+    public init(container: String, environment: Environment, scope: DatabaseScope, operation: Operation) {
+        self.container = container
+        self.environment = environment
+        self.scope = scope
+        self.operation = operation
     }
 }

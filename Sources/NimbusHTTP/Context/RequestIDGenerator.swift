@@ -13,6 +13,9 @@ import Synchronization
 /// Request IDs must be unique, not unpredictable (they carry no authority), and `UUID()` reads
 /// the system's random source on every call, which showed in profiles of small requests.
 final class RequestIDGenerator: Sendable {
+    /// The generator of this process: IDs are unique across every router and socket in it.
+    static let shared = RequestIDGenerator()
+
     private let prefix: UInt64
     private let counter = Atomic<UInt64>(0)
 

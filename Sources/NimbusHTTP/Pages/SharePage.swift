@@ -25,19 +25,14 @@ import NimbusStore
 struct SharePage {
     let database: DatabaseService
     let accounts: AccountService
-    let publicBaseURL: String
+    /// Where the server is reached, for the link a preview carries.
+    let publicAddress: PublicAddress
 
-    /// The short GUID of a `/share/{shortGUID}` path, if it is one.
-    static func shortGUID(in path: String) -> String? {
-        // Every database request passes here first: rule most out without splitting the path
-        // (empty segments, as in `//share/GUID`, are allowed).
-        guard path.drop(while: { $0 == "/" }).hasPrefix("share/") else { return nil }
-        let parts = path.split(separator: "/", omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0] == "share", !parts[1].isEmpty, parts[1].utf8.count <= 64 else { return nil }
-        return String(parts[1])
-    }
+    /// The longest short GUID a link carries.
+    static let maximumShortGUIDLength = 64
 
     func respond(to request: Request, shortGUID: String) async -> Response {
+        guard shortGUID.utf8.count <= Self.maximumShortGUIDLength else { return Self.notFound }
         do {
             switch request.method {
             case .get, .head:
@@ -56,13 +51,17 @@ struct SharePage {
 
     // MARK: - Private
 
+    private static var notFound: Response {
+        page(status: .notFound, title: "Invitation not found", body: "<p>This invitation link is not valid.</p>")
+    }
+
     private func show(_ shortGUID: String, token: String?) async throws -> Response {
         guard let container = try await database.shareLocation(shortGUID: shortGUID)?.container else {
-            return Self.page(status: .notFound, title: "Invitation not found", body: "<p>This invitation link is not valid.</p>")
+            return Self.notFound
         }
         let reader = try await accounts.signedInUser(webAuthToken: token, container: container)
         guard let preview = try await database.sharePreview(shortGUID: shortGUID, reader: reader) else {
-            return Self.page(status: .notFound, title: "Invitation not found", body: "<p>This invitation link is not valid.</p>")
+            return Self.notFound
         }
         let settings = try await accounts.containerSettings(container)
         var body = ""
@@ -94,7 +93,7 @@ struct SharePage {
                 title: preview.isVisible ? preview.title ?? "A shared item" : "You have been invited",
                 description: preview.isVisible
                     ? "\(preview.ownerName ?? "Someone") shared this with you." : "Open the invitation to see what was shared with you.",
-                url: "\(publicBaseURL)/share/\(shortGUID)"
+                url: "\(publicAddress.value)/share/\(shortGUID)"
             )
         )
     }

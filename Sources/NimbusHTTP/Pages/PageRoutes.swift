@@ -1,0 +1,46 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+import Hummingbird
+import NimbusEngine
+import NimbusModel
+
+/// What the server answers besides the CloudKit operations: `/health`, `/metrics`, the OpenAPI
+/// document, the sign-in and share pages, and the web courier's long poll.
+struct PageRoutes: Sendable {
+    let services: HTTPServices
+    let publicAddress: PublicAddress
+    /// Renders the metrics registry for `/metrics`.
+    let renderMetrics: @Sendable () -> String
+
+    func add(to router: some RouterMethods<NimbusRequestContext>) {
+        router.route("/health", methods: [.get, .head]) { _, _ in
+            Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: #"{"status":"ok"}"#)))
+        }
+        router.route("/metrics", methods: [.get, .head]) { [renderMetrics] _, _ in
+            Response(
+                status: .ok,
+                headers: [.contentType: "text/plain; version=0.0.4"],
+                body: .init(byteBuffer: ByteBuffer(string: renderMetrics()))
+            )
+        }
+        router.route("/openapi.json", methods: [.get, .head]) { _, _ in OpenAPIDocument.response() }
+        for path in ["/signin", "/signin/**"] {
+            router.route(RouterPath(path), methods: [.get, .head]) { _, _ in SignInPage.response() }
+        }
+        router.route("/webcourier/:token", methods: [.get, .head]) { [services] request, context in
+            let poll = WebCourierPoll(courier: services.courier)
+            return JSONResponse.ok(try await poll.respond(to: request, token: context.parameters.get("token") ?? ""))
+        }
+        // A share link is opened in a browser: every method gets a page, not a JSON error.
+        let sharePage = SharePage(database: services.database, accounts: services.accounts, publicAddress: publicAddress)
+        for method in [HTTPRequest.Method.get, .head, .post, .put, .delete, .patch] {
+            router.on("/share/:shortGUID", method: method) { request, context in
+                await sharePage.respond(to: request, shortGUID: context.parameters.get("shortGUID") ?? "")
+            }
+        }
+    }
+}

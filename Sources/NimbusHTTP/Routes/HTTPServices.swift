@@ -1,0 +1,27 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+public import NimbusEngine
+
+/// The engine's services the HTTP routes call.
+public struct HTTPServices: Sendable {
+    /// Zones, records, queries, change feeds, sharing and subscriptions.
+    public var database: DatabaseService
+    /// Containers, users and credentials.
+    public var accounts: AccountService
+    /// Turns committed writes into notifications and hands them to connections.
+    public var dispatcher: NotificationDispatcher
+    /// The long-poll channel of CloudKit JS's notifications.
+    public var courier: WebCourier
+
+    /// Creates the set of services.
+    public init(database: DatabaseService, accounts: AccountService, dispatcher: NotificationDispatcher, courier: WebCourier) {
+        self.database = database
+        self.accounts = accounts
+        self.dispatcher = dispatcher
+        self.courier = courier
+    }
+}

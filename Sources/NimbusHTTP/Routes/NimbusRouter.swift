@@ -1,0 +1,72 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+public import Hummingbird
+public import Logging
+
+/// Builds the router that answers Nimbus's HTTP requests: the CloudKit Web Services
+/// operations, the notification channels, the pages, `/health` and `/metrics`.
+///
+/// Every response carries an `X-Apple-Request-UUID`; every failure is an error dictionary in the
+/// CloudKit shape (never a bare 500), and malformed input is a 4xx that writes nothing. Adding an
+/// endpoint or a page is one route and one handler, in the `*Routes` type of its area.
+///
+/// ```swift
+/// let router = NimbusRouter.make(services: services, configuration: configuration, metrics: metrics,
+///                                renderMetrics: { registry.emitToString() }, logger: logger)
+/// let application = Application(router: router)
+/// ```
+public enum NimbusRouter {
+    /// What the HTTP layer needs to know beyond the services.
+    public struct Configuration: Sendable {
+        /// The largest request body accepted, in bytes.
+        public var maximumBodySize: Int
+        /// Where the server is reached, for links such as the sign-in `redirectURL`.
+        public var publicAddress: PublicAddress
+
+        /// Creates a configuration.
+        public init(maximumBodySize: Int = 16 * 1024 * 1024, publicAddress: PublicAddress) {
+            self.maximumBodySize = maximumBodySize
+            self.publicAddress = publicAddress
+        }
+    }
+
+    /// The browser-facing headers: the API's own, readable by pages of any origin (CloudKit JS).
+    static let cors = CORSMiddleware<NimbusRequestContext>(
+        allowOrigin: .all,
+        allowHeaders: [.contentType, HeaderName.keyID, HeaderName.date, HeaderName.signature],
+        allowMethods: [.get, .post, .options],
+        exposedHeaders: [HeaderName.requestUUID.canonicalName, HeaderName.webAuthToken.canonicalName],
+        maxAge: .seconds(600)
+    )
+
+    /// Builds the router.
+    /// - Parameters:
+    ///   - services: The engine's services the routes call.
+    ///   - configuration: Body limit and public address.
+    ///   - metrics: Where request counts and latencies go.
+    ///   - renderMetrics: Renders the metrics registry for `/metrics`.
+    ///   - logger: Where failed requests are logged.
+    public static func make(
+        services: HTTPServices,
+        configuration: Configuration,
+        metrics: HTTPMetrics,
+        renderMetrics: @escaping @Sendable () -> String,
+        logger: Logger
+    ) -> Router<NimbusRequestContext> {
+        let router = Router(context: NimbusRequestContext.self)
+        // Outermost first; middleware applies to the routes added after it.
+        router.add(middleware: CloudKitHeadersMiddleware())
+        router.add(middleware: cors)
+        router.add(middleware: CloudKitErrorMiddleware(publicAddress: configuration.publicAddress, logger: logger))
+        router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
+        let bodies = RequestBodyReader(maximumSize: configuration.maximumBodySize)
+        PageRoutes(services: services, publicAddress: configuration.publicAddress, renderMetrics: renderMetrics).add(to: router)
+        NotificationRoutes(services: services, bodies: bodies).add(to: router)
+        DatabaseRoutes(services: services, bodies: bodies, metrics: metrics, publicAddress: configuration.publicAddress).add(to: router)
+        return router
+    }
+}
