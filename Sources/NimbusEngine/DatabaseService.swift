@@ -117,13 +117,8 @@ public final class DatabaseService: Sendable {
     func store<Result>(_ body: () async throws -> Result) async throws(NimbusError) -> Result {
         do {
             return try await body()
-        } catch let error as NimbusError {
-            throw error
-        } catch let error as StoreError {
-            throw error.nimbusError(logger: logger)
         } catch {
-            logger.error("Store call failed", metadata: [LogKey.error: "\(String(reflecting: error))"])
-            throw NimbusError(.internalError, "internal error")
+            throw .fromStore(error, logger: logger)
         }
     }
 }

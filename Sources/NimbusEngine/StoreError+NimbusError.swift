@@ -8,6 +8,24 @@ import Logging
 import NimbusModel
 import NimbusStore
 
+extension NimbusError {
+    /// The error a client sees for a failed store call: the one mapping of store failures, used
+    /// by every service. A ``NimbusError`` the call threw passes through; a ``StoreError`` is
+    /// mapped by its kind; anything else is an internal error. What the client is not told is
+    /// logged here.
+    static func fromStore(_ error: any Error, logger: Logger) -> NimbusError {
+        switch error {
+        case let error as NimbusError:
+            return error
+        case let error as StoreError:
+            return error.nimbusError(logger: logger)
+        default:
+            logger.error("Store call failed", metadata: [LogKey.error: "\(String(reflecting: error))"])
+            return NimbusError(.internalError, "internal error")
+        }
+    }
+}
+
 extension StoreError {
     /// The error a client sees for a store failure; driver detail goes to the log only.
     func nimbusError(logger: Logger) -> NimbusError {
@@ -28,6 +46,9 @@ extension StoreError {
             return NimbusError(.badRequest, "a value in the request cannot be stored (text must not contain NUL characters)")
         case .quotaExceeded:
             return NimbusError(.quotaExceeded, "the owner's storage quota is exhausted (\(detail)); nothing was written")
+        case .constraintViolation:
+            logger.error("Database refused a write", metadata: [LogKey.error: "\(debugDescription)"])
+            return NimbusError(.internalError, "internal error")
         case .database:
             logger.error("Database failed", metadata: [LogKey.error: "\(debugDescription)"])
             return NimbusError(.serviceUnavailable, "the database is unavailable; try again", retryAfter: .seconds(1))

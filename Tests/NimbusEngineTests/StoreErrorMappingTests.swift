@@ -30,4 +30,18 @@ struct StoreErrorMappingTests {
         #expect(error.retryAfter == nil)
         #expect(error.reason.contains("may or may not"))
     }
+
+    @Test("a broken NOT NULL or CHECK constraint is the server's defect: an internal error, not a duplicate")
+    func constraintViolation() {
+        let error = NimbusError.fromStore(StoreError(.constraintViolation, detail: "NOT NULL constraint failed"), logger: logger)
+        #expect(error.code == .internalError)
+        #expect(!error.reason.contains("NOT NULL"), "driver detail stays in the log")
+    }
+
+    @Test("a unique violation is alreadyExists, and an error the engine raised passes through unchanged")
+    func passThrough() {
+        #expect(NimbusError.fromStore(StoreError(.alreadyExists, driverCode: .sqlite(2067)), logger: logger).code == .alreadyExists)
+        let own = NimbusError(.zoneNotFound, "zone not found")
+        #expect(NimbusError.fromStore(own, logger: logger) == own)
+    }
 }

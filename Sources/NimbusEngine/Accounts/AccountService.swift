@@ -190,10 +190,7 @@ public final class AccountService: Sendable {
     }
 
     func internalError(_ error: any Error) -> NimbusError {
-        if let error = error as? NimbusError { return error }
-        if let error = error as? StoreError { return error.nimbusError(logger: logger) }
-        logger.error("Account store failed", metadata: [LogKey.error: "\(String(reflecting: error))"])
-        return NimbusError(.internalError, "internal error")
+        .fromStore(error, logger: logger)
     }
 }
 

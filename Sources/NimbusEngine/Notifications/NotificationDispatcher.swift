@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 public import Logging
-import NimbusModel
+public import NimbusModel
 public import NimbusStore
 import Synchronization
 
@@ -227,15 +227,25 @@ public final class NotificationDispatcher: Sendable {
     }
 
     /// The recipient's inbox after `sequence`, oldest first.
-    public func inbox(of userRecordName: String, in container: ContainerEnvironment, after sequence: Int64, limit: Int) async throws
-        -> [InboxEntry]
+    /// - Throws: `.serviceUnavailable` when the store cannot answer.
+    public func inbox(of userRecordName: String, in container: ContainerEnvironment, after sequence: Int64, limit: Int)
+        async throws(NimbusError) -> [InboxEntry]
     {
-        try await store.inbox(of: userRecordName, in: container, after: sequence, limit: limit)
+        do {
+            return try await store.inbox(of: userRecordName, in: container, after: sequence, limit: limit)
+        } catch {
+            throw .fromStore(error, logger: logger)
+        }
     }
 
     /// The recipient's latest sequence number.
-    public func lastSequence(of userRecordName: String, in container: ContainerEnvironment) async throws -> Int64 {
-        try await store.lastSequence(of: userRecordName, in: container)
+    /// - Throws: `.serviceUnavailable` when the store cannot answer.
+    public func lastSequence(of userRecordName: String, in container: ContainerEnvironment) async throws(NimbusError) -> Int64 {
+        do {
+            return try await store.lastSequence(of: userRecordName, in: container)
+        } catch {
+            throw .fromStore(error, logger: logger)
+        }
     }
 
     /// Dispatches whenever a writer signals (and every poll interval) until cancelled.

@@ -163,11 +163,8 @@ public struct WebCourier: Sendable {
     private func run<Result>(_ body: () async throws -> Result) async throws(NimbusError) -> Result {
         do {
             return try await body()
-        } catch let error as NimbusError {
-            throw error
         } catch {
-            logger.error("Notification store failed", metadata: [LogKey.error: "\(String(reflecting: error))"])
-            throw NimbusError(.serviceUnavailable, "the notification store is unavailable; try again", retryAfter: .seconds(1))
+            throw .fromStore(error, logger: logger)
         }
     }
 }

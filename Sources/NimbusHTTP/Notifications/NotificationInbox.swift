@@ -47,16 +47,10 @@ struct NotificationInbox {
                 limit = Int(requested)
             }
         }
-        let entries: [InboxEntry]
-        var last: Int64
-        do {
-            // The last sequence first: entries written after it are then at most extra, never
-            // a gap the client would take for expired entries.
-            last = try await dispatcher.lastSequence(of: user, in: container)
-            entries = try await dispatcher.inbox(of: user, in: container, after: after, limit: limit + 1)
-        } catch {
-            throw NimbusError(.serviceUnavailable, "the notification inbox cannot be read now; retry later", retryAfter: .seconds(1))
-        }
+        // The last sequence first: entries written after it are then at most extra, never a gap
+        // the client would take for expired entries.
+        var last = try await dispatcher.lastSequence(of: user, in: container)
+        let entries = try await dispatcher.inbox(of: user, in: container, after: after, limit: limit + 1)
         var bytes = Array(#"{"notifications":["#.utf8)
         for (index, entry) in entries.prefix(limit).enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }

@@ -86,12 +86,7 @@ public struct NotificationSocket: Sendable {
         if let after = target.after {
             start = after
         } else {
-            do {
-                start = try await dispatcher.lastSequence(of: user, in: container)
-            } catch {
-                logger.error("Reading the notification inbox failed", metadata: [LogKey.error: "\(String(reflecting: error))"])
-                throw NimbusError(.serviceUnavailable, "the server cannot read notifications just now; try again", retryAfter: .seconds(1))
-            }
+            start = try await dispatcher.lastSequence(of: user, in: container)
         }
         let session = Session(dispatcher: dispatcher, user: user, container: container, deviceID: target.deviceID, start: start)
         return .upgrade(headers) { inbound, outbound, _ in try await session.run(inbound: inbound, outbound: outbound) }

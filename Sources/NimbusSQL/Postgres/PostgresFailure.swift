@@ -44,12 +44,17 @@ struct PostgresFailure {
     var storeError: any Error {
         if let lost = error as? PostgresConnectionLost { return StoreError(.database, detail: lost.description) }
         guard let error = error as? PSQLError else { return self.error }
-        // character_not_in_repertoire, untranslatable_character: a NUL in text, say.
-        if sqlState == "22021" || sqlState == "22P05" {
-            return StoreError(.unstorableValue, detail: error.serverInfo?[.message] ?? "")
-        }
-        if sqlState == "23505" {
-            return StoreError(.alreadyExists, detail: error.serverInfo?[.message] ?? "unique violation")
+        let code = sqlState.map(StoreError.DriverCode.postgres)
+        switch sqlState {
+        case "22021", "22P05":
+            // character_not_in_repertoire, untranslatable_character: a NUL in text, say.
+            return StoreError(.unstorableValue, detail: error.serverInfo?[.message] ?? "", driverCode: code)
+        case "23505":
+            return StoreError(.alreadyExists, detail: error.serverInfo?[.message] ?? "unique violation", driverCode: code)
+        case let state? where state.hasPrefix("23"):
+            return StoreError(.constraintViolation, detail: error.serverInfo?[.message] ?? "integrity constraint violation", driverCode: code)
+        default:
+            break
         }
         var detail = "PostgreSQL \(error.code)"
         if let info = error.serverInfo {
@@ -59,6 +64,6 @@ struct PostgresFailure {
         if let query = error.query {
             detail += " in: \(query.sql)"
         }
-        return StoreError(.database, detail: detail)
+        return StoreError(.database, detail: detail, driverCode: code)
     }
 }

@@ -36,6 +36,8 @@ final class SQLiteConnection: SQLConnection {
             throw StoreError(.database, detail: "cannot open SQLite database: \(message)")
         }
         self.handle = handle
+        // Failures are told apart by their extended codes (a unique violation from a NOT NULL one).
+        sqlite3_extended_result_codes(handle, 1)
         // Writers from other processes (the admin CLI) hold the lock briefly; wait for them.
         sqlite3_busy_timeout(handle, 10_000)
     }
@@ -192,10 +194,21 @@ final class SQLiteConnection: SQLConnection {
         }
     }
 
+    // Swift does not import SQLite's extended-code macros, which are expressions of others.
+    /// `SQLITE_CONSTRAINT_UNIQUE`.
+    private static let constraintUnique = SQLITE_CONSTRAINT | (8 << 8)
+    /// `SQLITE_CONSTRAINT_PRIMARYKEY`.
+    private static let constraintPrimaryKey = SQLITE_CONSTRAINT | (6 << 8)
+
     private func error(_ status: Int32, sql: String) -> StoreError {
         let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "closed"
-        let kind: StoreError.Kind = (status & 0xff) == SQLITE_CONSTRAINT ? .alreadyExists : .database
-        return StoreError(kind, detail: "SQLite error \(status): \(message) in \(sql)")
+        let kind: StoreError.Kind =
+            switch status {
+            case Self.constraintUnique, Self.constraintPrimaryKey: .alreadyExists
+            case _ where status & 0xff == SQLITE_CONSTRAINT: .constraintViolation
+            default: .database
+            }
+        return StoreError(kind, detail: "SQLite error \(status): \(message) in \(sql)", driverCode: .sqlite(status))
     }
 }
 

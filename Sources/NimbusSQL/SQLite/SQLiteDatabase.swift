@@ -59,7 +59,7 @@ package final class SQLiteDatabase: SQLDatabase {
                     """
                 )
                 break
-            } catch let error as StoreError where error.detail.hasPrefix("SQLite error 5:") && attempts < 200 {
+            } catch let error as StoreError where error.isBusy && attempts < 200 {
                 attempts += 1
                 usleep(50_000)
             }
