@@ -55,6 +55,10 @@ extension SQLStore {
     }
 
     public func createZone(named name: String, of tenant: Tenant) async throws -> Zone {
+        // The default zone always exists, with or without its row.
+        if ZoneID(zoneName: name, ownerRecordName: tenant.owner).isDefaultZone {
+            throw StoreError(.alreadyExists, detail: "the default zone")
+        }
         let createdAt = now()
         let counter: (Int64, Int64) = try await database.write(serializing: Self.writeKey(tenant)) { connection in
             // A deleted zone's row stays as a tombstone; re-creating it starts a new incarnation
@@ -82,6 +86,9 @@ extension SQLStore {
     }
 
     public func deleteZone(named name: String, of tenant: Tenant) async throws -> Bool {
+        // The default zone is never deleted: it is no custom zone. (Marking its row deleted
+        // would leave a zone that still takes writes, but whose feed never moves.)
+        if ZoneID(zoneName: name, ownerRecordName: tenant.owner).isDefaultZone { return false }
         let dialect = database.dialect
         let quota = tenant.isPublic ? nil : try await userQuota(of: tenant.container)
         let counted = quota != nil

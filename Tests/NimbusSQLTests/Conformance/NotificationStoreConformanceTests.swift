@@ -1,0 +1,171 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+import NimbusModel
+import NimbusStore
+import Testing
+
+@Suite("notification store conformance: the outbox and inboxes")
+struct NotificationStoreConformanceTests {
+    private static func draft(_ user: String, _ id: String) -> NotificationDraft {
+        NotificationDraft(userRecordName: user, notificationID: id, originDeviceID: "device-1", payload: Array(#"{"ck":{"nid":"\#(id)"}}"#.utf8))
+    }
+
+    @Test("a write's change note waits in the outbox with the counters it spent until finished", arguments: StoreFactory.all)
+    func outbox(factory: StoreFactory) async throws {
+        try await factory.with { f in
+            _ = try await f.store.createZone(named: "Z", of: f.tenant())
+            try await f.save([f.record("gone", fields: ["v": .int64(7)])])
+            #expect(try await !f.store.hasPendingEvents())
+            let before = try await f.zone().changeCounter
+            var deleted = f.record("gone", fields: ["v": .int64(7)])
+            deleted.created = ChangeStamp(timestamp: 0, userRecordName: "")
+            deleted.modified = deleted.created
+            let note = ChangeNote(writer: StoreFixture.alice, deviceID: "device-1", created: ["a"], deleted: [deleted])
+            let saved = try await f.store.write(zone: "Z", of: f.tenant()) { [deleted] transaction in
+                let saved = try await transaction.save([f.record("a", fields: ["title": .string("A")])])
+                try await transaction.delete([Tombstone(recordName: deleted.recordID.recordName, recordType: "Note")])
+                try await transaction.recordChange(note)
+                return saved[0]
+            }
+            #expect(try await f.store.hasPendingEvents())
+            let through = try await f.zone().changeCounter
+
+            let (events, rows, bare) = try await f.store.dispatch { transaction in
+                let events = try await transaction.claimEvents(limit: 10)
+                guard let event = events.first else { return (events, ChangeEventRows?.none, ChangeEventRows?.none) }
+                let rows = try await transaction.rows(of: event, decodingFields: true)
+                let bare = try await transaction.rows(of: event, decodingFields: false)
+                return (events, rows, bare)
+            }
+            #expect(events.count == 1)
+            let event = try #require(events.first)
+            #expect(event.tenant == f.tenant() && event.zoneName == "Z")
+            #expect(event.counterFrom == before && event.counterThrough == through)
+            #expect(event.note.writer == note.writer && event.note.deviceID == note.deviceID && event.note.created == note.created)
+            #expect(event.note.deleted.map(\.recordID.recordName) == ["gone"])
+            #expect(event.note.deleted.first?.fields == ["v": .int64(7)])
+            #expect(!event.note.zoneDeleted)
+            #expect(rows?.saved == [saved])
+            #expect(rows?.deleted.map(\.tombstone) == [Tombstone(recordName: "gone", recordType: "Note")])
+            #expect(bare?.saved.map(\.recordID.recordName) == ["a"])
+            #expect(bare?.saved.first?.fields.isEmpty == true)
+            // Not finished: still waiting. Finished: gone.
+            #expect(try await f.store.hasPendingEvents())
+            try await f.store.dispatch { try await $0.finish(event) }
+            #expect(try await !f.store.hasPendingEvents())
+            #expect(try await f.store.dispatch { try await $0.claimEvents(limit: 10) }.isEmpty)
+        }
+    }
+
+    @Test("no event is left by a transaction that changed nothing, or by one that failed", arguments: StoreFactory.all)
+    func noEvent(factory: StoreFactory) async throws {
+        try await factory.with { f in
+            _ = try await f.store.createZone(named: "Z", of: f.tenant())
+            let note = ChangeNote(writer: StoreFixture.alice, deviceID: nil, created: [], deleted: [])
+            try await f.store.write(zone: "Z", of: f.tenant()) { try await $0.recordChange(note) }
+            #expect(try await !f.store.hasPendingEvents())
+            await #expect(throws: DeliberateFailure()) {
+                try await f.store.write(zone: "Z", of: f.tenant()) { transaction in
+                    _ = try await transaction.save([f.record("a")])
+                    try await transaction.recordChange(note)
+                    throw DeliberateFailure()
+                }
+            }
+            #expect(try await !f.store.hasPendingEvents())
+        }
+    }
+
+    @Test("a zone deletion reaches the outbox with the participants who lose the zone", arguments: StoreFactory.all)
+    func zoneDeletion(factory: StoreFactory) async throws {
+        try await factory.with { f in
+            _ = try await f.makeRecordShare()
+            _ = try await f.store.deleteZone(named: "Z", of: f.tenant())
+            let events = try await f.store.dispatch { try await $0.claimEvents(limit: 10) }
+            #expect(events.map(\.zoneName) == ["Z"])
+            #expect(events.first?.note.zoneDeleted == true)
+            #expect(events.first?.note.formerParticipants == [StoreFixture.bob])
+        }
+    }
+
+    @Test("delivered notifications are numbered per recipient without gaps, and read back in pages", arguments: StoreFactory.all)
+    func inboxes(factory: StoreFactory) async throws {
+        try await factory.with { f in
+            let container = StoreFixture.development
+            #expect(try await f.store.lastSequence(of: StoreFixture.alice, in: container) == 0)
+            let drafts = [Self.draft(StoreFixture.alice, "n1"), Self.draft(StoreFixture.bob, "n2"), Self.draft(StoreFixture.alice, "n3")]
+            let entries = try await f.store.dispatch { try await $0.deliver(drafts, in: container) }
+            #expect(entries.map(\.sequence) == [1, 1, 2])
+            #expect(entries.map(\.notificationID) == ["n1", "n2", "n3"])
+            let more = try await f.store.dispatch { try await $0.deliver([Self.draft(StoreFixture.alice, "n4")], in: container) }
+            #expect(more.map(\.sequence) == [3])
+            #expect(try await f.store.lastSequence(of: StoreFixture.alice, in: container) == 3)
+            #expect(try await f.store.lastSequence(of: StoreFixture.bob, in: container) == 1)
+
+            let inbox = try await f.store.inbox(of: StoreFixture.alice, in: container, after: 0, limit: 10)
+            #expect(inbox == [entries[0], entries[2], more[0]])
+            #expect(inbox.first?.payload == drafts[0].payload && inbox.first?.originDeviceID == "device-1")
+            #expect(try await f.store.inbox(of: StoreFixture.alice, in: container, after: 1, limit: 1).map(\.notificationID) == ["n3"])
+            let production = ContainerEnvironment(container: StoreFixture.container, environment: .production)
+            #expect(try await f.store.inbox(of: StoreFixture.alice, in: production, after: 0, limit: 10).isEmpty)
+
+            // A dispatch that fails delivers nothing and spends no numbers.
+            await #expect(throws: DeliberateFailure()) {
+                try await f.store.dispatch { transaction in
+                    _ = try await transaction.deliver([Self.draft(StoreFixture.alice, "lost")], in: container)
+                    throw DeliberateFailure()
+                }
+            }
+            #expect(try await f.store.lastSequence(of: StoreFixture.alice, in: container) == 3)
+            #expect(try await f.store.inbox(of: StoreFixture.alice, in: container, after: 3, limit: 10).isEmpty)
+        }
+    }
+
+    @Test("pruning inboxes removes older entries; numbering goes on after them", arguments: StoreFactory.all)
+    func pruneInboxes(factory: StoreFactory) async throws {
+        try await factory.with { f in
+            let container = StoreFixture.development
+            _ = try await f.store.dispatch { try await $0.deliver([Self.draft(StoreFixture.alice, "old")], in: container) }
+            f.clock.advance(milliseconds: 60_000)
+            let cutoff = f.clock.now
+            _ = try await f.store.dispatch { try await $0.deliver([Self.draft(StoreFixture.alice, "new")], in: container) }
+            #expect(try await f.store.pruneInboxes(before: cutoff) == 1)
+            #expect(try await f.store.inbox(of: StoreFixture.alice, in: container, after: 0, limit: 10).map(\.notificationID) == ["new"])
+            #expect(try await f.store.pruneInboxes(before: cutoff) == 0)
+            let next = try await f.store.dispatch { try await $0.deliver([Self.draft(StoreFixture.alice, "next")], in: container) }
+            #expect(next.map(\.sequence) == [3])
+        }
+    }
+
+    @Test("a dispatch reads a zone's participants, users' subscriptions and live records", arguments: StoreFactory.all)
+    func dispatchReads(factory: StoreFactory) async throws {
+        try await factory.with { f in
+            _ = try await f.makeRecordShare()
+            let subscription = Subscription(subscriptionID: "zone-z", kind: .zone(ZoneID(zoneName: "Z", ownerRecordName: StoreFixture.alice)))
+            let subscriber = Subscriber(
+                container: StoreFixture.container,
+                environment: .development,
+                scope: .private,
+                userRecordName: StoreFixture.alice
+            )
+            _ = try await f.store.modifySubscriptions([.save(subscription)], of: subscriber)
+            let (participants, subscriptions, records) = try await f.store.dispatch { transaction in
+                (
+                    try await transaction.participants(ofZone: "Z", of: f.tenant()),
+                    try await transaction.subscriptions(of: [StoreFixture.alice, StoreFixture.bob], scope: .private, in: StoreFixture.development),
+                    try await transaction.records(named: ["root", "absent"], inZone: "Z", of: f.tenant())
+                )
+            }
+            #expect(participants == [ZoneParticipant(userRecordName: StoreFixture.bob, shareName: "share-1")])
+            #expect(subscriptions.map(\.userRecordName) == [StoreFixture.alice])
+            #expect(subscriptions.map(\.subscription) == [subscription])
+            #expect(Set(records.keys) == ["root"])
+            // A subscription that fired once is removed in the dispatch.
+            try await f.store.dispatch { try await $0.deleteSubscription("zone-z", of: subscriber) }
+            #expect(try await f.store.subscriptions(of: subscriber).isEmpty)
+        }
+    }
+}
