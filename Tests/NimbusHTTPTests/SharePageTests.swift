@@ -66,6 +66,18 @@ struct SharePageTests {
         }
     }
 
+    @Test("a share path longer than any link is no page: a CloudKit-shaped 400, for every method")
+    func overlongShortGUID() async throws {
+        try await HTTPFixture.with { _, client in
+            let guid = String(repeating: "0", count: 65)
+            for method in [HTTPRequest.Method.get, .post] {
+                let response = try await client.send(method, "/share/\(guid)")
+                try response.expectError("BAD_REQUEST", status: .badRequest)
+            }
+            #expect(try await client.send(.get, "/share/\(String(repeating: "0", count: 64))").status == .notFound)
+        }
+    }
+
     @Test("the accept button joins the share; the page then says so")
     func acceptFromThePage() async throws {
         try await HTTPFixture.with { f, client in

@@ -39,7 +39,10 @@ struct PageRoutes: Sendable {
         let sharePage = SharePage(database: services.database, accounts: services.accounts, publicAddress: publicAddress)
         for method in [HTTPRequest.Method.get, .head, .post, .put, .delete, .patch] {
             router.on("/share/:shortGUID", method: method) { request, context in
-                await sharePage.respond(to: request, shortGUID: context.parameters.get("shortGUID") ?? "")
+                let shortGUID = context.parameters.get("shortGUID") ?? ""
+                // Longer than any link's: no share route, answered as any path no route takes.
+                guard shortGUID.utf8.count <= SharePage.maximumShortGUIDLength else { throw HTTPError(.notFound) }
+                return await sharePage.respond(to: request, shortGUID: shortGUID)
             }
         }
     }

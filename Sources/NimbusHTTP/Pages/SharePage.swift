@@ -32,7 +32,6 @@ struct SharePage {
     static let maximumShortGUIDLength = 64
 
     func respond(to request: Request, shortGUID: String) async -> Response {
-        guard shortGUID.utf8.count <= Self.maximumShortGUIDLength else { return Self.notFound }
         do {
             switch request.method {
             case .get, .head:
