@@ -22,11 +22,9 @@ enum RecordJSON {
         }
         var reason = ""
         if case .string(let text)? = members["reason"] { reason = text }
-        var code = ErrorCodes.code(serverErrorCode: serverCode)
-        if case .string(let finer)? = members["nimbusErrorCode"], let refined = ErrorCodes.code(nimbusErrorCode: finer) {
-            code = refined
-        }
-        var error = NimbusError(code, reason)
+        var finer: String?
+        if case .string(let text)? = members["nimbusErrorCode"] { finer = text }
+        var error = NimbusError(NimbusError.Code(serverErrorCode: serverCode, nimbusErrorCode: finer), reason)
         if let seconds = members["retryAfter"].flatMap(\.doubleValue) { error.retryAfter = .milliseconds(Int64(seconds * 1000)) }
         if let serverRecord = members["serverRecord"] {
             let fallback = zoneID ?? ZoneID(zoneName: ZoneID.defaultZoneName, ownerRecordName: "")

@@ -89,6 +89,50 @@ public struct NimbusError: Error, Sendable, Hashable, CustomStringConvertible {
             }
         }
 
+        /// Nimbus's finer code where CloudKit's `serverErrorCode` is shared by several
+        /// (`BAD_REQUEST` covers an expired sync token and an exceeded limit): sent as the extra
+        /// key `nimbusErrorCode`, which CloudKit clients ignore and the Nimbus SDK reads.
+        public var nimbusErrorCode: String? {
+            switch base {
+            case .changeTokenExpired: "CHANGE_TOKEN_EXPIRED"
+            case .limitExceeded: "LIMIT_EXCEEDED"
+            default: nil
+            }
+        }
+
+        /// The code an error dictionary names: its `serverErrorCode` (CloudKit's, and the
+        /// aliases clients meet), refined by Nimbus's `nimbusErrorCode` when it has one. An
+        /// unknown code is an internal error. The one table of wire codes, with
+        /// ``serverErrorCode`` and ``nimbusErrorCode``, which it reverses.
+        public init(serverErrorCode: String, nimbusErrorCode: String? = nil) {
+            switch nimbusErrorCode {
+            case "CHANGE_TOKEN_EXPIRED":
+                self = .changeTokenExpired
+                return
+            case "LIMIT_EXCEEDED":
+                self = .limitExceeded
+                return
+            default: break
+            }
+            self =
+                switch serverErrorCode {
+                case "ACCESS_DENIED": .permissionFailure
+                case "ATOMIC_ERROR": .atomicFailure
+                case "AUTHENTICATION_FAILED": .authenticationFailed
+                case "AUTHENTICATION_REQUIRED": .authenticationRequired
+                case "BAD_REQUEST": .badRequest
+                case "CONFLICT": .serverRecordChanged
+                case "EXISTS": .alreadyExists
+                case "NOT_FOUND", "UNKNOWN_ITEM": .unknownItem
+                case "QUOTA_EXCEEDED": .quotaExceeded
+                case "THROTTLED": .requestRateLimited
+                case "TRY_AGAIN_LATER": .serviceUnavailable
+                case "VALIDATING_REFERENCE_ERROR": .referenceViolation
+                case "ZONE_NOT_FOUND": .zoneNotFound
+                default: .internalError
+                }
+        }
+
         public var description: String {
             switch base {
             case .partialFailure: "PARTIAL_FAILURE"

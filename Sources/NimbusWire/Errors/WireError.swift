@@ -45,12 +45,7 @@ public struct WireError: WireResponse {
         retryAfter = error.retryAfter.map { Int($0.components.seconds) + ($0.components.attoseconds > 0 ? 1 : 0) }
         self.redirectURL = redirectURL
         serverRecord = error.serverRecord
-        nimbusErrorCode =
-            switch error.code {
-            case .changeTokenExpired: "CHANGE_TOKEN_EXPIRED"
-            case .limitExceeded: "LIMIT_EXCEEDED"
-            default: nil
-            }
+        nimbusErrorCode = error.code.nimbusErrorCode
     }
 
     package func write(to writer: inout JSONWriter, options: WireOptions) {
