@@ -200,7 +200,7 @@ struct SharingTests {
                     recordName: name,
                     recordType: Share.recordType,
                     fields: ["cloudkit.title": FieldInput(.string(title))],
-                    share: ShareChange(rootRecordName: zoneShare ? nil : "c1", publicPermission: .none, participants: participants)
+                    share: ShareChange(rootRecordName: zoneShare ? nil : "c1", publicPermission: nil, participants: participants)
                 )
             }
             let first = try await f.modify(
