@@ -179,6 +179,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -203,6 +204,7 @@ let package = Package(
             name: "NimbusTestSupport",
             dependencies: [
                 "NimbusSQL",
+                "NimbusStore",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/NimbusTestSupport",

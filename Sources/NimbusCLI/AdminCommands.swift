@@ -146,15 +146,9 @@ enum Admin {
         logger.logLevel = .warning
         let instance = try await NimbusInstance.open(data.configuration, logger: logger)
         do {
-            let result = try await body(instance)
-            await instance.close()
-            return result
+            return try await instance.withStore { try await body(instance) }
         } catch let error as NimbusError {
-            await instance.close()
             throw CommandFailure(description: error.reason)
-        } catch {
-            await instance.close()
-            throw error
         }
     }
 }

@@ -52,11 +52,17 @@ struct Serve: AsyncParsableCommand {
         if let port, !(0...65535).contains(port) { throw ValidationError("--port must be from 0 to 65535") }
         let instance = try await NimbusInstance.open(configuration, logger: logger)
         let location = configuration.databaseURL == nil ? "data directory \(configuration.dataDirectory)" : "database"
-        let quickstart = QuickstartNotice(try await NimbusServer.makeQuickstart(instance), location: location)
-        // Printed once the server listens, so the URL names the port it got (with `--port 0`);
-        // and printed anyway if it never listens (a port in use): the tokens are shown only once.
+        let quickstart = QuickstartNotice(location: location)
+        // Made once the store runs, before the server listens; printed once it listens, so the
+        // URL names the port it got (with `--port 0`), and printed anyway if it never listens
+        // (a port in use): the tokens are shown only once.
         do {
-            try await NimbusServer.run(instance, logger: logger) { url in quickstart.print(url: url) }
+            try await NimbusServer.run(
+                instance,
+                logger: logger,
+                beforeServing: { quickstart.set(try await NimbusServer.makeQuickstart(instance)) },
+                onReady: { url in quickstart.print(url: url) }
+            )
         } catch {
             quickstart.print(url: NimbusServer.configuredURL(configuration))
             throw error
@@ -133,21 +139,28 @@ struct Serve: AsyncParsableCommand {
 
 /// The lines a first start prints for the README's quick start, printed once.
 private final class QuickstartNotice: Sendable {
-    private let quickstart: NimbusServer.Quickstart?
+    private struct State {
+        var quickstart: NimbusServer.Quickstart?
+        var isPrinted = false
+    }
     private let location: String
-    private let printed = Mutex(false)
+    private let state = Mutex(State())
 
-    init(_ quickstart: NimbusServer.Quickstart?, location: String) {
-        self.quickstart = quickstart
+    init(location: String) {
         self.location = location
     }
 
+    func set(_ quickstart: NimbusServer.Quickstart?) {
+        state.withLock { $0.quickstart = quickstart }
+    }
+
     func print(url: String) {
-        guard let quickstart,
-            printed.withLock({ done in
-                defer { done = true }; return !done
-            })
-        else { return }
+        let quickstart = state.withLock { state -> NimbusServer.Quickstart? in
+            guard !state.isPrinted, let quickstart = state.quickstart else { return nil }
+            state.isPrinted = true
+            return quickstart
+        }
+        guard let quickstart else { return }
         // Written straight to the file descriptor: stdout is a pipe under scripts and tests, and
         // buffered output would not arrive while the server runs.
         FileHandle.standardOutput.write(

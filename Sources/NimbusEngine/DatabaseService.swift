@@ -22,12 +22,13 @@ public final class DatabaseService: Sendable {
     let records: any RecordStore
     let shares: any ShareStore
     let subscriptions: any SubscriptionStore
-    /// Fires after every committed write that may notify someone: the dispatcher waits on it.
-    public let changeSignal = ChangeSignal()
+    /// Fires after every committed write that may notify someone (the store's commit hook):
+    /// the dispatcher waits on it.
+    public var changeSignal: ChangeSignal { records.changeCommitted }
     let users: any AccountStore
     let schema: SchemaRegistry
-    /// Milliseconds since 1970-01-01 UTC.
-    let now: @Sendable () -> Int64
+    /// The clock it reads the time from.
+    let clock: any NimbusClock
     /// Makes names for records created without one.
     let makeRecordName: @Sendable () -> String
     let sealer: TokenSealer
@@ -39,7 +40,7 @@ public final class DatabaseService: Sendable {
     ///   - shares: Where shares are read outside zone transactions.
     ///   - users: Where participants of shares are looked up.
     ///   - schemaStore: Where record types and their fields are kept.
-    ///   - now: The clock, in milliseconds since 1970-01-01 UTC.
+    ///   - clock: The clock it reads the time from; tests pass one they move by hand.
     ///   - makeRecordName: Names records created without one (UUIDs in production).
     ///   - cursorKey: A secret that authenticates continuation markers and sync tokens.
     ///   - logger: Where rule decisions worth knowing are logged.
@@ -49,7 +50,7 @@ public final class DatabaseService: Sendable {
         subscriptions: any SubscriptionStore,
         users: any AccountStore,
         schemaStore: any SchemaStore,
-        now: @escaping @Sendable () -> Int64,
+        clock: any NimbusClock,
         makeRecordName: @escaping @Sendable () -> String,
         cursorKey: [UInt8],
         logger: Logger
@@ -59,7 +60,7 @@ public final class DatabaseService: Sendable {
         self.subscriptions = subscriptions
         self.users = users
         self.schema = SchemaRegistry(store: schemaStore)
-        self.now = now
+        self.clock = clock
         self.makeRecordName = makeRecordName
         self.sealer = TokenSealer(key: cursorKey)
         self.logger = logger

@@ -7,7 +7,7 @@
 import Crypto
 public import Logging
 import NimbusModel
-import NimbusStore
+public import NimbusStore
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -24,50 +24,60 @@ import NimbusStore
 public final class SQLStore: Sendable {
     let database: any SQLDatabase
     let cipher: FieldCipher
-    /// Milliseconds since 1970-01-01 UTC; injected so tests control time.
-    let now: @Sendable () -> Int64
+    /// The clock the store stamps rows by; injected so tests control time.
+    let clock: any NimbusClock
     /// Each container's per-user storage quota, as last read (see `userQuota(of:)`).
-    let quotas = StorageQuotaCache()
+    let quotas: StorageQuotaCache
     /// Builds the indexes queries ask for (see `FieldIndex`).
     let fieldIndexes: FieldIndexBuilder
+    /// The commit hook: fired once a write that recorded a change has committed.
+    public let changeCommitted = ChangeSignal()
+    private let lifetime = StoreLifetime()
+    /// Whether the database held no container when the store opened it: a new deployment.
+    public let heldNoDataWhenOpened: Bool
 
-    init(database: any SQLDatabase, cipher: FieldCipher, now: @escaping @Sendable () -> Int64, logger: Logger) {
+    init(database: any SQLDatabase, heldNoData: Bool, cipher: FieldCipher, clock: any NimbusClock, logger: Logger) {
         self.database = database
+        self.heldNoDataWhenOpened = heldNoData
         self.cipher = cipher
-        self.now = now
-        self.fieldIndexes = FieldIndexBuilder(database: database, logger: logger)
+        self.clock = clock
+        self.quotas = StorageQuotaCache(clock: clock)
+        self.fieldIndexes = FieldIndexBuilder(database: database, clock: clock, logger: logger)
     }
 
     /// Opens (creating if needed) an SQLite store at `path` and migrates it to the latest schema.
     /// - Parameters:
     ///   - path: The database file.
     ///   - cipher: Seals encrypted fields; its key must stay the same for the life of the data.
-    ///   - now: The clock, in milliseconds since 1970-01-01 UTC.
+    ///   - clock: The clock it reads the time from; tests pass one they move by hand.
     ///   - logger: Where the store logs what it does in the background (index builds).
     public static func openSQLite(
         path: String,
         cipher: FieldCipher,
-        now: @escaping @Sendable () -> Int64 = SQLStore.systemTime,
+        clock: any NimbusClock = SystemClock(),
         logger: Logger = Logger(label: "nimbus.store")
     ) async throws -> SQLStore {
-        SQLStore(database: try await SQLiteDatabase.open(path: path), cipher: cipher, now: now, logger: logger)
+        let database = try await SQLiteDatabase.open(path: path)
+        let heldNoData = try await database.readStatement("SELECT 1 FROM containers LIMIT 1", []).isEmpty
+        return SQLStore(database: database, heldNoData: heldNoData, cipher: cipher, clock: clock, logger: logger)
     }
 
     /// Connects to a PostgreSQL database and migrates it to the latest schema (migrations from
-    /// several processes at once take turns).
+    /// several processes at once take turns). The store serves once it runs (``run()``).
     /// - Parameters:
     ///   - location: The database, and the pool and timeout settings.
     ///   - cipher: Seals encrypted fields; its key must stay the same for the life of the data,
     ///     and be the same in every process that shares the database.
-    ///   - now: The clock, in milliseconds since 1970-01-01 UTC.
+    ///   - clock: The clock it reads the time from; tests pass one they move by hand.
     ///   - logger: Where the connection pool, and the store's background work, log.
     public static func openPostgres(
         _ location: PostgresLocation,
         cipher: FieldCipher,
-        now: @escaping @Sendable () -> Int64 = SQLStore.systemTime,
+        clock: any NimbusClock = SystemClock(),
         logger: Logger
     ) async throws -> SQLStore {
-        SQLStore(database: try await PostgreSQLDatabase.open(location, logger: logger), cipher: cipher, now: now, logger: logger)
+        let (database, heldNoData) = try await PostgreSQLDatabase.open(location, logger: logger)
+        return SQLStore(database: database, heldNoData: heldNoData, cipher: cipher, clock: clock, logger: logger)
     }
 
     /// Whether the store holds no container yet: a new deployment.
@@ -84,15 +94,32 @@ public final class SQLStore: Sendable {
         }
     }
 
-    /// Closes the database; the store must not be used afterwards.
-    public func close() async {
-        await fieldIndexes.stop()
-        await database.close()
+    /// Runs the store's long-lived work: PostgreSQL's connection pool, and the builder of the
+    /// indexes queries ask for. Returns when the calling task is cancelled or the store closes.
+    ///
+    /// A store serves only while it runs (a PostgreSQL store's queries wait for its pool): a
+    /// server runs it as a service of its group; a tool runs it around its work. Calling it
+    /// again while it runs starts nothing more, and returns as the first call does.
+    public func run() async {
+        guard lifetime.start() else {
+            await lifetime.waitUntilClosed()
+            return
+        }
+        await withDiscardingTaskGroup { group in
+            group.addTask { await self.database.run() }
+            group.addTask { await self.fieldIndexes.run() }
+            await lifetime.waitUntilClosed()
+            group.cancelAll()
+        }
+        lifetime.ended()
     }
 
-    /// The system clock in milliseconds since 1970-01-01 UTC.
-    @Sendable public static func systemTime() -> Int64 {
-        Int64((Date().timeIntervalSince1970 * 1000).rounded())
+    /// Closes the database once its work (``run()``) has ended; the store must not be used
+    /// afterwards. Closing again does nothing.
+    public func close() async {
+        guard lifetime.close() else { return }
+        await lifetime.waitUntilRunEnded()
+        await database.close()
     }
 
     /// Binds the tenant key columns `container, environment, owner`.

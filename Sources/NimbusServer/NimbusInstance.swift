@@ -9,8 +9,8 @@ public import Logging
 import NimbusAPNs
 public import NimbusEngine
 import NimbusModel
-public import NimbusSQL
-import NimbusStore
+import NimbusSQL
+public import NimbusStore
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -37,9 +37,11 @@ public struct NimbusInstance: Sendable {
     public let webhooks: WebhookDelivery
     private let apnsClient: APNsClient?
     let store: SQLStore
-    /// The clock the instance was opened with, in milliseconds since 1970.
-    let now: @Sendable () -> Int64
+    /// The clock the instance was opened with.
+    let clock: any NimbusClock
     let tokenKey: [UInt8]
+    /// Where the instance's services log.
+    let logger: Logger
     /// Whether the store held no data before this open: a new data directory or an empty database.
     public let isNew: Bool
 
@@ -47,11 +49,11 @@ public struct NimbusInstance: Sendable {
     /// - Parameters:
     ///   - configuration: Where the data is and how to serve it.
     ///   - logger: Where the services log.
-    ///   - now: The clock, in milliseconds since 1970-01-01 UTC; tests pass one they control.
+    ///   - clock: The clock the instance reads and sleeps on; tests pass one they move by hand.
     public static func open(
         _ configuration: ServerConfiguration,
         logger: Logger,
-        now: @escaping @Sendable () -> Int64 = SQLStore.systemTime
+        clock: any NimbusClock = SystemClock()
     ) async throws -> NimbusInstance {
         let files = FileManager.default
         do {
@@ -75,26 +77,26 @@ public struct NimbusInstance: Sendable {
                 throw ServerError("the database URL is not usable: \(error)")
             }
             do {
-                store = try await SQLStore.openPostgres(location, cipher: cipher, now: now, logger: logger)
+                store = try await SQLStore.openPostgres(location, cipher: cipher, clock: clock, logger: logger)
             } catch {
                 throw ServerError("cannot open the database \(location): \(String(reflecting: error))")
             }
-            isNew = try await store.isEmpty()
+            isNew = store.heldNoDataWhenOpened
         } else {
             isNew = !files.fileExists(atPath: configuration.databasePath)
-            store = try await SQLStore.openSQLite(path: configuration.databasePath, cipher: cipher, now: now, logger: logger)
+            store = try await SQLStore.openSQLite(path: configuration.databasePath, cipher: cipher, clock: clock, logger: logger)
         }
         var accountConfiguration = AccountService.Configuration()
         accountConfiguration.signatureDateWindow = Int64(configuration.signatureDateWindowSeconds) * 1000
-        let accounts = AccountService(store: store, configuration: accountConfiguration, now: now, logger: logger)
-        let names = TimeOrderedUUID(now: now)
+        let accounts = AccountService(store: store, configuration: accountConfiguration, clock: clock, logger: logger)
+        let names = TimeOrderedUUID(clock: clock)
         let database = DatabaseService(
             records: store,
             shares: store,
             subscriptions: store,
             users: store,
             schemaStore: store,
-            now: now,
+            clock: clock,
             makeRecordName: { names.next() },
             cursorKey: keys.token,
             logger: logger
@@ -105,6 +107,7 @@ public struct NimbusInstance: Sendable {
             hub: NotificationHub(),
             makeID: { UUID().uuidString.lowercased() },
             batchDelay: configuration.notificationDelay,
+            clock: clock,
             logger: logger
         )
         var apnsClient: APNsClient?
@@ -118,7 +121,7 @@ public struct NimbusInstance: Sendable {
                     notifications: store,
                     sender: client,
                     wake: dispatcher.hub.written,
-                    now: now,
+                    clock: clock,
                     inboxRetention: configuration.inboxRetention,
                     logger: logger
                 )
@@ -130,10 +133,10 @@ public struct NimbusInstance: Sendable {
         let webhooks = WebhookDelivery(
             tokens: store,
             notifications: store,
-            sender: WebhookClient(client: WebhookClient.sharedClient, now: now),
+            sender: WebhookClient(client: WebhookClient.sharedClient, clock: clock),
             serverKey: keys.token,
             wake: dispatcher.hub.writtenForWebhooks,
-            now: now,
+            clock: clock,
             logger: logger
         )
         return NimbusInstance(
@@ -145,8 +148,9 @@ public struct NimbusInstance: Sendable {
             webhooks: webhooks,
             apnsClient: apnsClient,
             store: store,
-            now: now,
+            clock: clock,
             tokenKey: keys.token,
+            logger: logger,
             isNew: isNew
         )
     }
@@ -154,7 +158,7 @@ public struct NimbusInstance: Sendable {
     /// Removes inbox entries older than the configured retention, and web courier tokens
     /// nobody polled for as long; returns how many entries and tokens went.
     public func pruneInboxes() async throws -> Int {
-        let cutoff = now() - Int64(configuration.inboxRetention.components.seconds) * 1000
+        let cutoff = clock.millisecondsSince1970 - Int64(configuration.inboxRetention.components.seconds) * 1000
         return try await store.pruneInboxes(before: cutoff) + store.pruneCourierTokens(unusedSince: cutoff)
     }
 
@@ -169,7 +173,8 @@ public struct NimbusInstance: Sendable {
         try await store.schemaVersion()
     }
 
-    /// Closes the connections to APNs and the store.
+    /// Closes the connections to APNs and the store; their services (``services``) must have
+    /// stopped. A service group running them closes the instance as it shuts down.
     public func close() async {
         try? await apnsClient?.shutdown()
         await store.close()

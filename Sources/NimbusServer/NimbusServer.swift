@@ -19,9 +19,9 @@ import UnixSignals
 
 /// Builds and runs the Nimbus HTTP server over an opened ``NimbusInstance``.
 ///
-/// One `ServiceGroup` runs the HTTP application and, after it, closes the store: on SIGTERM or
-/// SIGINT the server stops accepting connections, lets in-flight requests finish, and then
-/// closes SQLite cleanly. Shutdown is bounded: requests still running after
+/// The application's one `ServiceGroup` runs the instance's services (the store first) and the
+/// HTTP server last: on SIGTERM or SIGINT the server stops accepting connections and lets
+/// in-flight requests finish, then the services stop in reverse order and the store closes. Shutdown is bounded: requests still running after
 /// ``gracefulShutdownLimit`` are cancelled, and work that ignores cancellation for
 /// ``cancellationLimit`` more ends with the process.
 public enum NimbusServer {
@@ -89,7 +89,7 @@ public enum NimbusServer {
             database: instance.database,
             accounts: instance.accounts,
             dispatcher: instance.dispatcher,
-            courier: WebCourier(tokens: instance.pushTokens, dispatcher: instance.dispatcher, now: instance.now, logger: logger)
+            courier: WebCourier(tokens: instance.pushTokens, dispatcher: instance.dispatcher, clock: instance.clock, logger: logger)
         )
         return NimbusRouter.make(
             services: services,
@@ -104,11 +104,14 @@ public enum NimbusServer {
     /// - Parameters:
     ///   - instance: The opened data directory.
     ///   - logger: The server's logger.
+    ///   - beforeServing: Runs once the instance's services run (the store serves), before the
+    ///     server listens; the server does not start if it throws.
     ///   - onServerRunning: Called with the server's URL and the listening channel once the
     ///     server accepts connections (on port 0, the URL names the port it got).
     public static func makeApplication(
         _ instance: NimbusInstance,
         logger: Logger,
+        beforeServing: @escaping @Sendable () async throws -> Void = {},
         onServerRunning: @escaping @Sendable (_ url: String, any Channel) async -> Void = { _, _ in }
     ) -> some ApplicationProtocol {
         let configuration = instance.configuration
@@ -118,13 +121,6 @@ public enum NimbusServer {
         // "Nimbus ready" is the one line an operator sees on start.
         var frameworkLogger = logger
         if frameworkLogger.logLevel == .info { frameworkLogger.logLevel = .notice }
-        // Services stop in reverse order: the pruner before the store closes.
-        var services: [any Service] = [StoreCloser(instance: instance), NotificationDelivery(instance: instance, logger: logger)]
-        if let retention = configuration.tombstoneRetention {
-            services.append(
-                TombstonePruner(database: instance.database, retention: retention, interval: .seconds(3600), logger: logger)
-            )
-        }
         let socket = NotificationSocket(accounts: instance.accounts, dispatcher: instance.dispatcher, publicAddress: address, logger: logger)
         let connections = configuration.maximumConnections ?? DescriptorLimit.connectionCap(forDescriptorLimit: DescriptorLimit.raiseToHardLimit())
         let server = HTTPServerBuilder { responder in
@@ -146,7 +142,7 @@ public enum NimbusServer {
                 headTimeout: TimeAmount(configuration.requestHeadTimeout)
             )
         }
-        return Application(
+        var application = Application(
             responder: responder,
             server: server,
             configuration: .init(
@@ -154,7 +150,9 @@ public enum NimbusServer {
                 serverName: "Nimbus",
                 availableConnectionsDelegate: MaximumAvailableConnections(connections, logger: logger)
             ),
-            services: services,
+            // One group: the instance's services, then the server; they stop in reverse order, so
+            // the server drains before anything it calls stops, and the store closes last.
+            services: instance.services,
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.port
                 let listening = url(hostname: configuration.hostname, port: port)
@@ -164,13 +162,22 @@ public enum NimbusServer {
             },
             logger: frameworkLogger
         )
+        application.beforeServerStarts(perform: beforeServing)
+        return application
     }
 
     /// Runs the server until SIGTERM or SIGINT, then shuts it down gracefully.
-    /// - Parameter onReady: called with the server's URL once it accepts connections, before
-    ///   the "Nimbus ready" line is logged.
-    public static func run(_ instance: NimbusInstance, logger: Logger, onReady: @escaping @Sendable (String) -> Void = { _ in }) async throws {
-        let application = makeApplication(instance, logger: logger) { url, channel in
+    /// - Parameters:
+    ///   - beforeServing: Runs once the store serves, before the server listens.
+    ///   - onReady: called with the server's URL once it accepts connections, before the
+    ///     "Nimbus ready" line is logged.
+    public static func run(
+        _ instance: NimbusInstance,
+        logger: Logger,
+        beforeServing: @escaping @Sendable () async throws -> Void = {},
+        onReady: @escaping @Sendable (String) -> Void = { _ in }
+    ) async throws {
+        let application = makeApplication(instance, logger: logger, beforeServing: beforeServing) { url, channel in
             onReady(url)
             let port = channel.localAddress?.port ?? instance.configuration.port
             logger.info(
@@ -200,19 +207,4 @@ public enum NimbusServer {
     static let gracefulShutdownLimit: Duration = .seconds(30)
     /// How long cancelled work gets to end before the process stops regardless.
     static let cancellationLimit: Duration = .seconds(10)
-}
-
-/// Closes the store once everything started after it has shut down.
-///
-/// The application runs its own services before the HTTP server stops, so this waits for
-/// graceful shutdown and then for the server to drain before closing SQLite.
-struct StoreCloser: Service, CustomStringConvertible {
-    let instance: NimbusInstance
-    /// The service lifecycle logs services by their descriptions; a name is all it needs.
-    var description: String { "StoreCloser" }
-
-    func run() async throws {
-        try? await gracefulShutdown()
-        await instance.close()
-    }
 }

@@ -12,6 +12,11 @@ public import NimbusModel
 /// serialises writers of that zone: a write's change counters are therefore allocated in commit
 /// order, so a reader can never see a counter value and later find a smaller one committed.
 public protocol RecordStore: Sendable {
+    /// Fires after every commit that put a change in the notification outbox: a zone write
+    /// that called ``ZoneTransaction/recordChange(_:)``, or a zone deletion. It is the store's
+    /// commit hook, so no writer can forget to wake the notification dispatcher.
+    var changeCommitted: ChangeSignal { get }
+
     /// Returns the tenant's live zones, the default zone first (it always exists).
     func zones(of tenant: Tenant) async throws -> [Zone]
 
@@ -23,7 +28,15 @@ public protocol RecordStore: Sendable {
     func createZone(named name: String, of tenant: Tenant) async throws -> Zone
 
     /// Deletes a custom zone and every record in it; returns `false` if there was no such zone.
-    func deleteZone(named name: String, of tenant: Tenant) async throws -> Bool
+    ///
+    /// The deletion goes into the notification outbox with the note `notice` makes from the
+    /// zone's shares as they were (with every participant), read in the same transaction: the
+    /// engine decides who hears of it.
+    func deleteZone(
+        named name: String,
+        of tenant: Tenant,
+        notice: @escaping @Sendable (_ shares: [Share]) -> ChangeNote
+    ) async throws -> Bool
 
     /// Returns the live records of a zone with the given names, by name; absent names are left out.
     /// - Throws: ``StoreError`` `.zoneNotFound` if the zone does not exist.

@@ -10,6 +10,7 @@ import NimbusEngine
 public import NimbusModel
 import NimbusServer
 import NimbusStore
+import ServiceLifecycle
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -46,8 +47,10 @@ public final class InProcessNimbus: Sendable {
     private let instance: NimbusInstance
     private let transport: any ClientTransport
     private let directory: URL
-    /// Notification delivery, as a server runs it: subscriptions fill inboxes.
-    private let delivery: Task<Void, Never>
+    /// The instance's services, as a server runs them: subscriptions fill inboxes.
+    private let services: ServiceGroup
+    /// The task that runs ``services``, ended by ``stop()``.
+    private let running: Task<Void, Never>
 
     private init(
         containerIdentifier: String,
@@ -55,14 +58,16 @@ public final class InProcessNimbus: Sendable {
         instance: NimbusInstance,
         transport: any ClientTransport,
         directory: URL,
-        logger: Logger
+        services: ServiceGroup,
+        running: Task<Void, Never>
     ) {
         self.containerIdentifier = containerIdentifier
         self.apiToken = apiToken
         self.instance = instance
         self.transport = transport
         self.directory = directory
-        delivery = Task { await NimbusServer.deliverNotifications(instance, logger: logger) }
+        self.services = services
+        self.running = running
     }
 
     /// Starts a server with one container; call ``stop()`` when done (or use
@@ -75,16 +80,26 @@ public final class InProcessNimbus: Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         do {
             let instance = try await NimbusInstance.open(ServerConfiguration(dataDirectory: directory.path), logger: logger)
-            let created = try await instance.accounts.createContainer(containerIdentifier, environment: .development)
-            let transport = InProcessTransport(responder: NimbusServer.makeResponder(instance, logger: logger), logger: logger)
-            return InProcessNimbus(
-                containerIdentifier: containerIdentifier,
-                apiToken: created.apiToken,
-                instance: instance,
-                transport: transport,
-                directory: directory,
-                logger: logger
-            )
+            // The services run from `start` to `stop`, which a test spans: no scope to run them in.
+            let services = ServiceGroup(configuration: .init(services: instance.services.map { .init(service: $0) }, logger: logger))
+            let running = Task { _ = try? await services.run() }
+            do {
+                let created = try await instance.accounts.createContainer(containerIdentifier, environment: .development)
+                let transport = InProcessTransport(responder: NimbusServer.makeResponder(instance, logger: logger), logger: logger)
+                return InProcessNimbus(
+                    containerIdentifier: containerIdentifier,
+                    apiToken: created.apiToken,
+                    instance: instance,
+                    transport: transport,
+                    directory: directory,
+                    services: services,
+                    running: running
+                )
+            } catch {
+                await services.triggerGracefulShutdown()
+                await running.value
+                throw error
+            }
         } catch {
             try? FileManager.default.removeItem(at: directory)
             throw error
@@ -151,15 +166,14 @@ public final class InProcessNimbus: Sendable {
 
     deinit {
         // A test that forgot `stop()` leaves no dispatcher polling for the rest of the run.
-        delivery.cancel()
+        running.cancel()
     }
 
-    /// Stops notification delivery, closes the database and deletes its files.
+    /// Stops the services as a server does at shutdown (notification delivery, then the
+    /// database), and deletes the database's files.
     public func stop() async {
-        delivery.cancel()
-        // As a server does at shutdown: delivery gets a few seconds to notice.
-        _ = await waitForEnd(of: delivery, atMost: .seconds(5))
-        await instance.close()
+        await services.triggerGracefulShutdown()
+        await running.value
         try? FileManager.default.removeItem(at: directory)
     }
 }

@@ -62,13 +62,13 @@ struct ClientFixture: Sendable {
         logger.logLevel = .warning
         let configuration = ServerConfiguration(dataDirectory: directory.path, databaseURL: database.postgresURL, port: 0)
         let instance = try await NimbusInstance.open(configuration, logger: logger)
-        let created = try await instance.accounts.createContainer(containerID, environment: .development)
-        let alice = try await instance.accounts.addUser(name: "Alice", email: "alice@example.com", phone: nil, container: containerID)
-        let bob = try await instance.accounts.addUser(name: "Bob", email: "bob@example.com", phone: nil, container: containerID)
-        if route == .inProcess {
-            let transport = InProcessTransport(responder: NimbusServer.makeResponder(instance, logger: logger), logger: logger)
-            let fixture = ClientFixture(
-                url: "http://nimbus.in-process",
+        // The store serves while the instance's services run: users are added once they do.
+        @Sendable func fixture(url: String, transport: any ClientTransport) async throws -> ClientFixture {
+            let created = try await instance.accounts.createContainer(containerID, environment: .development)
+            let alice = try await instance.accounts.addUser(name: "Alice", email: "alice@example.com", phone: nil, container: containerID)
+            let bob = try await instance.accounts.addUser(name: "Bob", email: "bob@example.com", phone: nil, container: containerID)
+            return ClientFixture(
+                url: url,
                 apiToken: created.apiToken,
                 alice: alice,
                 bob: bob,
@@ -76,30 +76,19 @@ struct ClientFixture: Sendable {
                 route: route,
                 transport: transport
             )
+        }
+        if route == .inProcess {
             // Notifications are delivered as a server delivers them.
-            let delivery = Task { await NimbusServer.deliverNotifications(instance, logger: logger) }
-            var failure: (any Error)?
-            do { try await body(fixture) } catch { failure = error }
-            delivery.cancel()
-            await delivery.value
-            await instance.close()
-            if let failure { throw failure }
+            let transport = InProcessTransport(responder: NimbusServer.makeResponder(instance, logger: logger), logger: logger)
+            try await instance.withServices {
+                try await body(try await fixture(url: "http://nimbus.in-process", transport: transport))
+            }
             return
         }
         let app = NimbusServer.makeApplication(instance, logger: logger)
         try await app.test(.live) { client in
             guard let port = client.port else { throw FixtureError("the live test server has no port") }
-            try await body(
-                ClientFixture(
-                    url: "http://127.0.0.1:\(port)",
-                    apiToken: created.apiToken,
-                    alice: alice,
-                    bob: bob,
-                    instance: instance,
-                    route: route,
-                    transport: Container.defaultTransport()
-                )
-            )
+            try await body(try await fixture(url: "http://127.0.0.1:\(port)", transport: Container.defaultTransport()))
         }
     }
 }

@@ -207,10 +207,10 @@ struct ChangeFeedTests {
             let old = try await f.changes(after: nil).syncToken
             _ = try await f.modify([.init(kind: .delete, recordName: "a")])
             let current = try await f.changes(after: old).syncToken
-            f.clock.advance(milliseconds: 3_600_000)
+            f.clock.advance(by: .milliseconds(3_600_000))
             #expect(try await f.database.pruneTombstones(olderThan: .seconds(7200)) == 0)
             #expect(try await f.changes(after: old).changes.count == 1)
-            f.clock.advance(milliseconds: 3_600_001)
+            f.clock.advance(by: .milliseconds(3_600_001))
             #expect(try await f.database.pruneTombstones(olderThan: .seconds(7200)) == 1)
             let error = await #expect(throws: NimbusError.self) { _ = try await f.changes(after: old) }
             #expect(error?.code == .changeTokenExpired)
@@ -261,13 +261,13 @@ struct ChangeFeedTests {
             let first = try await f.changes(after: nil, limit: 2)
             #expect(first.moreComing)
             // The delete of n0 predates the sync; pruning it changes nothing for this client.
-            f.clock.advance(milliseconds: 10_000)
+            f.clock.advance(by: .milliseconds(10_000))
             #expect(try await f.database.pruneTombstones(olderThan: .seconds(5)) == 1)
             let second = try await f.changes(after: first.syncToken, limit: 2)
             #expect(second.changes.count == 2)
             // A record the client may already have is deleted, and that tombstone is pruned.
             _ = try await f.modify([.init(kind: .delete, recordName: "n1")])
-            f.clock.advance(milliseconds: 10_000)
+            f.clock.advance(by: .milliseconds(10_000))
             #expect(try await f.database.pruneTombstones(olderThan: .seconds(5)) == 1)
             let error = await #expect(throws: NimbusError.self) { _ = try await f.changes(after: second.syncToken) }
             #expect(error?.code == .changeTokenExpired)

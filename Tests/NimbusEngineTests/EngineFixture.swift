@@ -13,17 +13,6 @@ import NimbusStore
 import NimbusTestSupport
 import Synchronization
 
-/// A clock tests move by hand, in milliseconds since 1970.
-final class ManualClock: Sendable {
-    private let value = Mutex<Int64>(1_700_000_000_000)
-
-    var now: Int64 { value.withLock { $0 } }
-
-    func advance(milliseconds: Int64) {
-        value.withLock { $0 += milliseconds }
-    }
-}
-
 /// Makes deterministic record names: rec-1, rec-2, ...
 final class SequentialNames: Sendable {
     private let next = Mutex(0)
@@ -61,17 +50,17 @@ struct EngineFixture {
         let names = SequentialNames()
         let cipher = FieldCipher(keyBytes: Array(repeating: 7, count: 32))!
         let testDatabase = TestDatabase(directory: directory)
-        let store = try await testDatabase.open(cipher: cipher, now: { clock.now })
+        let store = try await testDatabase.open(cipher: cipher, clock: clock)
         let log = CapturedLog()
         let logger = Logger(label: "test") { _ in CapturingLogHandler(log: log) }
-        let accounts = AccountService(store: store, now: { clock.now }, logger: logger)
+        let accounts = AccountService(store: store, clock: clock, logger: logger)
         let database = DatabaseService(
             records: store,
             shares: store,
             subscriptions: store,
             users: store,
             schemaStore: store,
-            now: { clock.now },
+            clock: clock,
             makeRecordName: { names.make() },
             cursorKey: Array(repeating: 9, count: 32),
             logger: logger
@@ -110,7 +99,7 @@ struct EngineFixture {
     /// Runs `body` with another engine on the same database, as a second server instance is:
     /// its own store (own connections), its own caches.
     func withSecondInstance<Result>(_ body: (DatabaseService) async throws -> Result) async throws -> Result {
-        let other = try await testDatabase.open(cipher: FieldCipher(keyBytes: Array(repeating: 7, count: 32))!, now: { clock.now })
+        let other = try await testDatabase.open(cipher: FieldCipher(keyBytes: Array(repeating: 7, count: 32))!, clock: clock)
         let names = SequentialNames()
         let instance = DatabaseService(
             records: other,
@@ -118,7 +107,7 @@ struct EngineFixture {
             subscriptions: other,
             users: other,
             schemaStore: other,
-            now: { clock.now },
+            clock: clock,
             makeRecordName: { "b-" + names.make() },
             cursorKey: Array(repeating: 9, count: 32),
             logger: Logger(label: "second-instance")

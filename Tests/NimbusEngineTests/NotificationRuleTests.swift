@@ -222,13 +222,13 @@ struct NotificationRuleTests {
             try await chat.write([Self.message("m1")], as: chat.f.bob)
             _ = try await chat.delivered()
             // Alice reads the chat on her phone: her read marker passes m1.
-            chat.f.clock.advance(milliseconds: 1000)
+            chat.f.clock.advance(by: .milliseconds(1000))
             try await chat.saveSetting(
                 RecordOperation(
                     kind: .create,
                     recordName: "read-chat",
                     recordType: "ReadMarker",
-                    fields: ["chat": FieldInput(.string("chat")), "readThrough": FieldInput(.timestamp(chat.f.clock.now))]
+                    fields: ["chat": FieldInput(.string("chat")), "readThrough": FieldInput(.timestamp(chat.f.clock.milliseconds))]
                 ),
                 as: chat.f.alice
             )

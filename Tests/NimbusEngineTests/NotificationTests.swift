@@ -51,6 +51,7 @@ struct NotificationTests {
             signal: f.database.changeSignal,
             hub: NotificationHub(),
             makeID: { "n-" + ids.make() },
+            clock: f.clock,
             logger: Logger(label: "test")
         )
     }

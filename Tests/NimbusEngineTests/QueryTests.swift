@@ -150,7 +150,7 @@ struct QueryTests {
             try await f.makeZone("Notes", for: f.alice)
             for index in 0..<3 {
                 _ = try await f.save(.note("s\(index)"))
-                f.clock.advance(milliseconds: 1000)
+                f.clock.advance(by: .milliseconds(1000))
             }
             let newestFirst = try await f.database.queryRecords(
                 Query(recordType: "Note", sortDescriptors: [SortDescriptor("___createTime", ascending: false)]),

@@ -6,6 +6,7 @@
 
 import NimbusEngine
 import NimbusModel
+import NimbusTestSupport
 import Testing
 
 @Suite("records/modify operation types")
@@ -17,7 +18,7 @@ struct RecordOperationTests {
             let record = try await f.save(.note("n1", ["title": .string("hello")]))
             #expect(record.recordChangeTag.isEmpty == false)
             #expect(record.created.userRecordName == f.alice)
-            #expect(record.created.timestamp == f.clock.now)
+            #expect(record.created.timestamp == f.clock.milliseconds)
             #expect(try await f.lookup("n1")?.fields["title"] == .string("hello"))
         }
     }
@@ -225,10 +226,10 @@ struct TimeOrderedUUIDTests {
     @Test("names are version 7 UUIDs that sort in creation order, also within one millisecond")
     func ordered() {
         let clock = ManualClock()
-        let names = TimeOrderedUUID(now: { clock.now })
+        let names = TimeOrderedUUID(clock: clock)
         var generated: [String] = []
         for index in 0..<5000 {
-            if index.isMultiple(of: 1000) { clock.advance(milliseconds: 1) }
+            if index.isMultiple(of: 1000) { clock.advance(by: .milliseconds(1)) }
             generated.append(names.next())
         }
         #expect(generated == generated.sorted())

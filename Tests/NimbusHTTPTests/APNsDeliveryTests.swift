@@ -87,8 +87,8 @@ struct APNsDeliveryTests {
 
                 try await Self.save("n1", device: "phone", f: f, client: client)
                 let received = try await fake.waitForRequests(2)
-                // Anything sent to the phone would have arrived by now, with the laptop's pushes.
-                try await Task.sleep(for: .milliseconds(300))
+                // Anything sent to the phone was sent in the same pass as the laptop's pushes.
+                await f.waitForIdleLoops()
                 #expect(fake.received.count == 2, "\(fake.received.map(\.deviceToken))")
                 for push in received {
                     #expect(push.deviceToken == Self.deviceToken("b"), "the writing device gets nothing; base64 became hex")
@@ -157,12 +157,14 @@ struct APNsDeliveryTests {
                 // has taken in APNs' last answer.
                 let failures = "SELECT failures FROM push_tokens WHERE apns_token = '\(busy)'"
                 #expect(try await Self.eventually(f, failures, is: "1"))
-                try await Task.sleep(for: .milliseconds(1_500))
+                // The delivery loop went back to sleep without trying again; once the clock
+                // passes the back-off, the retry comes (so the check below could fail).
+                await f.waitForIdleLoops()
                 #expect(fake.received.filter { $0.deviceToken == busy }.count == 1, "no retry before the back-off ends")
-                f.clock.advance(seconds: 1)
+                f.clock.advance(by: .seconds(1))
                 _ = try await fake.waitForRequests(3)
                 #expect(try await Self.eventually(f, failures, is: "2"))
-                f.clock.advance(seconds: 2)
+                f.clock.advance(by: .seconds(2))
                 _ = try await fake.waitForRequests(4)
                 #expect(try await Self.eventually(f, failures, is: "0"))
                 let tries = fake.received.filter { $0.deviceToken == busy }
@@ -172,7 +174,7 @@ struct APNsDeliveryTests {
                 // A second change: the removed token gets nothing, the other its next push.
                 try await Self.save("n2", device: "web", f: f, client: client)
                 _ = try await fake.waitForRequests(5)
-                try await Task.sleep(for: .milliseconds(300))
+                await f.waitForIdleLoops()
                 #expect(fake.received.filter { $0.deviceToken == gone }.count == 1)
                 #expect(fake.received.filter { $0.deviceToken == busy }.count == 4)
                 #expect(fake.received.allSatisfy { $0.problem == nil })
@@ -192,7 +194,7 @@ struct APNsDeliveryTests {
                 try await Self.save("n1", device: "web", f: f, client: client)
                 _ = try await fake.waitForRequests(1)
                 #expect(try await Self.eventually(f, "SELECT failures FROM push_tokens WHERE apns_token = '\(device)'", is: "1"))
-                f.clock.advance(seconds: 1)
+                f.clock.advance(by: .seconds(1))
                 let tries = try await fake.waitForRequests(2)
                 #expect(tries.count == 2 && tries.allSatisfy { $0.problem == nil })
                 #expect(tries.first?.headers["authorization"] != tries.last?.headers["authorization"], "the same provider token was sent again")

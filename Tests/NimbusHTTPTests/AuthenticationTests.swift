@@ -108,14 +108,14 @@ struct AuthenticationTests {
             func current(_ token: String) async throws -> TestResponse {
                 try await client.send(.get, f.path("users/current", scope: "public", user: token))
             }
-            f.clock.advance(seconds: 8 * 24 * 60 * 60)
+            f.clock.advance(by: .seconds(8 * 24 * 60 * 60))
             let first = try await current(f.alice.webAuthToken)
             #expect(first.status == .ok)
             let replacement = try #require(first.headers[header])
             #expect(replacement != f.alice.webAuthToken)
             // Until the replacement is used, the old token works, without minting more
             // replacements and without a header that would make a client switch back to it.
-            f.clock.advance(seconds: 3 * 24 * 60 * 60)
+            f.clock.advance(by: .seconds(3 * 24 * 60 * 60))
             let stillOld = try await current(f.alice.webAuthToken)
             #expect(stillOld.status == .ok)
             #expect(stillOld.headers[header] == nil)
@@ -125,7 +125,7 @@ struct AuthenticationTests {
             #expect(withReplacement.status == .ok)
             #expect(withReplacement.headers[header] == replacement)
             #expect(try await current(f.alice.webAuthToken).status == .ok, "requests in flight still pass")
-            f.clock.advance(seconds: 120)
+            f.clock.advance(by: .seconds(120))
             try await current(f.alice.webAuthToken).expectError("AUTHENTICATION_FAILED", status: .unauthorized)
             #expect(try await current(replacement).status == .ok)
         }
@@ -140,10 +140,10 @@ struct AuthenticationTests {
             // Days 7, 8 and 13.9 of a 14-day token: the replacement handed out is never used.
             let hour: Int64 = 3600
             for (day, hours) in [(7, 7 * 24 + 1), (8, 23), (13, 5 * 24 + 21)] {
-                f.clock.advance(seconds: Int64(hours) * hour)
+                f.clock.advance(by: .seconds(Int64(hours)) * hour)
                 #expect(try await current().status == .ok, "day \(day)")
             }
-            f.clock.advance(seconds: 3 * hour)
+            f.clock.advance(by: .seconds(3 * hour))
             try await current().expectError("AUTHENTICATION_FAILED", status: .unauthorized)
         }
     }
@@ -232,7 +232,7 @@ struct AuthenticationTests {
                             keyID: keyID,
                             path: path,
                             body: "",
-                            date: Date(timeIntervalSince1970: Double(f.clock.now) / 1000 + offset)
+                            date: Date(timeIntervalSince1970: Double(f.clock.milliseconds) / 1000 + offset)
                         )
                     )
                     if accepted {

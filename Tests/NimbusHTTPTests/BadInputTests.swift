@@ -221,7 +221,7 @@ struct BadInputTests {
     func expiredToken() async throws {
         try await HTTPFixture.with { f, client in
             try await makeZone(f, client)
-            f.clock.advance(seconds: 15 * 24 * 60 * 60)
+            f.clock.advance(by: .seconds(15 * 24 * 60 * 60))
             let response = try await client.send(
                 .post,
                 f.path("records/modify", user: f.alice.webAuthToken),

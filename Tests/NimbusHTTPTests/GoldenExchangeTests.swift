@@ -33,11 +33,11 @@ struct GoldenExchangeTests {
             // Item 9: half the token's life (one hour) on, and two minutes later, the client that
             // ignores the rotated token it was handed is still signed in.
             let zones = try #require(items("Item 9").first)
-            f.clock.advance(seconds: 31 * 60)
+            f.clock.advance(by: .seconds(31 * 60))
             let rotated = try await ClientCaptureTests.send(zones, with: client)
             #expect(rotated.status == .ok)
             #expect(rotated.headers[HTTPField.Name("X-Apple-CloudKit-Web-Auth-Token")!] != nil)
-            f.clock.advance(seconds: 120)
+            f.clock.advance(by: .seconds(120))
             #expect(try await ClientCaptureTests.send(zones, with: client).status == .ok)
 
             // Item 10: the key subscribes, and gets a web courier.

@@ -13,21 +13,10 @@ import NimbusAPNs
 import NimbusEngine
 import NimbusModel
 import NimbusServer
+import NimbusStore
 import NimbusTestSupport
 import Synchronization
 import Testing
-
-/// A clock tests move by hand, in milliseconds since 1970 (starting at the real time, so signed
-/// requests made now are inside the date window).
-final class TestClock: Sendable {
-    private let value = Mutex<Int64>(Int64(Date().timeIntervalSince1970 * 1000))
-
-    var now: Int64 { value.withLock { $0 } }
-
-    func advance(seconds: Int64) {
-        value.withLock { $0 += seconds * 1000 }
-    }
-}
 
 /// A real Nimbus server on an ephemeral port over a temporary data directory, with a
 /// container, two signed-in users and the tokens to call it with.
@@ -37,7 +26,7 @@ struct HTTPFixture: Sendable {
     /// The database the server runs on, for looking into it as an operator would.
     let database: TestDatabase
     let instance: NimbusInstance
-    let clock: TestClock
+    let clock: ManualClock
     let apiToken: String
     let alice: NimbusEngine.AccountService.NewUser
     let bob: NimbusEngine.AccountService.NewUser
@@ -55,7 +44,8 @@ struct HTTPFixture: Sendable {
         defer { try? FileManager.default.removeItem(at: directory) }
         let database = TestDatabase(directory: directory, server: postgresServer)
         try await seed(database)
-        let clock = TestClock()
+        // At the real time, so requests signed now are inside the date window.
+        let clock = ManualClock(start: SystemClock().now)
         var logger = Logger(label: "test")
         if let level = ProcessInfo.processInfo.environment["NIMBUS_TEST_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) { logger.logLevel = level }
         let configuration = ServerConfiguration(
@@ -66,21 +56,28 @@ struct HTTPFixture: Sendable {
             signatureDateWindowSeconds: signatureWindowSeconds,
             apns: apns
         )
-        let instance = try await NimbusInstance.open(configuration, logger: logger, now: { clock.now })
-        let created = try await instance.accounts.createContainer(container, environment: .development)
-        let alice = try await instance.accounts.addUser(name: "Alice Liddell", email: "alice@example.com", phone: nil, container: container)
-        let bob = try await instance.accounts.addUser(name: "Bob", email: nil, phone: nil, container: container)
-        let fixture = HTTPFixture(
-            directory: directory,
-            database: database,
-            instance: instance,
-            clock: clock,
-            apiToken: created.apiToken,
-            alice: alice,
-            bob: bob
-        )
-        let app = NimbusServer.makeApplication(instance, logger: logger)
+        let instance = try await NimbusInstance.open(configuration, logger: logger, clock: clock)
+        // The users are made once the store serves and before the server listens: the test
+        // client connects at once, and a connection that sends nothing is closed after the
+        // first-byte timeout, which a slow set-up under a loaded suite could outlast.
+        let made = Made()
+        let app = NimbusServer.makeApplication(instance, logger: logger) {
+            let created = try await instance.accounts.createContainer(container, environment: .development)
+            let alice = try await instance.accounts.addUser(name: "Alice Liddell", email: "alice@example.com", phone: nil, container: container)
+            let bob = try await instance.accounts.addUser(name: "Bob", email: nil, phone: nil, container: container)
+            made.set((created.apiToken, alice, bob))
+        }
         try await app.test(.live) { client in
+            let (apiToken, alice, bob) = try #require(made.value)
+            let fixture = HTTPFixture(
+                directory: directory,
+                database: database,
+                instance: instance,
+                clock: clock,
+                apiToken: apiToken,
+                alice: alice,
+                bob: bob
+            )
             try await body(fixture, client)
         }
     }
@@ -147,4 +144,15 @@ extension TestResponse {
 struct FixtureFailure: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
+}
+
+/// What the fixture's set-up made, handed from the server's start to the test.
+private final class Made: Sendable {
+    private let state = Mutex<(String, AccountService.NewUser, AccountService.NewUser)?>(nil)
+
+    var value: (String, AccountService.NewUser, AccountService.NewUser)? { state.withLock { $0 } }
+
+    func set(_ made: (String, AccountService.NewUser, AccountService.NewUser)) {
+        state.withLock { $0 = made }
+    }
 }

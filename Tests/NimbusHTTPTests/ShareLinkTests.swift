@@ -82,12 +82,12 @@ struct ShareLinkTests {
             let s = Session(f: f, client: client)
             try await Self.seed(s)
             let carol = try await f.instance.accounts.addUser(name: "Carol", email: nil, phone: nil, container: HTTPFixture.container)
-            let expiring = try await Self.link(s, #""expiresAt":\#(f.clock.now + 60_000)"#, as: f.alice)
+            let expiring = try await Self.link(s, #""expiresAt":\#(f.clock.milliseconds + 60_000)"#, as: f.alice)
             let revocable = try await Self.link(s, #""permission":"READ_ONLY""#, as: f.alice)
             let revocableGUID = try #require(revocable["shortGUID"] as? String)
             #expect(try await s.resolve(revocableGUID, as: f.bob, accept: true)["serverErrorCode"] == nil)
 
-            f.clock.advance(seconds: 120)
+            f.clock.advance(by: .seconds(120))
             let late = try await s.resolve(try #require(expiring["shortGUID"] as? String), as: carol, accept: true)
             #expect((late["reason"] as? String)?.contains("expired") == true, "\(late)")
 

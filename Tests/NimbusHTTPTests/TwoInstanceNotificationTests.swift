@@ -45,13 +45,14 @@ struct TwoInstanceNotificationTests {
         let first = try await open("a")
         let second = try await open("b")
         let container = "iCloud.test.two"
-        let created = try await first.accounts.createContainer(container, environment: .development)
-        let alice = try await first.accounts.addUser(name: "Alice", email: nil, phone: nil, container: container)
-        let token = alice.webAuthToken.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
-        let query = "ckAPIToken=\(created.apiToken)&ckWebAuthToken=\(token)"
 
+        // Each application runs its instance's services (the store first) while it runs.
         try await NimbusServer.makeApplication(first, logger: logger).test(.live) { writer in
             try await NimbusServer.makeApplication(second, logger: logger).test(.live) { reader in
+                let created = try await first.accounts.createContainer(container, environment: .development)
+                let alice = try await first.accounts.addUser(name: "Alice", email: nil, phone: nil, container: container)
+                let token = alice.webAuthToken.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+                let query = "ckAPIToken=\(created.apiToken)&ckWebAuthToken=\(token)"
                 let subscribed = try await writer.send(
                     .post,
                     "/database/1/\(container)/development/private/subscriptions/modify?\(query)",
@@ -81,15 +82,21 @@ struct TwoInstanceNotificationTests {
                     let message = await socket.next()
                     #expect(message?["sequence"] as? Int == index, "message \(index) did not cross instances: \(String(describing: message))")
                 }
-                // Both instances hear of every entry; the lease on the token lets one push it.
-                let pushes = try await fake.waitForRequests(3)
-                try await Task.sleep(for: .milliseconds(1_500))
-                #expect(fake.received.count == 3, "\(fake.received.map { $0.headers["apns-id"] ?? "" })")
-                #expect(Set(pushes.compactMap { $0.headers["apns-id"] }).count == 3)
+                // Both instances hear of every entry; the lease on the token lets one push it. A
+                // fourth change proves the check: a second push of an entry would come before the
+                // fourth entry's, which follows it in the token's inbox.
+                _ = try await fake.waitForRequests(3)
+                let fourth = try await writer.send(
+                    .post,
+                    "/database/1/\(container)/development/private/records/modify?\(query)",
+                    json: #"{"operations": [{"operationType": "create", "record": {"recordName": "n4", "recordType": "Note", "fields": {}}}]}"#
+                )
+                #expect(fourth.status == .ok)
+                let pushes = try await fake.waitForRequests(4)
+                #expect(pushes.count == 4, "\(pushes.map { $0.headers["apns-id"] ?? "" })")
+                #expect(Set(pushes.compactMap { $0.headers["apns-id"] }).count == 4)
                 #expect(pushes.allSatisfy { $0.problem == nil && $0.deviceToken == device })
             }
         }
-        await first.close()
-        await second.close()
     }
 }

@@ -101,15 +101,10 @@ struct WebhookTests {
 
                 var deliveries = receiver.requests.makeAsyncIterator()
                 let refused = try #require(await deliveries.next())
-                // The receiver said 503: the same notifications go again once the back-off is
-                // over. The server's clock moves on (it is the test's) until they come.
-                let ticking = Task {
-                    while !Task.isCancelled {
-                        f.clock.advance(seconds: 2)
-                        try await Task.sleep(for: .milliseconds(100))
-                    }
-                }
-                defer { ticking.cancel() }
+                // The receiver said 503: the same notifications go again once the back-off (one
+                // second after a first failure) is over on the server's clock, which is the test's.
+                await f.waitForIdleLoops()
+                f.clock.advance(by: .seconds(1))
                 let accepted = try #require(await deliveries.next())
                 #expect(accepted.body == refused.body)
 

@@ -22,6 +22,8 @@ struct FieldIndexPlanTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("store.sqlite").path
         let store = try await SQLStore.openSQLite(path: path, cipher: FieldCipher(keyBytes: Array(repeating: 3, count: 32))!)
+        // Indexes are built by the store's run, which closing it ends.
+        async let running: Void = store.run()
         let query = Query(
             recordType: "Message",
             filters: [
@@ -54,5 +56,6 @@ struct FieldIndexPlanTests {
         #expect(indexed.contains("USING INDEX records_field_"), "\(indexed)")
         #expect(!indexed.contains("USE TEMP B-TREE FOR ORDER BY"), "\(indexed)")
         await store.close()
+        await running
     }
 }

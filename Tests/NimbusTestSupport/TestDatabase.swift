@@ -7,6 +7,7 @@
 import Foundation
 import Logging
 import NimbusSQL
+public import NimbusStore
 
 /// The database a test runs on: an SQLite file by default, or a fresh schema on the PostgreSQL
 /// server that `NIMBUS_TEST_DATABASE` names (`scripts/test` starts one and runs the suite on both).
@@ -59,12 +60,19 @@ public struct TestDatabase: Sendable {
     }
 
     /// Opens a store on this database (more than once for several "instances" on the same data).
-    public func open(cipher: FieldCipher, now: @escaping @Sendable () -> Int64 = SQLStore.systemTime) async throws -> SQLStore {
+    ///
+    /// The store runs (see `SQLStore.run()`) until it is closed, as a server's store runs until
+    /// its services stop.
+    public func open(cipher: FieldCipher, clock: any NimbusClock = SystemClock()) async throws -> SQLStore {
+        let store: SQLStore
         if let postgresURL {
             var logger = Logger(label: "nimbus.test.postgres")
             logger.logLevel = .warning
-            return try await SQLStore.openPostgres(PostgresLocation(url: postgresURL), cipher: cipher, now: now, logger: logger)
+            store = try await SQLStore.openPostgres(PostgresLocation(url: postgresURL), cipher: cipher, clock: clock, logger: logger)
+        } else {
+            store = try await SQLStore.openSQLite(path: sqlitePath, cipher: cipher, clock: clock)
         }
-        return try await SQLStore.openSQLite(path: sqlitePath, cipher: cipher, now: now)
+        Task { await store.run() }
+        return store
     }
 }

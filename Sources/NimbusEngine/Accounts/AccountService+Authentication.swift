@@ -46,7 +46,7 @@ extension AccountService {
         let token = Self.restoringPluses(webAuthToken)
         let digest = TokenDigest(token: token)
         let record = try await webAuthTokenRecord(digest)
-        let time = now()
+        let time = clock.millisecondsSince1970
         guard let record, record.container == container, record.expiresAt > time else {
             throw NimbusError(.authenticationFailed, "ckWebAuthToken is not valid or has expired; sign in again")
         }
@@ -114,7 +114,7 @@ extension AccountService {
         let failure = NimbusError(.authenticationFailed, "request signature is not valid")
         guard let key = try await serverKey(signature.keyID), key.container == container else { throw failure }
         guard let date = ISO8601Timestamp.milliseconds(from: signature.date),
-            abs(date - now()) <= configuration.signatureDateWindow
+            abs(date - clock.millisecondsSince1970) <= configuration.signatureDateWindow
         else {
             throw NimbusError(.authenticationFailed, "X-Apple-CloudKit-Request-ISO8601Date is missing or too far from the server's clock")
         }
@@ -132,7 +132,7 @@ extension AccountService {
         guard let webAuthToken, !webAuthToken.isEmpty else { return nil }
         let token = Self.restoringPluses(webAuthToken)
         guard let record = try await webAuthTokenRecord(TokenDigest(token: token)), record.container == container,
-            record.expiresAt > now()
+            record.expiresAt > clock.millisecondsSince1970
         else { return nil }
         return record.userRecordName
     }
@@ -184,7 +184,7 @@ extension AccountService {
     /// Web auth tokens are cached for a few seconds: long enough to spare the database under
     /// load, short enough that an expiry set by another instance soon applies here too.
     private func webAuthTokenRecord(_ digest: TokenDigest) async throws(NimbusError) -> WebAuthTokenRecord? {
-        let time = now()
+        let time = clock.millisecondsSince1970
         if let entry = cache.withLock({ $0.webAuthTokens[digest] }), time - entry.cachedAt < 5_000 { return entry.value }
         let found: WebAuthTokenRecord?
         do {

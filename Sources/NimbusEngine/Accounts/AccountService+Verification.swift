@@ -42,7 +42,7 @@ extension AccountService {
             if owner?.userRecordName == user { return .alreadyVerified }
             if owner != nil { throw NimbusError(.alreadyExists, "another account has this address") }
             let code = Self.makeCode()
-            let expiresAt = now() + Self.verificationCodeLifetime
+            let expiresAt = clock.millisecondsSince1970 + Self.verificationCodeLifetime
             try await store.saveVerification(
                 ContactVerification(
                     container: caller.container,
@@ -70,7 +70,7 @@ extension AccountService {
         let (user, address) = try Self.verifying(address, caller: caller)
         do {
             guard var pending = try await store.verification(of: address, by: user, inContainer: caller.container),
-                pending.expiresAt > now(), pending.failedAttempts < Self.verificationAttempts
+                pending.expiresAt > clock.millisecondsSince1970, pending.failedAttempts < Self.verificationAttempts
             else {
                 throw NimbusError.badRequest("no code for this address is pending, or it expired; ask for a new one")
             }

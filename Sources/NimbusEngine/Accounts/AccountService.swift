@@ -37,8 +37,8 @@ public final class AccountService: Sendable {
 
     let store: any AccountStore
     let configuration: Configuration
-    /// Milliseconds since 1970-01-01 UTC.
-    let now: @Sendable () -> Int64
+    /// The clock it reads the time from.
+    let clock: any NimbusClock
     let logger: Logger
     let mailer: any VerificationMailer
     let cache = Mutex(CredentialCache())
@@ -48,13 +48,13 @@ public final class AccountService: Sendable {
     public init(
         store: any AccountStore,
         configuration: Configuration = .init(),
-        now: @escaping @Sendable () -> Int64,
+        clock: any NimbusClock,
         logger: Logger,
         mailer: (any VerificationMailer)? = nil
     ) {
         self.store = store
         self.configuration = configuration
-        self.now = now
+        self.clock = clock
         self.logger = logger
         self.mailer = mailer ?? LogVerificationMailer(logger: logger)
     }
@@ -161,7 +161,7 @@ public final class AccountService: Sendable {
     func mintWebAuthToken(for user: String, container: String, lifetime: Int64, replacing: String? = nil) async throws(NimbusError) -> String {
         let token = Credentials.makeWebAuthToken()
         let digest = TokenDigest(token: token)
-        let issuedAt = now()
+        let issuedAt = clock.millisecondsSince1970
         let record = WebAuthTokenRecord(
             hash: digest.hex,
             container: container,

@@ -16,7 +16,7 @@ extension DatabaseService {
     public func pruneTombstones(olderThan retention: Duration) async throws(NimbusError) -> Int {
         // Clamped, so an absurd retention keeps everything instead of overflowing.
         let seconds = min(max(retention.components.seconds, 0), Int64.max / 2_000)
-        let cutoff = now() - seconds * 1000
+        let cutoff = clock.millisecondsSince1970 - seconds * 1000
         return try await store { try await records.pruneTombstones(deletedBefore: cutoff) }
     }
 }

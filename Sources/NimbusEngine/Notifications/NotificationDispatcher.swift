@@ -29,6 +29,8 @@ public final class NotificationDispatcher: Sendable {
     let instanceID: String
     let pollInterval: Duration
     let batchDelay: Duration
+    /// The clock its polls and delays are measured on.
+    let clock: any NimbusClock
     let logger: Logger
     /// Failed attempts of events that failed on their own.
     private let failures = Mutex<[EventKey: Int]>([:])
@@ -43,6 +45,7 @@ public final class NotificationDispatcher: Sendable {
     ///     another instance that stopped).
     ///   - batchDelay: How long to wait after a writer's signal before dispatching, so a burst
     ///     of writes is handled in fewer transactions; zero by default.
+    ///   - clock: The clock its polls and delays are measured on.
     ///   - logger: For failed passes.
     public init(
         store: any NotificationStore,
@@ -51,6 +54,7 @@ public final class NotificationDispatcher: Sendable {
         makeID: @escaping @Sendable () -> String,
         pollInterval: Duration = .seconds(2),
         batchDelay: Duration = .zero,
+        clock: any NimbusClock,
         logger: Logger
     ) {
         self.store = store
@@ -60,6 +64,7 @@ public final class NotificationDispatcher: Sendable {
         self.instanceID = makeID()
         self.pollInterval = pollInterval
         self.batchDelay = batchDelay
+        self.clock = clock
         self.logger = logger
     }
 
@@ -220,7 +225,7 @@ public final class NotificationDispatcher: Sendable {
                 }
             } catch {
                 logger.warning("Listening for other instances' notifications failed", metadata: [LogKey.error: "\(error)"])
-                try? await Task.sleep(for: .seconds(1))
+                try? await clock.sleep(for: .seconds(1))
             }
             lapsed = true
         }
@@ -256,8 +261,8 @@ public final class NotificationDispatcher: Sendable {
             } catch {
                 logger.warning("Dispatching notifications failed", metadata: [LogKey.error: "\(String(reflecting: error))"])
             }
-            await signal.wait(atMost: pollInterval)
-            if batchDelay > .zero { try? await Task.sleep(for: batchDelay) }
+            await signal.wait(atMost: pollInterval, on: clock)
+            if batchDelay > .zero { try? await clock.sleep(for: batchDelay) }
         }
     }
 

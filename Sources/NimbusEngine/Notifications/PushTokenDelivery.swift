@@ -22,13 +22,13 @@ enum PushTokenDelivery {
     static func deliverDue(
         _ kind: PushToken.Kind,
         tokens: any PushTokenStore,
-        now: @Sendable () -> Int64,
+        clock: any NimbusClock,
         perPass: Int,
         deliver: @escaping @Sendable (PushToken) async -> Int
     ) async throws -> Int {
         var delivered = 0
         while !Task.isCancelled {
-            let start = now()
+            let start = clock.millisecondsSince1970
             let due = try await tokens.claimDuePushTokens(kind, now: start, leaseUntil: start + lease, limit: perPass)
             guard !due.isEmpty else { break }
             delivered += await withTaskGroup(of: Int.self) { group in

@@ -24,7 +24,7 @@ public import NimbusStore
 public struct WebCourier: Sendable {
     let tokens: any PushTokenStore
     let dispatcher: NotificationDispatcher
-    let now: @Sendable () -> Int64
+    let clock: any NimbusClock
     let logger: Logger
 
     /// How often a polled token is marked used, in milliseconds.
@@ -35,13 +35,13 @@ public struct WebCourier: Sendable {
     public init(
         tokens: any PushTokenStore,
         dispatcher: NotificationDispatcher,
-        now: @escaping @Sendable () -> Int64,
+        clock: any NimbusClock,
         logger: Logger = Logger(label: "nimbus.courier", factory: { _ in SwiftLogNoOpLogHandler() })
     ) {
         self.logger = logger
         self.tokens = tokens
         self.dispatcher = dispatcher
-        self.now = now
+        self.clock = clock
     }
 
     /// `tokens/create`: a new web courier token for the caller, starting after their latest
@@ -102,11 +102,11 @@ public struct WebCourier: Sendable {
             throw NimbusError(.unknownItem, "unknown web courier token")
         }
         // A token nobody polls for the inbox retention is removed: mark it used (hourly is enough).
-        if now() - first.lastUsedAt > Self.touchInterval { try await run { try await tokens.touchPushToken(key) } }
+        if clock.millisecondsSince1970 - first.lastUsedAt > Self.touchInterval { try await run { try await tokens.touchPushToken(key) } }
         // Listen first, so an entry written between the inbox read and the wait is not missed.
         let listener = dispatcher.hub.listen(to: first.userRecordName, in: first.container)
         defer { dispatcher.hub.stopListening(listener) }
-        let deadline = ContinuousClock.now + timeout
+        let deadline = clock.now.advanced(by: timeout)
         var position = first.deliveredThrough
         while true {
             let next = try await run {
@@ -119,21 +119,21 @@ public struct WebCourier: Sendable {
                 position = try await run { try await tokens.pushToken(key) }?.deliveredThrough ?? next.sequence
                 continue
             }
-            guard await Self.wait(for: listener, until: deadline) else { return nil }
+            guard await Self.wait(for: listener, until: deadline, on: clock) else { return nil }
         }
     }
 
     // MARK: - Private
 
     /// Waits for the listener's next event; false at the deadline.
-    private static func wait(for listener: NotificationHub.Listener, until deadline: ContinuousClock.Instant) async -> Bool {
+    private static func wait(for listener: NotificationHub.Listener, until deadline: WallInstant, on clock: any NimbusClock) async -> Bool {
         await withTaskGroup(of: Bool.self) { group in
             group.addTask {
                 var events = listener.events.makeAsyncIterator()
                 return await events.next() != nil
             }
             group.addTask {
-                try? await Task.sleep(until: deadline)
+                try? await clock.sleep(until: deadline, tolerance: nil)
                 return false
             }
             let first = await group.next() ?? false

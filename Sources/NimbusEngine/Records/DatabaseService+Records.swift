@@ -56,7 +56,7 @@ extension DatabaseService {
         let baseContext = RecordBatchPlanner.Context(
             zoneID: reportedZoneID(zoneName, of: tenant),
             user: user,
-            now: now(),
+            now: clock.millisecondsSince1970,
             onlyCreatorMayChange: tenant.isPublic,
             isAtomic: atomic && zoneName != ZoneID.defaultZoneName,
             schemas: [:],
@@ -103,7 +103,6 @@ extension DatabaseService {
                 return (results: results, schema: learned)
             }
         }
-        changeSignal.fire()
         // Committed: what the transaction read and added is the schema now.
         for (recordType, fields) in outcome.schema {
             await registry.remember(fields, for: recordType, in: container)

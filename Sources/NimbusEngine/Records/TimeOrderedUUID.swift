@@ -4,6 +4,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 
+public import NimbusStore
 import Synchronization
 
 /// Makes UUID strings whose order follows creation time (RFC 9562 version 7), for record names
@@ -20,18 +21,18 @@ public final class TimeOrderedUUID: Sendable {
     }
 
     private let state = Mutex(State())
-    /// Milliseconds since 1970-01-01 UTC.
-    private let now: @Sendable () -> Int64
+    /// The clock names take their time from.
+    private let clock: any NimbusClock
 
     /// Creates a generator on a clock (milliseconds since 1970-01-01 UTC).
-    public init(now: @escaping @Sendable () -> Int64) {
-        self.now = now
+    public init(clock: any NimbusClock) {
+        self.clock = clock
     }
 
     /// The next name, such as `0190b3c4-5d6e-7f80-9a1b-2c3d4e5f6a7b` (upper case, like Foundation's UUIDs).
     public func next() -> String {
         let (millisecond, sequence) = state.withLock { state -> (UInt64, UInt16) in
-            let current = UInt64(max(0, now()))
+            let current = UInt64(max(0, clock.millisecondsSince1970))
             if current > state.lastMillisecond {
                 state.lastMillisecond = current
                 state.sequence = UInt16.random(in: 0..<0x400)

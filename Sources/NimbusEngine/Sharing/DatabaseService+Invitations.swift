@@ -73,12 +73,12 @@ extension DatabaseService {
         var shareRecord: Record?
         let isMember = Self.entry(in: share, for: caller).map { $0.acceptance == .accepted || $0.role == .owner } ?? false
         // An extra link that no longer admits anyone still shows members their share.
-        if let link = located.link, !isMember, let refusal = link.refusal(for: caller.userRecordName, at: now()) {
+        if let link = located.link, !isMember, let refusal = link.refusal(for: caller.userRecordName, at: clock.millisecondsSince1970) {
             throw .permissionFailure(refusal)
         }
         if accept, !isMember {
-            let stamp = ChangeStamp(timestamp: now(), userRecordName: caller.userRecordName)
-            let now = now()
+            let stamp = ChangeStamp(timestamp: clock.millisecondsSince1970, userRecordName: caller.userRecordName)
+            let now = clock.millisecondsSince1970
             (share, shareRecord) = try await store {
                 try await records.write(zone: located.zoneName, of: tenant) { transaction in
                     guard var share = try await transaction.shares(named: [shareName])[NameKey(shareName)],
@@ -107,7 +107,6 @@ extension DatabaseService {
                     return (share, saved)
                 }
             }
-            changeSignal.fire()
         } else if located.link == nil {
             try Self.checkMayOpen(share, caller: caller)
         }

@@ -31,7 +31,7 @@ extension DatabaseService {
         guard permission == .readOnly || permission == .readWrite else {
             throw .badRequest("a link's permission must be READ_ONLY or READ_WRITE")
         }
-        let now = now()
+        let now = clock.millisecondsSince1970
         if let expiresAt, expiresAt <= now { throw .badRequest("expiresAt must be in the future") }
         let (target, user) = try await shareManager(of: shareName, inZone: zoneID, access: access)
         let link = ShareLink(
@@ -80,7 +80,7 @@ extension DatabaseService {
             throw NimbusError(.unknownItem, "no invitation link has this short GUID")
         }
         guard target.tenant == located.tenant else { throw NimbusError(.unknownItem, "no invitation link has this short GUID") }
-        if link.revokedAt == nil { link.revokedAt = now() }
+        if link.revokedAt == nil { link.revokedAt = clock.millisecondsSince1970 }
         let revoked = link
         try await store {
             try await records.write(zone: target.zoneName, of: target.tenant) { transaction in try await transaction.saveShareLink(revoked) }

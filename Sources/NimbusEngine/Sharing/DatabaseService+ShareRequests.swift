@@ -26,7 +26,7 @@ extension DatabaseService {
             throw .badRequest("you are a participant of this share already")
         }
         let shareName = located.share.recordName
-        let request = ShareRequest(shareName: shareName, userRecordName: user, status: .pending, requestedAt: now())
+        let request = ShareRequest(shareName: shareName, userRecordName: user, status: .pending, requestedAt: clock.millisecondsSince1970)
         return try await store {
             try await records.write(zone: located.zoneName, of: located.tenant) { transaction in
                 if let known = try await transaction.shareRequests(of: shareName).first(where: { $0.userRecordName == user }) {
@@ -59,7 +59,7 @@ extension DatabaseService {
             throw .badRequest("a participant's permission must be READ_ONLY or READ_WRITE")
         }
         let (target, manager) = try await shareManager(of: shareName, inZone: zoneID, access: access, managing: .requests)
-        let stamp = ChangeStamp(timestamp: now(), userRecordName: manager)
+        let stamp = ChangeStamp(timestamp: clock.millisecondsSince1970, userRecordName: manager)
         try await store {
             try await records.write(zone: target.zoneName, of: target.tenant) { transaction in
                 guard try await transaction.shareRequests(of: shareName).contains(where: { $0.userRecordName == requester && $0.status == .pending }),
@@ -82,7 +82,6 @@ extension DatabaseService {
                 try await transaction.recordChange(ChangeNote(writer: manager, deviceID: access.caller.deviceID, created: [], deleted: []))
             }
         }
-        changeSignal.fire()
     }
 
     /// Denies a pending request: the requester cannot ask again.

@@ -112,17 +112,33 @@ extension DatabaseService {
                     }
                 case .delete:
                     if name == ZoneID.defaultZoneName { throw .badRequest("the default zone cannot be deleted") }
-                    guard try await store({ try await records.deleteZone(named: name, of: tenant) }) else {
+                    let notice = Self.deletionNotice(by: tenant.owner)
+                    guard try await store({ try await records.deleteZone(named: name, of: tenant, notice: notice) }) else {
                         throw NimbusError.zoneNotFound
                     }
                     results.append(.deleted(reportedZoneID(name, of: tenant)))
-                    changeSignal.fire()
                 }
             } catch {
                 results.append(.failed(zoneID, error))
             }
         }
         return results
+    }
+
+    /// Who hears of a zone's deletion: the owner's subscriptions, as for any change of the zone,
+    /// and every participant who had accepted one of its shares, whose shared database loses it.
+    static func deletionNotice(by owner: String) -> @Sendable ([Share]) -> ChangeNote {
+        { shares in
+            let participants = shares.flatMap(\.participants).filter { $0.acceptance == .accepted && $0.role != .owner }
+            return ChangeNote(
+                writer: owner,
+                deviceID: nil,
+                created: [],
+                deleted: [],
+                zoneDeleted: true,
+                formerParticipants: Set(participants.compactMap(\.userRecordName)).sorted()
+            )
+        }
     }
 
     private func reported(_ zone: Zone, of tenant: Tenant) -> Zone {

@@ -21,9 +21,6 @@ public struct NimbusRequestContext: RequestContext {
     public var caller: Caller?
     /// The database operation a CloudKit path names, set with ``caller`` on database routes.
     public var databaseRoute: DatabaseRoute?
-    /// The body of a database operation, read once with its authentication (a signature
-    /// covers it), so its handler does not read it again.
-    var databaseBody: [UInt8] = []
     /// What the request turned out to be, read by the middleware once the handler returns.
     public let outcome: RequestOutcome
 

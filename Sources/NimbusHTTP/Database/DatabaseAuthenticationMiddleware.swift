@@ -12,7 +12,7 @@ import NimbusModel
 /// database route runs: sets the context's ``NimbusRequestContext/databaseRoute`` and
 /// ``NimbusRequestContext/caller``.
 ///
-/// The body is read here (a server-to-server signature covers it) and handed on in the context.
+/// The body is read here (a server-to-server signature covers it) and stays with the request.
 struct DatabaseAuthenticationMiddleware: RouterMiddleware {
     typealias Context = NimbusRequestContext
 
@@ -44,7 +44,6 @@ struct DatabaseAuthenticationMiddleware: RouterMiddleware {
         caller.deviceID = NotificationsRoute.deviceID(request.headers[HeaderName.deviceID].map { Substring($0) })
         var context = context
         context.databaseRoute = route
-        context.databaseBody = body
         context.caller = caller
         return try await next(request, context)
     }

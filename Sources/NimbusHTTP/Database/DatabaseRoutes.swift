@@ -37,17 +37,18 @@ struct DatabaseRoutes: Sendable {
     }
 
     @Sendable
-    private func respond(_: Request, context: NimbusRequestContext) async throws -> Response {
+    private func respond(_ request: Request, context: NimbusRequestContext) async throws -> Response {
         guard let route = context.databaseRoute, let caller = context.caller else {
             throw NimbusError(.internalError, "a database route ran without authentication")
         }
+        let body = try await request.body.collect(upTo: bodies.maximumSize)
         let endpoint = DatabaseEndpoints(
             database: services.database,
             accounts: services.accounts,
             courier: services.courier,
             publicBaseURL: publicAddress.value,
             access: DatabaseAccess(caller: caller, scope: route.scope),
-            body: context.databaseBody,
+            body: Array(body.readableBytesView),
             metrics: metrics,
             operationName: route.operation.rawValue
         )

@@ -9,7 +9,7 @@ public import NimbusStore
 
 extension SQLStore: AccountStore {
     public func createContainer(_ container: ContainerEnvironment, apiTokenHash: String, developer: UserIdentity) async throws {
-        let createdAt = now()
+        let createdAt = clock.millisecondsSince1970
         try await database.write { connection in
             let inserted = try await connection.query(
                 """
@@ -68,7 +68,7 @@ extension SQLStore: AccountStore {
     }
 
     public func addUser(_ user: UserIdentity, toContainer container: String) async throws {
-        let createdAt = now()
+        let createdAt = clock.millisecondsSince1970
         var user = user
         user.emailAddress = user.emailAddress.map(LookupInfo.normalizedEmail)
         user.phoneNumber = user.phoneNumber.map(LookupInfo.normalizedPhone)
@@ -192,7 +192,7 @@ extension SQLStore: AccountStore {
     }
 
     public func addServerKey(_ key: ServerKeyRecord) async throws {
-        let createdAt = now()
+        let createdAt = clock.millisecondsSince1970
         try await database.write { connection in
             let inserted = try await connection.query(
                 """

@@ -63,7 +63,7 @@ extension SQLStore: ContactStore {
 
     public func linkAddress(_ address: LookupInfo, to userRecordName: String, inContainer container: String) async throws {
         let (kind, value) = try Self.contactKey(address)
-        let linkedAt = now()
+        let linkedAt = clock.millisecondsSince1970
         try await database.write { connection in
             // An address finds one user: whoever has it already keeps it.
             let owners = try await connection.query(

@@ -13,21 +13,27 @@ import Synchronization
 final class StorageQuotaCache: Sendable {
     private struct Entry {
         var quota: Int64?
-        var readAt: ContinuousClock.Instant
+        var readAt: WallInstant
     }
 
     static let lifetime = Duration.seconds(10)
     private let entries = Mutex<[String: Entry]>([:])
+    private let clock: any NimbusClock
+
+    init(clock: any NimbusClock) {
+        self.clock = clock
+    }
 
     func quota(of container: String) -> Int64?? {
         entries.withLock { entries in
-            guard let entry = entries[container], ContinuousClock.now - entry.readAt < Self.lifetime else { return nil }
+            guard let entry = entries[container], entry.readAt.duration(to: clock.now) < Self.lifetime else { return nil }
             return .some(entry.quota)
         }
     }
 
     func remember(_ quota: Int64?, of container: String) {
-        entries.withLock { $0[container] = Entry(quota: quota, readAt: .now) }
+        let now = clock.now
+        entries.withLock { $0[container] = Entry(quota: quota, readAt: now) }
     }
 }
 

@@ -24,6 +24,10 @@ package protocol SQLDatabase: Sendable {
     /// The SQL spellings this database needs.
     var dialect: SQLDialect { get }
 
+    /// Runs the database's own long-lived work (a connection pool) until cancelled; returns at
+    /// once if it has none.
+    func run() async
+
     /// Runs `body` on a connection that sees a consistent snapshot of committed data.
     ///
     /// `@Sendable` because a driver may run it on a task of its own (PostgreSQL does, to stop

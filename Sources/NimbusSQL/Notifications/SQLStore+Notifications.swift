@@ -13,7 +13,7 @@ extension SQLStore: NotificationStore {
     ) async throws -> Result {
         let dialect = database.dialect
         let cipher = cipher
-        let createdAt = now()
+        let createdAt = clock.millisecondsSince1970
         // One dispatcher at a time across instances: their sequence numbers and outbox claims
         // would only collide.
         return try await database.write(serializing: "notifications.dispatch") { connection in

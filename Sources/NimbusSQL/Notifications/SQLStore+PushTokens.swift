@@ -15,7 +15,7 @@ extension SQLStore: PushTokenStore {
         """
 
     public func savePushToken(_ token: PushToken) async throws {
-        let createdAt = now()
+        let createdAt = clock.millisecondsSince1970
         try await database.write { connection in
             // A device registering again starts afresh: position, failures and back-off.
             try await connection.execute(
@@ -54,7 +54,7 @@ extension SQLStore: PushTokenStore {
     }
 
     public func touchPushToken(_ key: String) async throws {
-        let usedAt = now()
+        let usedAt = clock.millisecondsSince1970
         try await database.write { connection in
             try await connection.execute("UPDATE push_tokens SET last_used_at = ? WHERE token_key = ?", [.integer(usedAt), .text(key)])
         }

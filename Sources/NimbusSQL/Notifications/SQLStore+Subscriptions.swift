@@ -39,7 +39,7 @@ extension SQLStore: SubscriptionStore {
     }
 
     public func modifySubscriptions(_ changes: [SubscriptionChange], of subscriber: Subscriber) async throws -> [Bool] {
-        let createdAt = now()
+        let createdAt = clock.millisecondsSince1970
         return try await database.write { connection in
             var found: [Bool] = []
             for change in changes {

@@ -21,6 +21,7 @@ extension SQLZoneTransaction {
             on: connection,
             dialect: dialect
         )
+        recordedChange = true
     }
 }
 

@@ -33,7 +33,9 @@ import Synchronization
 package final class PostgreSQLDatabase: SQLDatabase {
     package let dialect = SQLDialect.postgres
     private let client: PostgresClient
-    private let runner: Task<Void, Never>
+    /// Opens once ``run()`` runs the pool: a lease asked for before would wait unseen, with a
+    /// warning from postgres-nio.
+    private let poolRunning = StoreLifetime()
     private let logger: Logger
     private let connectionWait: Duration
     /// Advisory locks are per database, not per schema: keys of a store in a schema of its own
@@ -45,15 +47,28 @@ package final class PostgreSQLDatabase: SQLDatabase {
     /// How often a write that lost a serialization race is run again before the caller sees an error.
     private static let maximumWriteAttempts = 10
     /// Connects to the database and brings its schema up to date.
-    package static func open(_ location: PostgresLocation, logger: Logger) async throws -> PostgreSQLDatabase {
-        let database = PostgreSQLDatabase(location, logger: logger)
-        do {
-            try await database.migrate(schema: location.schema)
-        } catch {
-            await database.close()
-            throw error
+    ///
+    /// The migrations run on a client of their own, run only for them: the pool of the database
+    /// returned runs in ``run()``, as a service of the caller's.
+    /// - Returns: the database, and whether it held no container before (a new deployment).
+    package static func open(_ location: PostgresLocation, logger: Logger) async throws -> (PostgreSQLDatabase, heldNoData: Bool) {
+        var migrations = location
+        migrations.poolSize = 1
+        let migrator = PostgreSQLDatabase(migrations, logger: logger)
+        let heldNoData = try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await migrator.run() }
+            defer { group.cancelAll() }
+            try await migrator.migrate(schema: location.schema)
+            return try await migrator.readStatement("SELECT 1 FROM containers LIMIT 1", []).isEmpty
         }
-        return database
+        return (PostgreSQLDatabase(location, logger: logger), heldNoData)
+    }
+
+    package func run() async {
+        async let running: Void = client.run()
+        await Task.yield()
+        _ = poolRunning.close()
+        await running
     }
 
     private init(_ location: PostgresLocation, logger: Logger) {
@@ -86,8 +101,6 @@ package final class PostgreSQLDatabase: SQLDatabase {
         lockScope = location.schema.map { "\($0)." } ?? ""
         statementDeadline =
             location.statementTimeoutMilliseconds > 0 ? .milliseconds(Int64(location.statementTimeoutMilliseconds) + 2_000) : nil
-        // Started immediately, so the pool is running before the first lease asks for a connection.
-        runner = Task.immediate { await client.run() }
     }
 
     package func read<Result: Sendable>(
@@ -141,7 +154,10 @@ package final class PostgreSQLDatabase: SQLDatabase {
         let logger = logger
         let lock = Self.advisoryLock("nimbus.index.\(lockScope)\(name)")
         do {
-            return try await withConnection { connection in
+            // A build may take long, and a store shutting down must not wait for it: the caller
+            // is answered at cancellation, and the build ends with its connection when the pool
+            // closes. An index left half built is invalid, and the next build replaces it.
+            return try await withConnection(answeringCancellation: true) { connection in
                 // No client deadline either: a build reads the whole table.
                 let sql = PostgresSQLConnection(connection: connection, logger: logger, deadline: nil)
                 // Another process building this index holds the lock: it is that one's to build.
@@ -182,6 +198,7 @@ package final class PostgreSQLDatabase: SQLDatabase {
     /// for `LISTEN` to start, and a server shutting down must not wait on it. The task ends when
     /// it sees the cancellation, or when the pool closes its connection.
     package func listen(channel: String, _ receive: @escaping @Sendable (String) -> Void) async throws {
+        await poolRunning.waitUntilClosed()
         let client = client
         let outcome = ListenOutcome()
         try await withTaskCancellationHandler {
@@ -205,15 +222,8 @@ package final class PostgreSQLDatabase: SQLDatabase {
         }
     }
 
-    /// Stops the pool. Waits at most five seconds for it to wind down: a lease postgres-nio
-    /// never hands back must not keep a server from shutting down. A pool still running then is
-    /// left to finish on its own, with a warning.
-    package func close() async {
-        runner.cancel()
-        if await !waitForEnd(of: runner, atMost: .seconds(5)) {
-            logger.warning("The PostgreSQL connection pool did not stop within 5 seconds; shutting down without it")
-        }
-    }
+    /// Nothing to close: the pool stops when the task running ``run()`` ends.
+    package func close() async {}
 
     /// Runs `body` between `begin` and `COMMIT` on one leased connection; rolls back if it throws.
     ///
@@ -268,30 +278,41 @@ package final class PostgreSQLDatabase: SQLDatabase {
     /// until its connect attempt ends, and that must not hold the request. A body that started
     /// always runs to its end and answers; should the pool hand a lost lease a connection, it
     /// gives it straight back.
+    ///
+    /// With `answeringCancellation`, a cancelled caller is answered at once with
+    /// `CancellationError`, even while its body runs: for work that may be abandoned half done.
     private func withConnection<Result: Sendable>(
+        answeringCancellation: Bool = false,
         _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
     ) async throws -> Result {
+        await poolRunning.waitUntilClosed()
         let client = client
         let wait = connectionWait
-        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Result, any Error>) in
-            let race = LeaseRace(continuation)
-            let lease = Task {
-                do {
-                    let result = try await client.withConnection { connection in
-                        guard race.claimLease() else { throw CancellationError() }
-                        return try await body(connection)
+        let answer = CancellationAnswer<Result>()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Result, any Error>) in
+                let race = LeaseRace(continuation)
+                if answeringCancellation { answer.set(race) }
+                let lease = Task {
+                    do {
+                        let result = try await client.withConnection { connection in
+                            guard race.claimLease() else { throw CancellationError() }
+                            return try await body(connection)
+                        }
+                        race.finish(.success(result))
+                    } catch {
+                        race.finish(.failure(error))
                     }
-                    race.finish(.success(result))
-                } catch {
-                    race.finish(.failure(error))
                 }
+                let timer = Task {
+                    try? await Task.sleep(for: wait)
+                    if race.expire(StoreError(.database, detail: "no PostgreSQL connection within \(wait)")) { lease.cancel() }
+                }
+                // Once leased, the timer has nothing left to decide: stop its sleep.
+                race.onLease { timer.cancel() }
             }
-            let timer = Task {
-                try? await Task.sleep(for: wait)
-                if race.expire(StoreError(.database, detail: "no PostgreSQL connection within \(wait)")) { lease.cancel() }
-            }
-            // Once leased, the timer has nothing left to decide: stop its sleep.
-            race.onLease { timer.cancel() }
+        } onCancel: {
+            answer.cancel()
         }
     }
 
@@ -365,11 +386,44 @@ private final class LeaseRace<Value: Sendable>: Sendable {
         state.withLock { $0.continuation.take() }?.resume(with: result)
     }
 
+    /// Answers the caller with `CancellationError` unless it was answered already, whether or
+    /// not a connection was leased: the body, if it started, runs on unawaited.
+    func abandon() {
+        state.withLock { $0.continuation.take() }?.resume(throwing: CancellationError())
+    }
+
     /// Answers the caller with `error` if no connection was leased yet; `true` if it did.
     func expire(_ error: any Error) -> Bool {
         guard let continuation = state.withLock({ $0.leased ? nil : $0.continuation.take() }) else { return false }
         continuation.resume(throwing: error)
         return true
+    }
+}
+
+/// Answers a caller of `withConnection(answeringCancellation:)` with `CancellationError` when
+/// its task is cancelled, whether the cancellation comes before or after its race is known.
+private final class CancellationAnswer<Value: Sendable>: Sendable {
+    private struct State {
+        var race: LeaseRace<Value>?
+        var cancelled = false
+    }
+
+    private let state = Mutex(State())
+
+    func set(_ race: LeaseRace<Value>) {
+        let cancelled = state.withLock { state -> Bool in
+            state.race = race
+            return state.cancelled
+        }
+        if cancelled { race.abandon() }
+    }
+
+    func cancel() {
+        let race = state.withLock { state -> LeaseRace<Value>? in
+            state.cancelled = true
+            return state.race
+        }
+        race?.abandon()
     }
 }
 

@@ -27,10 +27,12 @@ final class FieldIndexBuilder: Sendable {
         /// Indexes asked for and built, or being built, or waiting their turn.
         var requested: Set<FieldIndex> = []
         /// Indexes whose build failed, and when a query may ask again.
-        var failed: [FieldIndex: ContinuousClock.Instant] = [:]
+        var failed: [FieldIndex: WallInstant] = [:]
         var queue: [FieldIndex] = []
-        var worker: Task<Void, Never>?
-        var isStopped = false
+        /// Whether an index is being built now.
+        var isBuilding = false
+        /// Callers of ``waitUntilIdle()``.
+        var idleWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
     /// How long a failed build waits before a query may ask for it again.
@@ -42,54 +44,65 @@ final class FieldIndexBuilder: Sendable {
     static let maximumCount = 32
 
     private let database: any SQLDatabase
+    private let clock: any NimbusClock
     private let logger: Logger
     private let state = Mutex(State())
+    /// Wakes ``run()`` when an index is queued.
+    private let wakeups: AsyncStream<Void>
+    private let wake: AsyncStream<Void>.Continuation
 
-    init(database: any SQLDatabase, logger: Logger) {
+    init(database: any SQLDatabase, clock: any NimbusClock, logger: Logger) {
         self.database = database
+        self.clock = clock
         self.logger = logger
+        (wakeups, wake) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// Builds the indexes queued, as they are queued, until the calling task is cancelled (the
+    /// store closing): a queued index waits for a later run, a build under way ends with it.
+    func run() async {
+        for await _ in wakeups {
+            await drain()
+            if Task.isCancelled { break }
+        }
+        let waiters = state.withLock { state in
+            defer { state.idleWaiters = [] }
+            return state.idleWaiters
+        }
+        for waiter in waiters { waiter.resume() }
     }
 
     /// Queues each index not yet asked for.
     func request(_ indexes: some Sequence<FieldIndex>) {
-        let now = ContinuousClock.now
-        state.withLock { state in
-            guard !state.isStopped else { return }
+        let now = clock.now
+        let queued = state.withLock { state in
+            let before = state.queue.count
             for index in indexes where !state.requested.contains(index) {
                 if let retry = state.failed[index], retry > now { continue }
                 state.failed[index] = nil
                 state.requested.insert(index)
                 state.queue.append(index)
             }
-            guard state.worker == nil, !state.queue.isEmpty else { return }
-            state.worker = Task { [self] in await drain() }
+            return state.queue.count > before
         }
+        if queued { wake.yield() }
     }
 
-    /// Waits until every index asked for so far was built or failed.
+    /// Waits until every index asked for so far was built or failed (or the builder stopped).
     func waitUntilIdle() async {
-        while let worker = state.withLock({ $0.worker }) {
-            await worker.value
-        }
-    }
-
-    /// Stops building: queued indexes are dropped, and a build under way is waited for, at
-    /// most five seconds (an SQLite build holds the writer, which closing waits for anyway).
-    func stop() async {
-        let worker = state.withLock { state in
-            state.isStopped = true
-            state.queue.removeAll()
-            return state.worker
-        }
-        guard let worker else { return }
-        if await !waitForEnd(of: worker, atMost: .seconds(5)) {
-            logger.warning("An index build did not end within 5 seconds of shutdown; it is abandoned")
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let idle = state.withLock { state -> Bool in
+                guard state.isBuilding || !state.queue.isEmpty else { return true }
+                state.idleWaiters.append(continuation)
+                return false
+            }
+            if idle { continuation.resume() }
         }
     }
 
     private func drain() async {
         while let index = next() {
-            let start = ContinuousClock.now
+            let start = clock.now
             do {
                 let existing = try await database.readStatement(database.dialect.indexNamesWithPrefix, [.text(FieldIndex.namePrefix)])
                 if !existing.contains(where: { $0.string(0) == index.name }), existing.count >= Self.maximumCount {
@@ -113,9 +126,11 @@ final class FieldIndexBuilder: Sendable {
                 }
                 logger.debug(
                     "Field index ready",
-                    metadata: ["index": "\(index.name)", "expressions": "\(index.expressions)", "duration": "\(ContinuousClock.now - start)"]
+                    metadata: ["index": "\(index.name)", "expressions": "\(index.expressions)", "duration": "\(start.duration(to: clock.now))"]
                 )
             } catch {
+                // Stopped by the store closing: nothing failed, and nothing is left to build.
+                if Task.isCancelled { return }
                 logger.warning(
                     "Field index build failed; queries run without it",
                     metadata: ["index": "\(index.name)", "expressions": "\(index.expressions)", "error": "\(error)"]
@@ -127,20 +142,25 @@ final class FieldIndexBuilder: Sendable {
 
     /// Forgets that `index` was asked for, so a query may ask again after ``retryDelay``.
     private func retryLater(_ index: FieldIndex) {
+        let now = clock.now
         state.withLock { state in
             state.requested.remove(index)
-            state.failed[index] = .now + Self.retryDelay
+            state.failed[index] = now.advanced(by: Self.retryDelay)
         }
     }
 
-    /// The next queued index, or `nil` (and the worker ends) when none is left.
+    /// The next queued index, or `nil` (waking those waiting for idleness) when none is left.
     private func next() -> FieldIndex? {
-        state.withLock { state in
-            guard !state.isStopped, !state.queue.isEmpty else {
-                state.worker = nil
-                return nil
+        let (index, waiters) = state.withLock { state -> (FieldIndex?, [CheckedContinuation<Void, Never>]) in
+            guard !Task.isCancelled, !state.queue.isEmpty else {
+                state.isBuilding = false
+                defer { state.idleWaiters = [] }
+                return (nil, state.idleWaiters)
             }
-            return state.queue.removeFirst()
+            state.isBuilding = true
+            return (state.queue.removeFirst(), [])
         }
+        for waiter in waiters { waiter.resume() }
+        return index
     }
 }

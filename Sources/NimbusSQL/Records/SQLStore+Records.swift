@@ -47,12 +47,12 @@ extension SQLStore: RecordStore {
         of tenant: Tenant,
         _ body: @escaping @Sendable (any ZoneTransaction) async throws -> Result
     ) async throws -> Result {
-        let createdAt = now()
+        let createdAt = clock.millisecondsSince1970
         let dialect = database.dialect
         let codec = RecordRowCodec(cipher: cipher, tenant: tenant, zoneName: zoneName)
         // The public database has no per-user quota.
         let quota = tenant.isPublic ? nil : try await userQuota(of: tenant.container)
-        return try await database.write(serializing: Self.writeKey(tenant)) { connection in
+        let (result, recordedChange) = try await database.write(serializing: Self.writeKey(tenant)) { connection in
             let zone = try await Self.lockZone(zoneName, of: tenant, on: connection, createdAt: createdAt)
             let transaction = SQLZoneTransaction(
                 zone: zone,
@@ -65,8 +65,10 @@ extension SQLStore: RecordStore {
             )
             let result = try await body(transaction)
             try await transaction.settleStorage()
-            return result
+            return (result, transaction.recordedChange)
         }
+        if recordedChange { changeCommitted.fire() }
+        return result
     }
 
     /// Reads the zone row inside a write transaction; creates the default zone's row on first use.

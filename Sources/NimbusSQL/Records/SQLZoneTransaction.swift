@@ -25,6 +25,8 @@ final class SQLZoneTransaction: ZoneTransaction {
     private var databasePosition: Int64?
     /// The zone counter before this transaction's first change, and its last counter so far.
     private(set) var spentCounters: (from: Int64, through: Int64)?
+    /// Whether ``recordChange(_:)`` wrote an outbox row: the store's commit hook fires for it.
+    var recordedChange = false
     /// The share each tombstone this transaction looked up or wrote was in when deleted, and
     /// the tombstone's counter. Saving over such a tombstone outside that share must report an
     /// exit from it: a participant who has not fetched the tombstone yet still holds the record.

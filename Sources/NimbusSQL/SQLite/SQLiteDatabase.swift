@@ -112,6 +112,9 @@ package final class SQLiteDatabase: SQLDatabase {
         return true
     }
 
+    /// The connections are opened and closed with the database: there is no pool to run.
+    package func run() async {}
+
     /// One process writes an SQLite file's notifications and serves them: nothing to listen to.
     package func listen(channel: String, _ receive: @escaping @Sendable (String) -> Void) async throws {}
 

@@ -59,7 +59,7 @@ extension SQLStore {
         if ZoneID(zoneName: name, ownerRecordName: tenant.owner).isDefaultZone {
             throw StoreError(.alreadyExists, detail: "the default zone")
         }
-        let createdAt = now()
+        let createdAt = clock.millisecondsSince1970
         let counter: (Int64, Int64) = try await database.write(serializing: Self.writeKey(tenant)) { connection in
             // A deleted zone's row stays as a tombstone; re-creating it starts a new incarnation
             // but keeps the counter growing, so change tags never repeat.
@@ -85,14 +85,18 @@ extension SQLStore {
         return Zone(zoneID: ZoneID(zoneName: name, ownerRecordName: tenant.owner), changeCounter: counter.0, incarnation: counter.1)
     }
 
-    public func deleteZone(named name: String, of tenant: Tenant) async throws -> Bool {
+    public func deleteZone(
+        named name: String,
+        of tenant: Tenant,
+        notice: @escaping @Sendable (_ shares: [Share]) -> ChangeNote
+    ) async throws -> Bool {
         // The default zone is never deleted: it is no custom zone. (Marking its row deleted
         // would leave a zone that still takes writes, but whose feed never moves.)
         if ZoneID(zoneName: name, ownerRecordName: tenant.owner).isDefaultZone { return false }
         let dialect = database.dialect
         let quota = tenant.isPublic ? nil : try await userQuota(of: tenant.container)
         let counted = quota != nil
-        return try await database.write(serializing: Self.writeKey(tenant)) { connection in
+        let deleted = try await database.write(serializing: Self.writeKey(tenant)) { connection in
             let rows = try await connection.query(
                 """
                 UPDATE zones SET is_deleted = 1, change_counter = change_counter + 1
@@ -102,23 +106,13 @@ extension SQLStore {
                 Self.binds(tenant, zone: name)
             )
             guard let counter = rows.first?.int(0) else { return false }
-            // Subscribers hear of the deletion: participants too, read before their rows go.
-            let participants = try await connection.query(
-                """
-                SELECT DISTINCT user_record_name FROM share_participants
-                WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ?
-                  AND acceptance = 'ACCEPTED' AND role <> 'OWNER' AND user_record_name IS NOT NULL
-                """,
+            // The engine's note of the deletion, made from the shares before their rows go.
+            let shareNames = try await connection.query(
+                "SELECT share_name FROM shares WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ?",
                 Self.binds(tenant, zone: name)
             ).map { $0.string(0) }
-            let note = ChangeNote(
-                writer: tenant.owner,
-                deviceID: nil,
-                created: [],
-                deleted: [],
-                zoneDeleted: true,
-                formerParticipants: participants.sorted()
-            )
+            let shares = try await ShareRows.shares(named: shareNames, zone: name, tenant: tenant, on: connection, dialect: dialect)
+            let note = notice(shares.values.sorted { $0.recordName < $1.recordName })
             try await Self.insertChangeEvent(note, zone: name, of: tenant, from: counter - 1, through: counter, on: connection, dialect: dialect)
             // Only a delete that happened moves the database feed.
             let position = try await Self.nextDatabaseCounter(of: tenant, on: connection)
@@ -151,5 +145,7 @@ extension SQLStore {
             }
             return true
         }
+        if deleted { changeCommitted.fire() }
+        return deleted
     }
 }

@@ -15,7 +15,7 @@ import NimbusStore
 /// with `X-Nimbus-Signature`, answered within 30 seconds or tried again later.
 struct WebhookClient: WebhookSender {
     let client: HTTPClient
-    let now: @Sendable () -> Int64
+    let clock: any NimbusClock
 
     /// The client webhooks are sent with: it follows no redirect (a receiver must not send the
     /// signed notifications on to another address, or over plain HTTP), and lives as long as
@@ -37,7 +37,10 @@ struct WebhookClient: WebhookSender {
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")
         request.headers.add(name: "User-Agent", value: "Nimbus-Webhook")
-        request.headers.add(name: "X-Nimbus-Signature", value: WebhookSecret.signature(of: body, timestamp: now() / 1000, secret: secret))
+        request.headers.add(
+            name: "X-Nimbus-Signature",
+            value: WebhookSecret.signature(of: body, timestamp: clock.millisecondsSince1970 / 1000, secret: secret)
+        )
         request.body = .bytes(ByteBuffer(bytes: body))
         do {
             let response = try await client.execute(request, timeout: .seconds(30))

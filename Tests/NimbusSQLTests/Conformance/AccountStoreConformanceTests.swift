@@ -69,7 +69,7 @@ struct AccountStoreConformanceTests {
     @Test("web auth tokens are kept by hash; a replacement's first use retires the token it replaces", arguments: StoreFactory.all)
     func webAuthTokens(factory: StoreFactory) async throws {
         try await factory.with { f in
-            let now = f.clock.now
+            let now = f.clock.milliseconds
             let day: Int64 = 86_400_000
             let old = WebAuthTokenRecord(
                 hash: "old",
@@ -150,7 +150,7 @@ struct AccountStoreConformanceTests {
                 userRecordName: StoreFixture.alice,
                 address: address,
                 codeHash: "code-1",
-                expiresAt: f.clock.now + 600_000
+                expiresAt: f.clock.milliseconds + 600_000
             )
             try await f.store.saveVerification(pending)
             #expect(try await f.store.verification(of: address, by: StoreFixture.alice, inContainer: Self.container) == pending)
@@ -179,7 +179,7 @@ struct AccountStoreConformanceTests {
                     userRecordName: StoreFixture.bob,
                     address: work,
                     codeHash: "c",
-                    expiresAt: f.clock.now + 1
+                    expiresAt: f.clock.milliseconds + 1
                 )
             )
             try await f.store.linkAddress(work, to: StoreFixture.bob, inContainer: Self.container)

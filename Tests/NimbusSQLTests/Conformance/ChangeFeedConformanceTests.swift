@@ -104,7 +104,7 @@ struct ChangeFeedConformanceTests {
             _ = try await f.store.createZone(named: "Z", of: f.tenant())
             try await f.save([f.record("a")])
             let old = try await f.changes().position
-            _ = try await f.store.deleteZone(named: "Z", of: f.tenant())
+            _ = try await f.deleteZone("Z")
             _ = try await f.store.createZone(named: "Z", of: f.tenant())
             try await f.save([f.record("b")])
             #expect(await storeErrorKind { _ = try await f.changes(after: old) } == .zoneRecreated)
@@ -118,8 +118,8 @@ struct ChangeFeedConformanceTests {
             _ = try await f.store.createZone(named: "Z", of: f.tenant())
             try await f.save([f.record("a"), f.record("b")])
             let before = try await f.changes().position
-            f.clock.advance(milliseconds: 1_000)
-            let deletedAt = f.clock.now
+            f.clock.advance(by: .milliseconds(1_000))
+            let deletedAt = f.clock.milliseconds
             try await f.delete(["a"])
             let after = try await f.changes(after: before).position
             // Tombstones deleted at or after the cutoff stay.
@@ -179,7 +179,7 @@ struct ChangeFeedConformanceTests {
             let idle = try await f.store.databaseChanges(of: f.tenant(), after: second.position, limit: 2)
             #expect(idle.zones.isEmpty && !idle.moreComing && idle.position == second.position)
 
-            _ = try await f.store.deleteZone(named: "A", of: f.tenant())
+            _ = try await f.deleteZone("A")
             try await f.save([f.record("c", in: "C")], in: "C")
             let changed = try await f.store.databaseChanges(of: f.tenant(), after: second.position, limit: 10)
             #expect(changed.zones.map(\.zone.zoneID.zoneName) == ["A", "C"])

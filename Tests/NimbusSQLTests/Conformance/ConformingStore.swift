@@ -33,7 +33,7 @@ struct StoreFactory: Sendable, CustomTestStringConvertible {
     let name: String
     /// Opens a store on a new, empty database (files, if any, go in the directory given),
     /// reading the time from the clock given.
-    let open: @Sendable (_ directory: URL, _ now: @escaping @Sendable () -> Int64) async throws -> Opened
+    let open: @Sendable (_ directory: URL, _ clock: ManualClock) async throws -> Opened
 
     var testDescription: String { name }
 
@@ -43,9 +43,9 @@ struct StoreFactory: Sendable, CustomTestStringConvertible {
     /// ``SQLStore`` on SQLite, or on the PostgreSQL server `NIMBUS_TEST_DATABASE` names (``TestDatabase``).
     static let sql = StoreFactory(name: TestDatabase.postgresServer == nil ? "SQL store on SQLite" : "SQL store on PostgreSQL", open: openSQLStore)
 
-    private static func openSQLStore(in directory: URL, now: @escaping @Sendable () -> Int64) async throws -> Opened {
+    private static func openSQLStore(in directory: URL, clock: ManualClock) async throws -> Opened {
         let cipher = FieldCipher(keyBytes: Array(repeating: 5, count: 32))!
-        let store = try await TestDatabase(directory: directory).open(cipher: cipher, now: now)
+        let store = try await TestDatabase(directory: directory).open(cipher: cipher, clock: clock)
         return Opened(store: store, close: { await store.close() })
     }
 
@@ -54,8 +54,8 @@ struct StoreFactory: Sendable, CustomTestStringConvertible {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-conformance-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let clock = StoreClock()
-        let opened = try await open(directory) { clock.now }
+        let clock = ManualClock()
+        let opened = try await open(directory, clock)
         do {
             try await body(StoreFixture(store: opened.store, clock: clock))
             await opened.close()
@@ -66,24 +66,13 @@ struct StoreFactory: Sendable, CustomTestStringConvertible {
     }
 }
 
-/// The clock a store under test reads, moved by hand, in milliseconds since 1970.
-final class StoreClock: Sendable {
-    private let value = Mutex<Int64>(1_700_000_000_000)
-
-    var now: Int64 { value.withLock { $0 } }
-
-    func advance(milliseconds: Int64) {
-        value.withLock { $0 += milliseconds }
-    }
-}
-
 /// A store under test, with helpers to write what the tests need.
 struct StoreFixture: Sendable {
     static let container = "iCloud.test.conformance"
     static let development = ContainerEnvironment(container: container, environment: .development)
 
     let store: any ConformingStore
-    let clock: StoreClock
+    let clock: ManualClock
 
     /// A user's private database (user record names are `_` and 32 hex digits).
     func tenant(_ owner: String = Self.alice, environment: Environment = .development) -> Tenant {
@@ -105,7 +94,7 @@ struct StoreFixture: Sendable {
         share: String? = nil
     ) -> Record {
         let tenant = tenant ?? self.tenant()
-        let stamp = ChangeStamp(timestamp: clock.now, userRecordName: tenant.owner, deviceID: "device-1")
+        let stamp = ChangeStamp(timestamp: clock.milliseconds, userRecordName: tenant.owner, deviceID: "device-1")
         var record = Record(
             recordID: RecordID(recordName: name, zoneID: ZoneID(zoneName: zone, ownerRecordName: tenant.owner)),
             recordType: type,
@@ -128,6 +117,17 @@ struct StoreFixture: Sendable {
     func delete(_ names: [String], type: String = "Note", in zone: String = "Z", of tenant: Tenant? = nil) async throws {
         try await store.write(zone: zone, of: tenant ?? self.tenant()) { transaction in
             try await transaction.delete(names.map { Tombstone(recordName: $0, recordType: type) })
+        }
+    }
+
+    /// Deletes a zone; the note of the deletion names every user of its shares, whatever their
+    /// role or acceptance, so a test sees which shares the store handed to the notice.
+    @discardableResult
+    func deleteZone(_ name: String = "Z", of tenant: Tenant? = nil) async throws -> Bool {
+        let tenant = tenant ?? self.tenant()
+        return try await store.deleteZone(named: name, of: tenant) { shares in
+            let users = shares.flatMap(\.participants).compactMap(\.userRecordName)
+            return ChangeNote(writer: tenant.owner, deviceID: nil, created: [], deleted: [], zoneDeleted: true, formerParticipants: users.sorted())
         }
     }
 

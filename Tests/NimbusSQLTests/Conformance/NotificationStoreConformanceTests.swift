@@ -6,6 +6,7 @@
 
 import NimbusModel
 import NimbusStore
+import Synchronization
 import Testing
 
 @Suite("notification store conformance: the outbox and inboxes")
@@ -79,17 +80,56 @@ struct NotificationStoreConformanceTests {
         }
     }
 
-    @Test("a zone deletion reaches the outbox with the participants who lose the zone", arguments: StoreFactory.all)
+    @Test("a zone deletion hands the notice its shares with every participant, and the note it makes reaches the outbox", arguments: StoreFactory.all)
     func zoneDeletion(factory: StoreFactory) async throws {
         try await factory.with { f in
-            _ = try await f.makeRecordShare()
-            _ = try await f.store.deleteZone(named: "Z", of: f.tenant())
+            let share = try await f.makeRecordShare()
+            let handed = Mutex<[Share]>([])
+            let deleted = try await f.store.deleteZone(named: "Z", of: f.tenant()) { shares in
+                handed.withLock { $0 = shares }
+                return ChangeNote(writer: "the-engine", deviceID: nil, created: [], deleted: [], zoneDeleted: true, formerParticipants: ["chosen"])
+            }
+            #expect(deleted)
+            #expect(handed.withLock { $0 } == [share])
             let events = try await f.store.dispatch { try await $0.claimEvents(limit: 10) }
             #expect(events.map(\.zoneName) == ["Z"])
+            #expect(events.first?.note.writer == "the-engine")
             #expect(events.first?.note.zoneDeleted == true)
-            #expect(events.first?.note.formerParticipants == [StoreFixture.bob])
+            #expect(events.first?.note.formerParticipants == ["chosen"])
         }
     }
+
+    @Test(
+        "the commit hook fires once a write that recorded a change commits, and not for one that failed or changed nothing",
+        arguments: StoreFactory.all
+    )
+    func commitHook(factory: StoreFactory) async throws {
+        try await factory.with { f in
+            let hook = f.store.changeCommitted
+            _ = try await f.store.createZone(named: "Z", of: f.tenant())
+            // A write that changed nothing, and one that failed, leave the hook unfired: the
+            // write that follows proves it, as the first wait would otherwise return at once.
+            try await f.store.write(zone: "Z", of: f.tenant()) { try await $0.recordChange(Self.note) }
+            await #expect(throws: DeliberateFailure.self) {
+                try await f.store.write(zone: "Z", of: f.tenant()) { transaction in
+                    _ = try await transaction.save([f.record("failed")])
+                    try await transaction.recordChange(Self.note)
+                    throw DeliberateFailure()
+                }
+            }
+            #expect(!hook.isPending)
+            try await f.store.write(zone: "Z", of: f.tenant()) { transaction in
+                _ = try await transaction.save([f.record("n1")])
+                try await transaction.recordChange(Self.note)
+            }
+            #expect(hook.isPending)
+            await hook.wait()
+            #expect(try await f.deleteZone("Z"))
+            #expect(hook.isPending)
+        }
+    }
+
+    private static let note = ChangeNote(writer: StoreFixture.alice, deviceID: nil, created: [], deleted: [])
 
     @Test("delivered notifications are numbered per recipient without gaps, and read back in pages", arguments: StoreFactory.all)
     func inboxes(factory: StoreFactory) async throws {
@@ -129,8 +169,8 @@ struct NotificationStoreConformanceTests {
         try await factory.with { f in
             let container = StoreFixture.development
             _ = try await f.store.dispatch { try await $0.deliver([Self.draft(StoreFixture.alice, "old")], in: container) }
-            f.clock.advance(milliseconds: 60_000)
-            let cutoff = f.clock.now
+            f.clock.advance(by: .milliseconds(60_000))
+            let cutoff = f.clock.milliseconds
             _ = try await f.store.dispatch { try await $0.deliver([Self.draft(StoreFixture.alice, "new")], in: container) }
             #expect(try await f.store.pruneInboxes(before: cutoff) == 1)
             #expect(try await f.store.inbox(of: StoreFixture.alice, in: container, after: 0, limit: 10).map(\.notificationID) == ["new"])

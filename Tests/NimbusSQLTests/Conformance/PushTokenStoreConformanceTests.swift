@@ -29,18 +29,18 @@ struct PushTokenStoreConformanceTests {
             let token = Self.token("k1", through: 4)
             try await f.store.savePushToken(token)
             var expected = token
-            expected.lastUsedAt = f.clock.now
+            expected.lastUsedAt = f.clock.milliseconds
             #expect(try await f.store.pushToken("k1") == expected)
             #expect(try await f.store.pushToken("k2") == nil)
 
-            f.clock.advance(milliseconds: 1_000)
+            f.clock.advance(by: .milliseconds(1_000))
             try await f.store.touchPushToken("k1")
-            #expect(try await f.store.pushToken("k1")?.lastUsedAt == f.clock.now)
+            #expect(try await f.store.pushToken("k1")?.lastUsedAt == f.clock.milliseconds)
 
             var again = Self.token("k1", user: StoreFixture.bob, through: 9)
             again.deviceID = "device-2"
             try await f.store.savePushToken(again)
-            again.lastUsedAt = f.clock.now
+            again.lastUsedAt = f.clock.milliseconds
             #expect(try await f.store.pushToken("k1") == again)
 
             try await f.store.deletePushToken("k1")
@@ -64,8 +64,8 @@ struct PushTokenStoreConformanceTests {
         try await factory.with { f in
             try await f.store.savePushToken(Self.token("stale", .webCourier))
             try await f.store.savePushToken(Self.token("apns", .apns))
-            f.clock.advance(milliseconds: 60_000)
-            let cutoff = f.clock.now
+            f.clock.advance(by: .milliseconds(60_000))
+            let cutoff = f.clock.milliseconds
             try await f.store.savePushToken(Self.token("fresh", .webCourier))
             #expect(try await f.store.pruneCourierTokens(unusedSince: cutoff) == 1)
             #expect(try await f.store.pushToken("stale") == nil)
@@ -80,13 +80,13 @@ struct PushTokenStoreConformanceTests {
             let maximum = PushToken.maximumPerUser
             for index in 0..<maximum {
                 try await f.store.savePushToken(Self.token("k\(index)"))
-                f.clock.advance(milliseconds: 1)
+                f.clock.advance(by: .milliseconds(1))
             }
             try await f.store.savePushToken(Self.token("courier", .webCourier))
             try await f.store.savePushToken(Self.token("bob", user: StoreFixture.bob))
             // k0 is the least recently used, unless used since.
             try await f.store.touchPushToken("k0")
-            f.clock.advance(milliseconds: 1)
+            f.clock.advance(by: .milliseconds(1))
             try await f.store.savePushToken(Self.token("one-more"))
             #expect(try await f.store.pushToken("k1") == nil)
             #expect(try await f.store.pushToken("k0") != nil)
@@ -103,7 +103,7 @@ struct PushTokenStoreConformanceTests {
             try await f.store.savePushToken(Self.token("alice"))
             try await f.store.savePushToken(Self.token("bob", user: StoreFixture.bob))
             try await f.store.savePushToken(Self.token("hook", .webhook))
-            let now = f.clock.now
+            let now = f.clock.milliseconds
             #expect(try await f.store.claimDuePushTokens(.apns, now: now, leaseUntil: now + 30_000, limit: 10).isEmpty)
             let draft = NotificationDraft(userRecordName: StoreFixture.alice, notificationID: "n1", originDeviceID: nil, payload: Array("{}".utf8))
             _ = try await f.store.dispatch { try await $0.deliver([draft], in: StoreFixture.development) }

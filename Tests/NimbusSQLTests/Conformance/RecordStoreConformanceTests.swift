@@ -38,7 +38,7 @@ struct RecordStoreConformanceTests {
             try await f.save([f.record("before", in: zone)], in: zone)
             #expect(await storeErrorKind { _ = try await f.store.createZone(named: zone, of: f.tenant()) } == .alreadyExists)
             // It is no custom zone: there is no such zone to delete.
-            #expect(try await !f.store.deleteZone(named: zone, of: f.tenant()))
+            #expect(try await !f.deleteZone(zone))
             try await f.save([f.record("after", in: zone)], in: zone)
             #expect(try await f.store.records(named: ["before", "after"], inZone: zone, of: f.tenant()).count == 2)
             let live = try #require(try await f.store.zone(named: zone, of: f.tenant()))
@@ -75,14 +75,14 @@ struct RecordStoreConformanceTests {
         try await factory.with { f in
             _ = try await f.store.createZone(named: "Z", of: f.tenant())
             try await f.save([f.record("a"), f.record("b")])
-            #expect(try await f.store.deleteZone(named: "Z", of: f.tenant()))
+            #expect(try await f.deleteZone("Z"))
             #expect(try await f.store.zone(named: "Z", of: f.tenant()) == nil)
             #expect(try await f.store.zones(of: f.tenant()).map(\.zoneID.zoneName) == [ZoneID.defaultZoneName])
             #expect(await storeErrorKind { _ = try await f.store.records(named: ["a"], inZone: "Z", of: f.tenant()) } == .zoneNotFound)
             #expect(await storeErrorKind { _ = try await f.save([f.record("c")]) } == .zoneNotFound)
             #expect(await storeErrorKind { _ = try await f.changes() } == .zoneNotFound)
-            #expect(try await !f.store.deleteZone(named: "Z", of: f.tenant()))
-            #expect(try await !f.store.deleteZone(named: "Never", of: f.tenant()))
+            #expect(try await !f.deleteZone("Z"))
+            #expect(try await !f.deleteZone("Never"))
         }
     }
 
@@ -91,7 +91,7 @@ struct RecordStoreConformanceTests {
         try await factory.with { f in
             let first = try await f.store.createZone(named: "Z", of: f.tenant())
             let old = try await f.save([f.record("a", fields: ["title": .string("old")])])[0]
-            _ = try await f.store.deleteZone(named: "Z", of: f.tenant())
+            _ = try await f.deleteZone("Z")
             let second = try await f.store.createZone(named: "Z", of: f.tenant())
             #expect(second.incarnation != first.incarnation)
             #expect(try await f.zone() == second)

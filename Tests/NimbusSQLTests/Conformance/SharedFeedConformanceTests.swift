@@ -76,7 +76,7 @@ struct SharedFeedConformanceTests {
         try await factory.with { f in
             _ = try await f.makeRecordShare()
             let incarnation = try await f.zone().incarnation
-            _ = try await f.store.deleteZone(named: "Z", of: f.tenant())
+            _ = try await f.deleteZone("Z")
             #expect(await storeErrorKind { _ = try await Self.feed(f, shares: nil, incarnation: incarnation) } == .zoneNotFound)
             _ = try await f.store.createZone(named: "Z", of: f.tenant())
             #expect(await storeErrorKind { _ = try await Self.feed(f, shares: nil, incarnation: incarnation) } == .zoneRecreated)

@@ -25,7 +25,7 @@ public final class APNsDelivery: Sendable {
     let notifications: any NotificationStore
     let sender: any APNsSender
     let wake: ChangeSignal
-    let now: @Sendable () -> Int64
+    let clock: any NimbusClock
     let inboxRetention: Duration
     let pollInterval: Duration
     let logger: Logger
@@ -41,7 +41,7 @@ public final class APNsDelivery: Sendable {
     ///   - notifications: The inboxes.
     ///   - sender: What talks to APNs.
     ///   - wake: Fired when entries were written (``NotificationHub/written``).
-    ///   - now: The clock, in milliseconds since 1970.
+    ///   - clock: The clock it reads the time from; tests pass one they move by hand.
     ///   - inboxRetention: How long entries stay in the inbox: pushes expire with them.
     ///   - pollInterval: How often to look for due tokens without a wake-up (back-offs that
     ///     ran out, another instance's entries it did not hear of).
@@ -51,7 +51,7 @@ public final class APNsDelivery: Sendable {
         notifications: any NotificationStore,
         sender: any APNsSender,
         wake: ChangeSignal,
-        now: @escaping @Sendable () -> Int64,
+        clock: any NimbusClock,
         inboxRetention: Duration,
         pollInterval: Duration = .seconds(1),
         logger: Logger
@@ -60,7 +60,7 @@ public final class APNsDelivery: Sendable {
         self.notifications = notifications
         self.sender = sender
         self.wake = wake
-        self.now = now
+        self.clock = clock
         self.inboxRetention = inboxRetention
         self.pollInterval = pollInterval
         self.logger = logger
@@ -74,14 +74,14 @@ public final class APNsDelivery: Sendable {
             } catch {
                 logger.warning("Pushing notifications to APNs failed", metadata: [LogKey.error: "\(error)"])
             }
-            await wake.wait(atMost: pollInterval)
+            await wake.wait(atMost: pollInterval, on: clock)
         }
     }
 
     /// Pushes everything due now; returns how many pushes APNs accepted.
     @discardableResult
     public func pushDue() async throws -> Int {
-        try await PushTokenDelivery.deliverDue(.apns, tokens: tokens, now: now, perPass: Self.tokensPerPass) { token in
+        try await PushTokenDelivery.deliverDue(.apns, tokens: tokens, clock: clock, perPass: Self.tokensPerPass) { token in
             await self.push(to: token)
         }
     }
@@ -128,7 +128,7 @@ public final class APNsDelivery: Sendable {
                         return accepted
                     case .retryLater(let reason, let retryAfter):
                         failures += 1
-                        nextAttempt = now() + PushTokenDelivery.backoff(afterFailures: failures, retryAfter: retryAfter)
+                        nextAttempt = clock.millisecondsSince1970 + PushTokenDelivery.backoff(afterFailures: failures, retryAfter: retryAfter)
                         logger.notice(
                             "APNs could not take a push; it is tried again later",
                             metadata: [LogKey.reason: "\(reason)", LogKey.failures: "\(failures)"]
@@ -142,7 +142,7 @@ public final class APNsDelivery: Sendable {
             // The store failed: the claim runs out and the next pass starts from the position
             // saved below (or, should that fail too, from the last one saved).
             logger.warning("Reading an inbox for APNs failed", metadata: [LogKey.error: "\(error)"])
-            nextAttempt = now() + PushTokenDelivery.backoff(afterFailures: failures + 1, retryAfter: nil)
+            nextAttempt = clock.millisecondsSince1970 + PushTokenDelivery.backoff(afterFailures: failures + 1, retryAfter: nil)
         }
         do {
             try await tokens.releasePushToken(token.key, deliveredThrough: position, failures: failures, nextAttemptAt: nextAttempt)

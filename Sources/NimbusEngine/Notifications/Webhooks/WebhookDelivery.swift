@@ -24,7 +24,7 @@ public final class WebhookDelivery: Sendable {
     let sender: any WebhookSender
     let serverKey: [UInt8]
     let wake: ChangeSignal
-    let now: @Sendable () -> Int64
+    let clock: any NimbusClock
     let pollInterval: Duration
     let logger: Logger
 
@@ -45,7 +45,7 @@ public final class WebhookDelivery: Sendable {
         sender: any WebhookSender,
         serverKey: [UInt8],
         wake: ChangeSignal,
-        now: @escaping @Sendable () -> Int64,
+        clock: any NimbusClock,
         pollInterval: Duration = .seconds(1),
         logger: Logger
     ) {
@@ -54,7 +54,7 @@ public final class WebhookDelivery: Sendable {
         self.sender = sender
         self.serverKey = serverKey
         self.wake = wake
-        self.now = now
+        self.clock = clock
         self.pollInterval = pollInterval
         self.logger = logger
     }
@@ -67,14 +67,14 @@ public final class WebhookDelivery: Sendable {
             } catch {
                 logger.warning("Sending notifications to webhooks failed", metadata: [LogKey.error: "\(error)"])
             }
-            await wake.wait(atMost: pollInterval)
+            await wake.wait(atMost: pollInterval, on: clock)
         }
     }
 
     /// Sends everything due now; returns how many entries receivers accepted.
     @discardableResult
     public func sendDue() async throws -> Int {
-        try await PushTokenDelivery.deliverDue(.webhook, tokens: tokens, now: now, perPass: Self.webhooksPerPass) { webhook in
+        try await PushTokenDelivery.deliverDue(.webhook, tokens: tokens, clock: clock, perPass: Self.webhooksPerPass) { webhook in
             await self.send(to: webhook)
         }
     }
@@ -92,9 +92,9 @@ public final class WebhookDelivery: Sendable {
         var accepted = 0
         // Stop well within the lease: past it another instance may claim the webhook and send
         // from the saved position, out of order with what this one still sends.
-        let stopBy = now() + PushTokenDelivery.lease / 2
+        let stopBy = clock.millisecondsSince1970 + PushTokenDelivery.lease / 2
         do {
-            while now() < stopBy {
+            while clock.millisecondsSince1970 < stopBy {
                 let entries = try await notifications.inbox(
                     of: webhook.userRecordName,
                     in: webhook.container,
@@ -104,7 +104,7 @@ public final class WebhookDelivery: Sendable {
                 guard let last = entries.last else { break }
                 if case .retryLater(let reason) = await sender.send(entries, to: url, secret: secret) {
                     failures += 1
-                    nextAttempt = now() + PushTokenDelivery.backoff(afterFailures: failures, retryAfter: nil)
+                    nextAttempt = clock.millisecondsSince1970 + PushTokenDelivery.backoff(afterFailures: failures, retryAfter: nil)
                     logger.notice(
                         "A webhook did not take its notifications; they are sent again later",
                         metadata: [LogKey.reason: "\(reason)", LogKey.failures: "\(failures)"]
@@ -118,7 +118,7 @@ public final class WebhookDelivery: Sendable {
             }
         } catch {
             logger.warning("Reading an inbox for a webhook failed", metadata: [LogKey.error: "\(error)"])
-            nextAttempt = now() + PushTokenDelivery.backoff(afterFailures: failures + 1, retryAfter: nil)
+            nextAttempt = clock.millisecondsSince1970 + PushTokenDelivery.backoff(afterFailures: failures + 1, retryAfter: nil)
         }
         do {
             try await tokens.releasePushToken(webhook.key, deliveredThrough: position, failures: failures, nextAttemptAt: nextAttempt)

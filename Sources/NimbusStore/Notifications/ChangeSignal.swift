@@ -6,7 +6,8 @@
 
 import Synchronization
 
-/// A level-triggered wake-up: writers ``fire()`` after committing, the dispatcher ``wait()``s.
+/// A level-triggered wake-up: a store ``fire()``s it after committing a change (its commit hook),
+/// the dispatcher ``wait()``s.
 /// Fires while nobody waits are remembered as one, so a wake-up is never lost and a burst of
 /// writes costs the dispatcher one pass.
 public final class ChangeSignal: Sendable {
@@ -33,6 +34,9 @@ public final class ChangeSignal: Sendable {
         waiter?.resume()
     }
 
+    /// Whether it fired since the last wait returned: the next ``wait()`` returns at once.
+    public var isPending: Bool { state.withLock { $0.pending } }
+
     /// Returns once the signal fired since the last wait (at once if it already had), or when
     /// the task is cancelled. One waiter at a time.
     public func wait() async {
@@ -57,11 +61,12 @@ public final class ChangeSignal: Sendable {
         }
     }
 
-    /// Returns once the signal fired (as ``wait()``) or `timeout` passed, whichever is first.
-    public func wait(atMost timeout: Duration) async {
+    /// Returns once the signal fired (as ``wait()``) or `timeout` passed on `clock`, whichever
+    /// is first.
+    public func wait(atMost timeout: Duration, on clock: any NimbusClock) async {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.wait() }
-            group.addTask { try? await Task.sleep(for: timeout) }
+            group.addTask { try? await clock.sleep(for: timeout) }
             await group.next()
             group.cancelAll()
         }
