@@ -155,6 +155,7 @@ let package = Package(
             name: "NimbusClient",
             dependencies: [
                 "NimbusModel",
+                "NimbusWire",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -266,6 +267,11 @@ let package = Package(
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: testSwiftSettings
+        ),
+        .testTarget(
+            name: "NimbusWireTests",
+            dependencies: ["NimbusModel", "NimbusWire"],
             swiftSettings: testSwiftSettings
         ),
         .testTarget(

@@ -14,6 +14,22 @@ package protocol WireRequest: Sendable {
     init(json: JSONValue) throws(NimbusError)
 }
 
+/// A request the SDK sends: it writes itself as the body its ``WireRequest/init(json:)`` reads,
+/// so the server and the SDK share one description of it.
+package protocol WireRequestBody: WireRequest {
+    /// Writes the request as its JSON body.
+    func write(to writer: inout JSONWriter)
+}
+
+extension WireRequestBody {
+    /// The request as its UTF-8 JSON body.
+    package var jsonBody: [UInt8] {
+        var writer = JSONWriter()
+        write(to: &writer)
+        return writer.bytes
+    }
+}
+
 extension WireRequest {
     /// Parses a request body.
     /// - Throws: `.badRequest` for an empty body, invalid JSON, or a value of the wrong shape.

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 public import NimbusModel
+import NimbusWire
 
 extension Database {
     /// Fetches a share as it stands: its participants (those the caller may see), public
@@ -45,31 +46,20 @@ extension Database {
     ///   `.permissionFailure` for a caller who may not change it; `.badRequest` when adding
     ///   participants to a public share.
     public func save(_ share: ShareInfo, inviting invitations: [ShareInvitation] = []) async throws -> ShareInfo {
-        let response = try await post("records/modify", idempotent: false) { writer in
-            writer.beginObject()
-            writer.key("zoneID")
-            RecordWireCoding.write(share.zoneID, to: &writer)
-            writer.key("operations")
-            writer.beginArray()
-            writer.beginObject()
-            writer.field("operationType", "update")
-            writer.key("record")
-            writer.beginObject()
-            writer.field("recordName", share.recordName)
-            writer.field("recordType", Share.recordType)
-            writer.field("recordChangeTag", share.recordChangeTag)
-            writer.key("fields")
-            writer.beginObject()
-            writer.endObject()
-            writer.field("publicPermission", share.publicPermission.rawValue)
-            writer.key("requestsEnabled")
-            writer.bool(share.requestsEnabled)
-            ShareJSON.writeParticipants(keeping: share.participants, inviting: invitations, to: &writer)
-            writer.endObject()
-            writer.endObject()
-            writer.endArray()
-            writer.endObject()
-        }
+        // The participants kept, by ID with their permissions (the server removes those left
+        // out, never the owner), then the new invitations.
+        let kept = share.participants.map { ParticipantInput(participantID: $0.participantID, lookupInfo: nil, permission: $0.permission) }
+        var change = ShareChange(publicPermission: share.publicPermission, participants: kept + invitations.map(\.participantInput))
+        change.requestsEnabled = share.requestsEnabled
+        let operation = RecordOperation(
+            kind: .update,
+            recordName: share.recordName,
+            recordType: Share.recordType,
+            recordChangeTag: share.recordChangeTag,
+            share: change
+        )
+        let request = RecordsModifyRequest(operations: [operation], zoneID: share.zoneID)
+        let response = try await post("records/modify", idempotent: false) { writer in request.write(to: &writer) }
         guard let item = try recordItems(response).first else { throw NimbusError(.internalError, "the server did not answer for the share") }
         if RecordJSON.isError(item) { throw RecordJSON.error(item, in: share.zoneID) }
         return try ShareJSON.share(item, in: share.zoneID, at: "records[0]")

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 public import NimbusModel
+import NimbusWire
 
 /// Someone to invite to a share: who, and what they may do.
 public struct ShareInvitation: Sendable, Hashable {
@@ -18,6 +19,11 @@ public struct ShareInvitation: Sendable, Hashable {
     public init(_ lookupInfo: LookupInfo, permission: SharePermission = .readOnly) {
         self.lookupInfo = lookupInfo
         self.permission = permission
+    }
+
+    /// The invitation as a share save sends it: a new private participant.
+    var participantInput: ParticipantInput {
+        ParticipantInput(lookupInfo: lookupInfo, role: .privateUser, permission: permission)
     }
 }
 
@@ -98,39 +104,17 @@ extension Database {
         _ publicPermission: SharePermission,
         _ invitations: [ShareInvitation]
     ) async throws -> ShareInfo {
-        let response = try await post("records/modify", idempotent: false) { writer in
-            writer.beginObject()
-            writer.key("zoneID")
-            RecordWireCoding.write(zoneID, to: &writer)
-            writer.key("operations")
-            writer.beginArray()
-            writer.beginObject()
-            writer.field("operationType", "create")
-            writer.key("record")
-            writer.beginObject()
-            writer.field("recordName", name)
-            writer.field("recordType", "cloudkit.share")
-            writer.key("fields")
-            writer.beginObject()
-            if let title {
-                writer.key("cloudkit.title")
-                FieldValue.string(title).write(to: &writer)
-            }
-            writer.endObject()
-            if let root {
-                writer.key("forRecord")
-                writer.beginObject()
-                writer.field("recordName", root.recordID.recordName)
-                if !root.recordChangeTag.isEmpty { writer.field("recordChangeTag", root.recordChangeTag) }
-                writer.endObject()
-            }
-            writer.field("publicPermission", publicPermission.rawValue)
-            ShareJSON.writeParticipants(keeping: [], inviting: invitations, to: &writer)
-            writer.endObject()
-            writer.endObject()
-            writer.endArray()
-            writer.endObject()
-        }
+        var share = ShareChange(rootRecordName: root?.recordID.recordName, publicPermission: publicPermission)
+        share.participants = invitations.map(\.participantInput)
+        let operation = RecordOperation(
+            kind: .create,
+            recordName: name,
+            recordType: Share.recordType,
+            fields: title.map { ["cloudkit.title": FieldInput(.string($0))] } ?? [:],
+            share: share
+        )
+        let request = RecordsModifyRequest(operations: [operation], zoneID: zoneID)
+        let response = try await post("records/modify", idempotent: false) { writer in request.write(to: &writer) }
         let items = try recordItems(response)
         guard let item = items.first else { throw NimbusError(.internalError, "the server did not answer for the share") }
         guard RecordJSON.isError(item) else { return try ShareJSON.share(item, in: zoneID, at: "records[0]") }
@@ -153,16 +137,8 @@ extension Container {
     /// - Throws: `.permissionFailure` when the caller is not invited to a private share;
     ///   `.unknownItem` for an unknown (or revoked) short GUID.
     public func acceptShare(shortGUID: String) async throws -> (share: ShareInfo, zoneID: ZoneID) {
-        var writer = JSONWriter()
-        writer.beginObject()
-        writer.key("shortGUIDs")
-        writer.beginArray()
-        writer.beginObject()
-        writer.field("value", shortGUID)
-        writer.endObject()
-        writer.endArray()
-        writer.endObject()
-        let response = try await perform("records/accept", in: .shared, body: writer.bytes, idempotent: true)
+        let request = RecordsResolveRequest(shortGUIDs: [.init(value: shortGUID)])
+        let response = try await perform("records/accept", in: .shared, body: request.jsonBody, idempotent: true)
         guard case .object(let members) = response, case .array(let results)? = members["results"], let first = results.first else {
             throw NimbusError(.internalError, "the server's records/accept response has no results")
         }

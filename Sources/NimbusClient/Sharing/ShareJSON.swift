@@ -34,38 +34,6 @@ enum ShareJSON {
         )
     }
 
-    /// The `participants` key of a share save: the participants to keep, by ID, with their
-    /// permissions (the server removes those left out, never the owner), then new invitations.
-    static func writeParticipants(keeping participants: [ShareParticipant], inviting invitations: [ShareInvitation], to writer: inout JSONWriter) {
-        writer.key("participants")
-        writer.beginArray()
-        for participant in participants {
-            writer.beginObject()
-            writer.field("participantId", participant.participantID)
-            writer.field("permission", participant.permission.rawValue)
-            writer.endObject()
-        }
-        for invitation in invitations {
-            writer.beginObject()
-            writer.field("type", "USER")
-            writer.field("permission", invitation.permission.rawValue)
-            writer.field("acceptanceStatus", "INVITED")
-            writer.key("userIdentity")
-            writer.beginObject()
-            writer.key("lookupInfo")
-            writer.beginObject()
-            switch invitation.lookupInfo {
-            case .emailAddress(let address): writer.field("emailAddress", address)
-            case .phoneNumber(let number): writer.field("phoneNumber", number)
-            case .userRecordName(let user): writer.field("userRecordName", user)
-            }
-            writer.endObject()
-            writer.endObject()
-            writer.endObject()
-        }
-        writer.endArray()
-    }
-
     /// The `links` of a `links/*` response.
     static func links(_ response: JSONObject) throws(NimbusError) -> [ShareLink] {
         guard case .array(let items)? = response["links"] else { throw NimbusError(.internalError, "the server's response has no links") }

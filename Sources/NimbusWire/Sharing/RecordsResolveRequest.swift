@@ -17,6 +17,13 @@ public struct RecordsResolveRequest: WireRequest {
         public var shouldFetchRootRecord: Bool
         /// The root record's fields to return.
         public var rootRecordDesiredKeys: [String]?
+
+        /// One share to resolve or accept.
+        public init(value: String, shouldFetchRootRecord: Bool = false, rootRecordDesiredKeys: [String]? = nil) {
+            self.value = value
+            self.shouldFetchRootRecord = shouldFetchRootRecord
+            self.rootRecordDesiredKeys = rootRecordDesiredKeys
+        }
     }
 
     /// The shares named.

@@ -1,0 +1,98 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+public import NimbusModel
+
+extension RecordsModifyRequest: WireRequestBody {
+    /// A `records/modify` request.
+    public init(
+        operations: [RecordOperation],
+        zoneID: ZoneID? = nil,
+        atomic: Bool? = nil,
+        desiredKeys: [String]? = nil,
+        numbersAsStrings: Bool? = nil
+    ) {
+        self.operations = operations
+        self.zoneID = zoneID
+        self.atomic = atomic
+        self.desiredKeys = desiredKeys
+        self.numbersAsStrings = numbersAsStrings
+    }
+
+    /// Writes the body; every field names its type (a type left out is the server's to infer,
+    /// which only hand-written bodies need).
+    package func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        if let zoneID {
+            writer.key("zoneID")
+            RecordWireCoding.write(zoneID, to: &writer)
+        }
+        writer.key("operations")
+        writer.beginArray()
+        for operation in operations { Self.write(operation, to: &writer) }
+        writer.endArray()
+        if let atomic {
+            writer.key("atomic")
+            writer.bool(atomic)
+        }
+        if let desiredKeys {
+            writer.key("desiredKeys")
+            writer.beginArray()
+            for key in desiredKeys { writer.string(key) }
+            writer.endArray()
+        }
+        if let numbersAsStrings {
+            writer.key("numbersAsStrings")
+            writer.bool(numbersAsStrings)
+        }
+        writer.endObject()
+    }
+
+    private static func write(_ operation: RecordOperation, to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.field("operationType", operation.kind.rawValue)
+        writer.key("record")
+        writer.beginObject()
+        if let name = operation.recordName { writer.field("recordName", name) }
+        if let type = operation.recordType { writer.field("recordType", type) }
+        if let tag = operation.recordChangeTag { writer.field("recordChangeTag", tag) }
+        if !operation.kind.isDelete {
+            writer.key("fields")
+            writer.beginObject()
+            for (name, input) in operation.fields.sorted(by: { $0.key.string < $1.key.string }) {
+                writer.key(escaping: name.string)
+                if let value = input.value {
+                    value.write(to: &writer, isEncrypted: input.isEncrypted)
+                } else {
+                    writer.beginObject()
+                    writer.key("value")
+                    writer.null()
+                    if input.isEncrypted {
+                        writer.key("isEncrypted")
+                        writer.bool(true)
+                    }
+                    writer.endObject()
+                }
+            }
+            writer.endObject()
+        }
+        switch operation.parent {
+        case .unchanged:
+            break
+        case .clear:
+            writer.key("parent")
+            writer.null()
+        case .set(let parent):
+            writer.key("parent")
+            writer.beginObject()
+            writer.field("recordName", parent)
+            writer.endObject()
+        }
+        operation.share?.write(intoRecord: &writer)
+        writer.endObject()
+        writer.endObject()
+    }
+}

@@ -1,0 +1,78 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+import NimbusModel
+import NimbusWire
+import Testing
+
+/// The SDK writes a request with the type the server reads it with: what it writes must read
+/// back as what it meant, or the two sides of the protocol have drifted apart.
+@Suite("requests the SDK writes read back as the server reads them")
+struct RequestRoundTripTests {
+    @Test("records/modify: every kind of operation, field, parent and share change")
+    func recordsModify() throws {
+        let zoneID = ZoneID(zoneName: "Notes", ownerRecordName: "_" + String(repeating: "a", count: 32))
+        let operations = [
+            RecordOperation(
+                kind: .create,
+                recordName: "n1",
+                recordType: "Note",
+                fields: [
+                    "title": FieldInput(.string("Groceries \"and\" more")),
+                    "count": FieldInput(.int64(-42)),
+                    "secret": FieldInput(.string("sealed"), isEncrypted: true),
+                    "tags": FieldInput(.list(elementType: .string, [.string("a"), .string("b")])),
+                    "gone": FieldInput(nil),
+                ],
+                parent: .set("folder")
+            ),
+            RecordOperation(kind: .update, recordName: "n2", recordType: "Note", recordChangeTag: "7", parent: .clear),
+            RecordOperation(kind: .forceReplace, recordName: "n3", recordType: "Note"),
+            RecordOperation(kind: .delete, recordName: "n4", recordChangeTag: "9"),
+            RecordOperation(
+                kind: .create,
+                recordName: "share-1",
+                recordType: Share.recordType,
+                fields: ["cloudkit.title": FieldInput(.string("Trip"))],
+                share: ShareChange(
+                    rootRecordName: "n1",
+                    publicPermission: .readOnly,
+                    participants: [
+                        ParticipantInput(participantID: "p-1", lookupInfo: nil, permission: .readWrite),
+                        ParticipantInput(lookupInfo: .emailAddress("bob@example.com"), role: .privateUser, permission: .readOnly),
+                        ParticipantInput(lookupInfo: .phoneNumber("+15550100"), role: .administrator, permission: .readWrite),
+                        ParticipantInput(lookupInfo: .userRecordName("_carol"), role: .privateUser, permission: .readOnly),
+                    ]
+                )
+            ),
+        ]
+        let sent = RecordsModifyRequest(operations: operations, zoneID: zoneID, atomic: false, desiredKeys: ["title"], numbersAsStrings: true)
+        let read = try RecordsModifyRequest.parse(sent.jsonBody)
+        #expect(read.operations == sent.operations)
+        #expect(read.zoneID == zoneID)
+        #expect(read.atomic == false)
+        #expect(read.desiredKeys == ["title"])
+        #expect(read.numbersAsStrings == true)
+    }
+
+    @Test("records/modify: what a request leaves out stays out")
+    func recordsModifyDefaults() throws {
+        let sent = RecordsModifyRequest(operations: [RecordOperation(kind: .create, recordType: "Note")])
+        let read = try RecordsModifyRequest.parse(sent.jsonBody)
+        #expect(read.operations == sent.operations)
+        #expect(read.zoneID == nil && read.atomic == nil && read.desiredKeys == nil && read.numbersAsStrings == nil)
+    }
+
+    @Test("records/accept and records/resolve: short GUIDs, root records and their keys")
+    func recordsResolve() throws {
+        let sent = RecordsResolveRequest(shortGUIDs: [
+            .init(value: "abc"),
+            .init(value: "def", shouldFetchRootRecord: true, rootRecordDesiredKeys: ["title"]),
+        ])
+        let read = try RecordsResolveRequest.parse(sent.jsonBody)
+        #expect(read.shortGUIDs == sent.shortGUIDs)
+    }
+}
