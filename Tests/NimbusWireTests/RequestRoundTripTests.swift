@@ -76,3 +76,38 @@ struct RequestRoundTripTests {
         #expect(read.shortGUIDs == sent.shortGUIDs)
     }
 }
+
+extension RequestRoundTripTests {
+    @Test("zones/modify and zones/lookup: zones and their operations, in order")
+    func zones() throws {
+        let zones = [ZoneID(zoneName: "A", ownerRecordName: "_owner"), ZoneID(zoneName: "B \"quoted\"", ownerRecordName: "_owner")]
+        let modify = ZonesModifyRequest(operations: [
+            .init(operationType: "create", zoneID: zones[0]), .init(operationType: "delete", zoneID: zones[1]),
+        ])
+        #expect(try ZonesModifyRequest.parse(modify.jsonBody).operations == modify.operations)
+        #expect(try ZonesLookupRequest.parse(ZonesLookupRequest(zones: zones).jsonBody).zones == zones)
+    }
+}
+
+extension RequestRoundTripTests {
+    @Test("subscriptions/modify: saves carry the whole subscription, deletions its ID")
+    func subscriptions() throws {
+        let query = Subscription(
+            subscriptionID: "notes",
+            kind: .query(
+                Query(recordType: "Note", filters: [Filter("title", .equals, .string("x"))]),
+                zoneID: nil,
+                firesOn: [.create, .update],
+                firesOnce: false
+            ),
+            notificationInfo: NotificationInfo(alertBody: "New note", shouldBadge: true)
+        )
+        let zone = Subscription(subscriptionID: "zone", kind: .zone(ZoneID(zoneName: "Z", ownerRecordName: "_owner")))
+        let sent = SubscriptionsModifyRequest(operations: [.save(query), .save(zone), .delete("old")])
+        let read = try SubscriptionsModifyRequest.parse(sent.jsonBody)
+        #expect(read.operations.map { $0.operationType } == ["create", "create", "delete"])
+        #expect(read.operations.map { $0.subscription.subscriptionID } == ["notes", "zone", "old"])
+        #expect(read.operations[0].subscription == query)
+        #expect(read.operations[1].subscription == zone)
+    }
+}

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 public import NimbusModel
+import NimbusWire
 
 extension Database {
     // MARK: - Zones
@@ -76,23 +77,8 @@ extension Database {
         var done: [ZoneID] = []
         var failures: [NimbusError.ItemID: NimbusError] = [:]
         for chunk in operations.chunked(by: Self.maximumRecordsPerRequest) {
-            let response = try await post("zones/modify", idempotent: false) { writer in
-                writer.beginObject()
-                writer.key("operations")
-                writer.beginArray()
-                for operation in chunk {
-                    writer.beginObject()
-                    writer.field("operationType", operation.type)
-                    writer.key("zone")
-                    writer.beginObject()
-                    writer.key("zoneID")
-                    RecordWireCoding.write(operation.zoneID, to: &writer)
-                    writer.endObject()
-                    writer.endObject()
-                }
-                writer.endArray()
-                writer.endObject()
-            }
+            let request = ZonesModifyRequest(operations: chunk.map { ZonesModifyRequest.Operation(operationType: $0.type, zoneID: $0.zoneID) })
+            let response = try await post("zones/modify", idempotent: false) { writer in request.write(to: &writer) }
             var items: [JSONValue] = []
             if case .array(let zones)? = response["zones"] { items = zones }
             for index in items.count..<max(items.count, chunk.count) {

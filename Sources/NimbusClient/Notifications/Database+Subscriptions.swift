@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 public import NimbusModel
+import NimbusWire
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -34,50 +35,30 @@ extension Database {
         for index in named.indices where named[index].subscriptionID.isEmpty {
             named[index].subscriptionID = UUID().uuidString
         }
-        return try await modifySubscriptions(named.map(\.subscriptionID), saving: true) { subscription, writer in
-            writer.field("operationType", "create")
-            writer.key("subscription")
-            named[subscription].write(to: &writer)
-        }
+        return try await modifySubscriptions(named.map(\.subscriptionID), saving: true) { .save(named[$0]) }
     }
 
     /// Deletes subscriptions by ID (`subscriptions/modify`, `delete`), 200 per request.
     /// - Throws: `.unknownItem` for an ID the user holds no subscription of; for several IDs of
     ///   which some failed, `.partialFailure` with each failed one's error.
     public func delete(subscriptionIDs: [String]) async throws {
-        _ = try await modifySubscriptions(subscriptionIDs, saving: false) { subscription, writer in
-            writer.field("operationType", "delete")
-            writer.key("subscription")
-            writer.beginObject()
-            writer.field("subscriptionID", subscriptionIDs[subscription])
-            writer.endObject()
-        }
+        _ = try await modifySubscriptions(subscriptionIDs, saving: false) { .delete(subscriptionIDs[$0]) }
     }
 
-    /// Sends `subscriptions/modify` requests of at most 200 operations; `operation` writes the
-    /// members of the operation on the subscription at a position. Saves (of named
+    /// Sends `subscriptions/modify` requests of at most 200 operations; `operation` makes the
+    /// operation on the subscription at a position. Saves (of named
     /// subscriptions) are safe to send again; deletions are not: a lost response's deletion
     /// would come back as `.unknownItem`.
     private func modifySubscriptions(
         _ ids: [String],
         saving: Bool,
-        operation: (Int, inout JSONWriter) -> Void
+        operation: (Int) -> SubscriptionsModifyRequest.Operation
     ) async throws -> [Subscription] {
         var saved: [Subscription] = []
         var failures: [NimbusError.ItemID: NimbusError] = [:]
         for chunk in Array(ids.indices).chunked(by: Self.maximumRecordsPerRequest) {
-            let response = try await post("subscriptions/modify", idempotent: saving) { writer in
-                writer.beginObject()
-                writer.key("operations")
-                writer.beginArray()
-                for position in chunk {
-                    writer.beginObject()
-                    operation(position, &writer)
-                    writer.endObject()
-                }
-                writer.endArray()
-                writer.endObject()
-            }
+            let request = SubscriptionsModifyRequest(operations: chunk.map(operation))
+            let response = try await post("subscriptions/modify", idempotent: saving) { writer in request.write(to: &writer) }
             var items: [JSONValue] = []
             if case .array(let answered)? = response["subscriptions"] { items = answered }
             for index in items.count..<max(items.count, chunk.count) {

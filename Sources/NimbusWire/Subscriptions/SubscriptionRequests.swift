@@ -26,11 +26,17 @@ public struct SubscriptionsLookupRequest: WireRequest {
 /// The body of `subscriptions/modify`: `{"operations": [{"operationType", "subscription"}]}`.
 public struct SubscriptionsModifyRequest: WireRequest {
     /// One operation.
-    public struct Operation: Sendable {
+    public struct Operation: Sendable, Hashable {
         /// `create`, `update` or `delete`, lower-cased.
         public var operationType: String
         /// The subscription; for a delete only its `subscriptionID` is read.
         public var subscription: Subscription
+
+        /// One operation: `create`, `update` or `delete`.
+        public init(operationType: String, subscription: Subscription) {
+            self.operationType = operationType
+            self.subscription = subscription
+        }
     }
 
     /// The operations, in order.

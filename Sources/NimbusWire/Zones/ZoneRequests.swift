@@ -22,11 +22,17 @@ public struct ZonesLookupRequest: WireRequest {
 /// The body of `zones/modify`.
 public struct ZonesModifyRequest: WireRequest {
     /// One zone operation.
-    public struct Operation: Sendable {
+    public struct Operation: Sendable, Hashable {
         /// `create` or `delete`, as the client spelled it.
         public var operationType: String
         /// The zone to create or delete, read from the operation's `zone`.
         public var zoneID: ZoneID
+
+        /// One zone operation: `create` or `delete`.
+        public init(operationType: String, zoneID: ZoneID) {
+            self.operationType = operationType
+            self.zoneID = zoneID
+        }
     }
 
     /// The operations, applied in order.
