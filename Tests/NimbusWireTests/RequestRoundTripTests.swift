@@ -111,3 +111,56 @@ extension RequestRoundTripTests {
         #expect(read.operations[1].subscription == zone)
     }
 }
+
+extension RequestRoundTripTests {
+    @Test("links/* and requests/*: requests and answers read back as written")
+    func linksAndRequests() throws {
+        let zoneID = ZoneID(zoneName: "Z", ownerRecordName: "_owner")
+        let link = ShareLinkRequest(zoneID: zoneID, shareName: "share-1", permission: .readWrite, expiresAt: 1_800_000_000_000, singleUse: true)
+        let readLink = try ShareLinkRequest.parse(link.jsonBody)
+        #expect(readLink.zoneID == zoneID && readLink.shareName == "share-1" && readLink.permission == .readWrite)
+        #expect(readLink.expiresAt == 1_800_000_000_000 && readLink.singleUse)
+        #expect(try ShortGUIDRequest.parse(ShortGUIDRequest(shortGUID: "abc").jsonBody).shortGUID == "abc")
+        let decision = ShareRequestDecision(zoneID: zoneID, shareName: "share-1", userRecordName: "_bob", permission: .readWrite)
+        let readDecision = try ShareRequestDecision.parse(decision.jsonBody)
+        #expect(readDecision.zoneID == zoneID && readDecision.userRecordName == "_bob" && readDecision.permission == .readWrite)
+
+        let links = [
+            ShareLink(
+                shortGUID: "g1",
+                shareName: "share-1",
+                permission: .readOnly,
+                expiresAt: nil,
+                isSingleUse: false,
+                createdBy: "_a",
+                createdAt: 5
+            ),
+            ShareLink(
+                shortGUID: "g2",
+                shareName: "share-1",
+                permission: .readWrite,
+                expiresAt: 9,
+                isSingleUse: true,
+                createdBy: "_a",
+                createdAt: 6,
+                usedBy: "_b",
+                revokedAt: 8
+            ),
+        ]
+        let answer = ShareLinksResponse(links: links, baseURL: "https://nimbus.example")
+        let readAnswer = try ShareLinksResponse(json: try JSONParser.parse(answer.jsonBytes()))
+        #expect(readAnswer.links == links)
+        #expect(readAnswer.baseURL == "https://nimbus.example")
+        let rotated = try ShareLinksResponse(
+            json: try JSONParser.parse(ShareLinksResponse(mainShortGUID: "new", baseURL: "https://n.example").jsonBytes())
+        )
+        #expect(rotated.mainShortGUID == "new" && rotated.links.isEmpty)
+
+        let requests = [
+            ShareRequest(shareName: "share-1", userRecordName: "_b", status: .pending, requestedAt: 3),
+            ShareRequest(shareName: "share-1", userRecordName: "_c", status: .denied, requestedAt: 4),
+        ]
+        let readRequests = try ShareRequestsResponse(json: try JSONParser.parse(ShareRequestsResponse(requests).jsonBytes()))
+        #expect(readRequests.requests == requests)
+    }
+}

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 public import NimbusModel
+import NimbusWire
 
 extension Database {
     /// Makes an extra invitation link to a share (a Nimbus extension): whoever opens
@@ -20,50 +21,43 @@ extension Database {
         expiresAt: Int64? = nil,
         singleUse: Bool = false
     ) async throws -> ShareLink {
-        let response = try await post("links/create", idempotent: false) { writer in
-            Self.writeShare(share, to: &writer) { writer in
-                writer.field("permission", permission.rawValue)
-                if let expiresAt { writer.field("expiresAt", expiresAt) }
-                writer.key("singleUse")
-                writer.bool(singleUse)
-            }
+        let request = ShareLinkRequest(
+            zoneID: share.zoneID,
+            shareName: share.recordName,
+            permission: permission,
+            expiresAt: expiresAt,
+            singleUse: singleUse
+        )
+        let response = try await post("links/create", idempotent: false) { request.write(to: &$0) }
+        guard let link = try ShareLinksResponse(json: .object(response)).links.first else {
+            throw NimbusError(.internalError, "the server returned no link")
         }
-        guard let link = try ShareJSON.links(response).first else { throw NimbusError(.internalError, "the server returned no link") }
         return link
     }
 
     /// A share's extra invitation links, used and revoked ones included, oldest first.
     public func invitationLinks(for share: ShareInfo) async throws -> [ShareLink] {
-        try ShareJSON.links(try await post("links/list", idempotent: true) { writer in Self.writeShare(share, to: &writer) { _ in } })
+        let request = ShareLinkRequest(zoneID: share.zoneID, shareName: share.recordName)
+        return try ShareLinksResponse(json: .object(try await post("links/list", idempotent: true) { request.write(to: &$0) })).links
     }
 
     /// Revokes an extra invitation link: it admits nobody more; who joined through it stays.
     public func revokeInvitationLink(shortGUID: String) async throws -> ShareLink {
-        let response = try await post("links/revoke", idempotent: true) { writer in
-            writer.beginObject()
-            writer.field("shortGUID", shortGUID)
-            writer.endObject()
+        let response = try await post("links/revoke", idempotent: true) { ShortGUIDRequest(shortGUID: shortGUID).write(to: &$0) }
+        guard let link = try ShareLinksResponse(json: .object(response)).links.first else {
+            throw NimbusError(.internalError, "the server returned no link")
         }
-        guard let link = try ShareJSON.links(response).first else { throw NimbusError(.internalError, "the server returned no link") }
         return link
     }
 
     /// Gives a share a new main short GUID: its old URL stops working, its participants stay.
     /// - Returns: the new short GUID.
     public func rotateMainLink(of share: ShareInfo) async throws -> String {
-        let response = try await post("links/rotate", idempotent: false) { writer in Self.writeShare(share, to: &writer) { _ in } }
-        guard case .string(let shortGUID)? = response["shortGUID"] else {
+        let request = ShareLinkRequest(zoneID: share.zoneID, shareName: share.recordName)
+        let response = try await post("links/rotate", idempotent: false) { request.write(to: &$0) }
+        guard let shortGUID = try ShareLinksResponse(json: .object(response)).mainShortGUID else {
             throw NimbusError(.internalError, "the server's links/rotate response has no shortGUID")
         }
         return shortGUID
-    }
-
-    private static func writeShare(_ share: ShareInfo, to writer: inout JSONWriter, _ more: (inout JSONWriter) -> Void) {
-        writer.beginObject()
-        writer.key("zoneID")
-        RecordWireCoding.write(share.zoneID, to: &writer)
-        writer.field("shareName", share.recordName)
-        more(&writer)
-        writer.endObject()
     }
 }

@@ -34,30 +34,6 @@ enum ShareJSON {
         )
     }
 
-    /// The `links` of a `links/*` response.
-    static func links(_ response: JSONObject) throws(NimbusError) -> [ShareLink] {
-        guard case .array(let items)? = response["links"] else { throw NimbusError(.internalError, "the server's response has no links") }
-        return items.compactMap { item -> ShareLink? in
-            guard case .object(let members) = item, case .string(let shortGUID)? = members["shortGUID"],
-                case .string(let shareName)? = members["shareName"], case .string(let permissionName)? = members["permission"],
-                let permission = SharePermission(rawValue: permissionName)
-            else { return nil }
-            func integer(_ key: String) -> Int64? { if case .integer(let value)? = members[key] { value } else { nil } }
-            func text(_ key: String) -> String? { if case .string(let value)? = members[key] { value } else { nil } }
-            return ShareLink(
-                shortGUID: shortGUID,
-                shareName: shareName,
-                permission: permission,
-                expiresAt: integer("expiresAt"),
-                isSingleUse: members["singleUse"] == .bool(true),
-                createdBy: text("createdBy") ?? "",
-                createdAt: integer("createdAt") ?? 0,
-                usedBy: text("usedBy"),
-                revokedAt: integer("revokedAt")
-            )
-        }
-    }
-
     private static func participant(_ json: JSONValue) -> ShareParticipant? {
         guard case .object(let members) = json else { return nil }
         func text(_ key: String, in object: JSONObject) -> String? {
