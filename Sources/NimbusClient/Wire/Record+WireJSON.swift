@@ -27,7 +27,7 @@ extension Record {
     /// and modified stamps): what `records/lookup` answers.
     public func wireJSON() -> [UInt8] {
         var writer = JSONWriter()
-        RecordWireCoding.write(self, to: &writer, includingSystemFields: true)
+        RecordWireCoding.write(self, to: &writer, as: .response(numbersAsStrings: false))
         return writer.bytes
     }
 }

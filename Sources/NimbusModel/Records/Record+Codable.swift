@@ -16,7 +16,7 @@ extension Record: Codable {
 
     public func encode(to encoder: any Encoder) throws {
         var writer = JSONWriter()
-        RecordWireCoding.write(self, to: &writer, includingSystemFields: true)
+        RecordWireCoding.write(self, to: &writer, as: .response(numbersAsStrings: false))
         try JSONParser.parse(writer.bytes).encode(to: encoder)
     }
 }

@@ -10,45 +10,70 @@
 /// The server reads and writes the same shape with its own request and response types
 /// (`NimbusWire`), tuned for its hot paths.
 package enum RecordWireCoding {
-    /// Writes a record as a `records/modify` request carries it: name, type, change tag (when it
-    /// has one), fields (encrypted ones marked `isEncrypted`) and parent; with
-    /// `includingSystemFields`, also its zone and created and modified stamps, as responses do.
-    package static func write(_ record: Record, to writer: inout JSONWriter, includingSystemFields: Bool = false) {
+    /// Which dictionary of a record to write.
+    package enum Form: Sendable {
+        /// As a `records/modify` request carries it: name, type, change tag (when it has one),
+        /// fields (encrypted ones marked `isEncrypted`) and parent.
+        case request
+        /// As the server answers it, and as tools and `Codable` keep it: the request's keys and
+        /// its system fields (created and modified stamps, zone, share), 64-bit numbers as
+        /// strings when asked.
+        case response(numbersAsStrings: Bool)
+    }
+
+    /// Writes a record dictionary: the one writer of records, for the SDK's requests and the
+    /// server's answers alike. `moreKeys` writes keys of the dictionary this module does not
+    /// know (a share record's share keys).
+    package static func write(
+        _ record: Record,
+        to writer: inout JSONWriter,
+        as form: Form = .request,
+        moreKeys: (inout JSONWriter) -> Void = { _ in }
+    ) {
+        var numbersAsStrings = false
+        var isResponse = false
+        if case .response(let asStrings) = form {
+            numbersAsStrings = asStrings
+            isResponse = true
+        }
         writer.beginObject()
         writer.field("recordName", record.recordID.recordName)
         writer.field("recordType", record.recordType)
-        if !record.recordChangeTag.isEmpty { writer.field("recordChangeTag", record.recordChangeTag) }
+        if isResponse || !record.recordChangeTag.isEmpty { writer.field("recordChangeTag", record.recordChangeTag) }
         writer.key("fields")
         writer.beginObject()
         for (name, value) in record.fields {
             writer.key(escaping: name.string)
-            value.write(to: &writer)
+            value.write(to: &writer, numbersAsStrings: numbersAsStrings)
         }
         for (name, value) in record.encryptedFields {
             writer.key(escaping: name.string)
-            value.write(to: &writer, isEncrypted: true)
+            value.write(to: &writer, numbersAsStrings: numbersAsStrings, isEncrypted: true)
         }
         writer.endObject()
+        if isResponse {
+            writer.key("created")
+            write(record.created, to: &writer)
+            writer.key("modified")
+            write(record.modified, to: &writer)
+            writer.key("zoneID")
+            writeAnswered(record.recordID.zoneID, to: &writer)
+        }
         if let parent = record.parentRecordName {
             writer.key("parent")
             writer.beginObject()
             writer.field("recordName", parent)
             writer.endObject()
         }
-        if includingSystemFields {
+        if isResponse, let share = record.shareRecordName {
+            writer.key("share")
+            writer.beginObject()
+            writer.field("recordName", share)
             writer.key("zoneID")
-            write(record.recordID.zoneID, to: &writer)
-            if let share = record.shareRecordName {
-                writer.key("share")
-                writer.beginObject()
-                writer.field("recordName", share)
-                writer.endObject()
-            }
-            writer.key("created")
-            write(record.created, to: &writer)
-            writer.key("modified")
-            write(record.modified, to: &writer)
+            writeAnswered(record.recordID.zoneID, to: &writer)
+            writer.endObject()
         }
+        moreKeys(&writer)
         writer.endObject()
     }
 
@@ -62,7 +87,17 @@ package enum RecordWireCoding {
         writer.endObject()
     }
 
-    /// Writes a zone ID dictionary.
+    /// Writes a zone ID dictionary as the server answers it: with `ownerName` too, the key
+    /// CloudKit JS reads.
+    package static func writeAnswered(_ zoneID: ZoneID, to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.field("zoneName", zoneID.zoneName)
+        writer.field("ownerRecordName", zoneID.ownerRecordName)
+        writer.field("ownerName", zoneID.ownerRecordName)
+        writer.endObject()
+    }
+
+    /// Writes a zone ID dictionary as a request carries it.
     package static func write(_ zoneID: ZoneID, to writer: inout JSONWriter) {
         writer.beginObject()
         writer.field("zoneName", zoneID.zoneName)

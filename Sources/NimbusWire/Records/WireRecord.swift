@@ -22,49 +22,12 @@ public struct WireRecord: WireResponse {
     }
 
     package func write(to writer: inout JSONWriter, options: WireOptions) {
-        writer.beginObject()
-        writer.field("recordName", record.recordID.recordName)
-        writer.field("recordType", record.recordType)
-        writer.field("recordChangeTag", record.recordChangeTag)
-        writer.key("fields")
-        writer.beginObject()
-        for (name, value) in record.fields {
-            writer.key(escaping: name.string)
-            value.write(to: &writer, numbersAsStrings: options.numbersAsStrings)
+        RecordWireCoding.write(record, to: &writer, as: .response(numbersAsStrings: options.numbersAsStrings)) { writer in
+            if let details = record.shareDetails { WireShare.writeKeys(of: details, to: &writer) }
         }
-        for (name, value) in record.encryptedFields {
-            writer.key(escaping: name.string)
-            value.write(to: &writer, numbersAsStrings: options.numbersAsStrings, isEncrypted: true)
-        }
-        writer.endObject()
-        writer.key("created")
-        RecordWireCoding.write(record.created, to: &writer)
-        writer.key("modified")
-        RecordWireCoding.write(record.modified, to: &writer)
-        writer.key("zoneID")
-        WireZoneID(record.recordID.zoneID).write(to: &writer, options: options)
-        if let parent = record.parentRecordName {
-            writer.key("parent")
-            writer.beginObject()
-            writer.field("recordName", parent)
-            writer.endObject()
-        }
-        if let share = record.shareRecordName {
-            writer.key("share")
-            writer.beginObject()
-            writer.field("recordName", share)
-            writer.key("zoneID")
-            WireZoneID(record.recordID.zoneID).write(to: &writer, options: options)
-            writer.endObject()
-        }
-        if let details = record.shareDetails {
-            WireShare.writeKeys(of: details, to: &writer)
-        }
-        writer.endObject()
     }
 }
 
-/// A deleted record in a response: `{recordName, recordType, deleted: true}`.
 public struct WireTombstone: WireResponse {
     /// The deleted record's name.
     public var recordName: String
@@ -98,10 +61,6 @@ public struct WireZoneID: WireResponse {
     }
 
     package func write(to writer: inout JSONWriter, options: WireOptions) {
-        writer.beginObject()
-        writer.field("zoneName", zoneID.zoneName)
-        writer.field("ownerRecordName", zoneID.ownerRecordName)
-        writer.field("ownerName", zoneID.ownerRecordName)
-        writer.endObject()
+        RecordWireCoding.writeAnswered(zoneID, to: &writer)
     }
 }
