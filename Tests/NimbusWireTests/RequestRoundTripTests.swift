@@ -164,3 +164,21 @@ extension RequestRoundTripTests {
         #expect(readRequests.requests == requests)
     }
 }
+
+extension RequestRoundTripTests {
+    @Test("records/query: the query, its zone or every zone, and the page asked for")
+    func recordsQuery() throws {
+        let query = Query(
+            recordType: "Note",
+            filters: [Filter("title", .beginsWith, .string("Gro")), Filter("rank", .greaterThan, .int64(3))],
+            sortDescriptors: [SortDescriptor("rank", ascending: false)]
+        )
+        let zoneID = ZoneID(zoneName: "Z", ownerRecordName: "_owner")
+        let sent = RecordsQueryRequest(query: query, zoneID: zoneID, resultsLimit: 50, continuationMarker: "m", desiredKeys: ["title"])
+        let read = try RecordsQueryRequest.parse(sent.jsonBody)
+        #expect(read.query == query && read.zoneID == zoneID && read.zoneWide == nil)
+        #expect(read.resultsLimit == 50 && read.continuationMarker == "m" && read.desiredKeys == ["title"])
+        let everywhere = try RecordsQueryRequest.parse(RecordsQueryRequest(query: query, zoneID: nil).jsonBody)
+        #expect(everywhere.zoneID == nil && everywhere.zoneWide == true && everywhere.resultsLimit == nil)
+    }
+}

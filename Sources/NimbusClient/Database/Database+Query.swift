@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 public import NimbusModel
+import NimbusWire
 
 /// One page of query results; `Codable`, so a page can be kept and read later.
 public struct QueryResultsPage: Sendable, Hashable, Codable {
@@ -34,16 +35,15 @@ extension Database {
         resultsLimit: Int? = nil,
         desiredKeys: [String]? = nil
     ) async throws -> QueryResultsPage {
+        let request = RecordsQueryRequest(
+            query: query,
+            zoneID: zoneID,
+            resultsLimit: resultsLimit,
+            continuationMarker: cursor,
+            desiredKeys: desiredKeys
+        )
         var response = try await postForRecords("records/query", idempotent: true, in: Self.assumedZone(zoneID), expectedCount: resultsLimit ?? 0) {
-            writer in
-            writer.beginObject()
-            Self.write(zoneID, to: &writer)
-            writer.key("query")
-            query.write(to: &writer)
-            if let cursor { writer.field("continuationMarker", cursor) }
-            if let resultsLimit { writer.field("resultsLimit", Int64(resultsLimit)) }
-            if let desiredKeys { writer.stringArray("desiredKeys", desiredKeys) }
-            writer.endObject()
+            request.write(to: &$0)
         }
         var page = QueryResultsPage(records: [], cursor: nil)
         let count = try response.requireCount()
@@ -66,13 +66,8 @@ extension Database {
     /// - Throws: what ``queryPage(_:in:continuingFrom:resultsLimit:desiredKeys:)`` throws for
     ///   the query and zone.
     public func count(matching query: Query, in zoneID: ZoneID?) async throws -> Int {
-        let response = try await post("records/count", idempotent: true) { writer in
-            writer.beginObject()
-            Self.write(zoneID, to: &writer)
-            writer.key("query")
-            query.write(to: &writer)
-            writer.endObject()
-        }
+        let request = RecordsQueryRequest(query: query, zoneID: zoneID)
+        let response = try await post("records/count", idempotent: true) { request.write(to: &$0) }
         guard case .integer(let count)? = response["count"] else {
             throw NimbusError(.internalError, "the server's records/count response has no count")
         }
@@ -101,17 +96,6 @@ extension Database {
             cursor = page.cursor
         } while cursor != nil
         return records
-    }
-
-    /// Writes `"zoneID"`, or for a search of every zone, `"zoneWide": true`.
-    private static func write(_ zoneID: ZoneID?, to writer: inout JSONWriter) {
-        if let zoneID {
-            writer.key("zoneID")
-            RecordWireCoding.write(zoneID, to: &writer)
-        } else {
-            writer.key("zoneWide")
-            writer.bool(true)
-        }
     }
 
     /// The zone a record of a response is in when it names none (the server always names it).

@@ -423,13 +423,3 @@ extension Array {
         stride(from: 0, to: count, by: size).map { Array(self[$0..<Swift.min($0 + size, count)]) }
     }
 }
-
-extension JSONWriter {
-    /// Writes `"name": ["a", "b"]`.
-    mutating func stringArray(_ name: StaticString, _ values: [String]) {
-        key(name)
-        beginArray()
-        for value in values { string(value) }
-        endArray()
-    }
-}

@@ -121,6 +121,14 @@ package struct JSONWriter {
         integer(value)
     }
 
+    /// Writes `"name": ["a", "b"]`.
+    package mutating func stringArray(_ name: StaticString, _ values: [String]) {
+        key(name)
+        beginArray()
+        for value in values { string(value) }
+        endArray()
+    }
+
     private mutating func separate() {
         if needsComma { bytes.append(UInt8(ascii: ",")) }
     }

@@ -38,12 +38,7 @@ extension RecordsModifyRequest: WireRequestBody {
             writer.key("atomic")
             writer.bool(atomic)
         }
-        if let desiredKeys {
-            writer.key("desiredKeys")
-            writer.beginArray()
-            for key in desiredKeys { writer.string(key) }
-            writer.endArray()
-        }
+        if let desiredKeys { writer.stringArray("desiredKeys", desiredKeys) }
         if let numbersAsStrings {
             writer.key("numbersAsStrings")
             writer.bool(numbersAsStrings)

@@ -23,12 +23,7 @@ extension RecordsResolveRequest: WireRequestBody {
                 writer.key("shouldFetchRootRecord")
                 writer.bool(true)
             }
-            if let keys = item.rootRecordDesiredKeys {
-                writer.key("rootRecordDesiredKeys")
-                writer.beginArray()
-                for key in keys { writer.string(key) }
-                writer.endArray()
-            }
+            if let keys = item.rootRecordDesiredKeys { writer.stringArray("rootRecordDesiredKeys", keys) }
             writer.endObject()
         }
         writer.endArray()
