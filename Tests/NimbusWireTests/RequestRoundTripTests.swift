@@ -182,3 +182,18 @@ extension RequestRoundTripTests {
         #expect(everywhere.zoneID == nil && everywhere.zoneWide == true && everywhere.resultsLimit == nil)
     }
 }
+
+extension RequestRoundTripTests {
+    @Test("records/changes and changes/database: the zone, the token and the page asked for")
+    func changes() throws {
+        let zoneID = ZoneID(zoneName: "Z", ownerRecordName: "_owner")
+        let feed = ZoneFeedRequest(zoneID: zoneID, syncToken: "t", resultsLimit: 10, desiredKeys: ["a"], desiredRecordTypes: ["Note"])
+        let read = try RecordsChangesRequest.parse(RecordsChangesRequest(feed: feed, numbersAsStrings: true).jsonBody)
+        #expect(read.feed.zoneID == zoneID && read.feed.syncToken == "t" && read.feed.resultsLimit == 10)
+        #expect(read.feed.desiredKeys == ["a"] && read.feed.desiredRecordTypes == ["Note"] && read.numbersAsStrings == true)
+        let database = try DatabaseChangesRequest.parse(DatabaseChangesRequest(syncToken: "d", resultsLimit: 5).jsonBody)
+        #expect(database.syncToken == "d" && database.resultsLimit == 5)
+        let fromScratch = try DatabaseChangesRequest.parse(DatabaseChangesRequest(syncToken: nil).jsonBody)
+        #expect(fromScratch.syncToken == nil && fromScratch.resultsLimit == nil)
+    }
+}

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 public import NimbusModel
+import NimbusWire
 
 /// One page of a zone's change feed; `Codable`, so a page can be kept and applied later.
 public struct ZoneChangesPage: Sendable, Hashable, Codable {
@@ -82,13 +83,9 @@ extension Database {
 
     /// Fetches one page of a zone's changes after a token.
     public func zoneChangesPage(in zoneID: ZoneID, since token: String?, resultsLimit: Int? = nil) async throws -> ZoneChangesPage {
-        var response = try await postForRecords("records/changes", idempotent: true, in: zoneID, expectedCount: resultsLimit ?? 0) { writer in
-            writer.beginObject()
-            writer.key("zoneID")
-            RecordWireCoding.write(zoneID, to: &writer)
-            if let token { writer.field("syncToken", token) }
-            if let resultsLimit { writer.field("resultsLimit", Int64(resultsLimit)) }
-            writer.endObject()
+        let request = RecordsChangesRequest(feed: ZoneFeedRequest(zoneID: zoneID, syncToken: token, resultsLimit: resultsLimit))
+        var response = try await postForRecords("records/changes", idempotent: true, in: zoneID, expectedCount: resultsLimit ?? 0) {
+            request.write(to: &$0)
         }
         var page = ZoneChangesPage(changed: [], deleted: [], syncToken: "", moreComing: false)
         for index in 0..<(try response.requireCount()) {
@@ -136,11 +133,8 @@ extension Database {
     ) async throws -> String {
         var token = token
         while true {
-            let response = try await post("changes/database", idempotent: true) { writer in
-                writer.beginObject()
-                if let token { writer.field("syncToken", token) }
-                writer.endObject()
-            }
+            let request = DatabaseChangesRequest(syncToken: token)
+            let response = try await post("changes/database", idempotent: true) { request.write(to: &$0) }
             var page = DatabaseChangesPage(changedZones: [], deletedZones: [], syncToken: "", moreComing: false)
             if case .array(let zones)? = response["zones"] {
                 for (index, item) in zones.enumerated() {
