@@ -197,3 +197,34 @@ extension RequestRoundTripTests {
         #expect(fromScratch.syncToken == nil && fromScratch.resultsLimit == nil)
     }
 }
+
+extension RequestRoundTripTests {
+    @Test("records/lookup, and a whole record saved as an operation: fields, encrypted fields, tag and parent")
+    func lookupAndRecordSaves() throws {
+        let zoneID = ZoneID(zoneName: "Z", ownerRecordName: "_owner")
+        let lookup = RecordsLookupRequest(
+            records: [.init(recordName: "a"), .init(recordName: "b", desiredKeys: ["x"])],
+            zoneID: zoneID,
+            desiredKeys: []
+        )
+        let readLookup = try RecordsLookupRequest.parse(lookup.jsonBody)
+        #expect(readLookup.records == lookup.records && readLookup.zoneID == zoneID && readLookup.desiredKeys == [])
+
+        let stamp = ChangeStamp(timestamp: 1, userRecordName: "_owner", deviceID: "d")
+        var record = Record(
+            recordID: RecordID(recordName: "n1", zoneID: zoneID),
+            recordType: "Note",
+            fields: ["title": .string("x"), "when": .timestamp(5)],
+            parentRecordName: "folder",
+            created: stamp,
+            modified: stamp
+        )
+        record.encryptedFields = ["secret": .string("s")]
+        record.recordChangeTag = "3"
+        let operation = RecordOperation(saving: record, as: .replace)
+        #expect(operation.fields["secret"] == FieldInput(.string("s"), isEncrypted: true))
+        let read = try RecordsModifyRequest.parse(RecordsModifyRequest(operations: [operation]).jsonBody)
+        #expect(read.operations == [operation])
+        #expect(read.operations.first?.recordChangeTag == "3" && read.operations.first?.parent == .set("folder"))
+    }
+}

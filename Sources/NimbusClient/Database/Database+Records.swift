@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 public import NimbusModel
+import NimbusWire
 
 /// How a save treats the server's copy of a record, as CloudKit's `CKModifyRecordsOperation.RecordSavePolicy`.
 public enum RecordSavePolicy: Sendable, Hashable {
@@ -64,20 +65,9 @@ extension Database {
     ) async throws -> [NameKey: Result<Record, NimbusError>] {
         var results: [NameKey: Result<Record, NimbusError>] = [:]
         for chunk in names.chunked(by: Self.maximumRecordsPerRequest) {
-            var response = try await postForRecords("records/lookup", idempotent: true, in: zoneID, expectedCount: chunk.count) { writer in
-                writer.beginObject()
-                writer.key("zoneID")
-                RecordWireCoding.write(zoneID, to: &writer)
-                writer.key("records")
-                writer.beginArray()
-                for name in chunk {
-                    writer.beginObject()
-                    writer.field("recordName", name)
-                    writer.endObject()
-                }
-                writer.endArray()
-                if let desiredKeys { writer.stringArray("desiredKeys", desiredKeys) }
-                writer.endObject()
+            let request = RecordsLookupRequest(records: chunk.map { .init(recordName: $0) }, zoneID: zoneID, desiredKeys: desiredKeys)
+            var response = try await postForRecords("records/lookup", idempotent: true, in: zoneID, expectedCount: chunk.count) {
+                request.write(to: &$0)
             }
             for index in 0..<min(try response.requireCount(), chunk.count) {
                 if let json = response.json(at: index) {
@@ -286,6 +276,15 @@ extension Database {
         into result: inout ModifyRecordsResult
     ) async throws {
         let echo = Self.echo(of: writes, in: saving, savePolicy)
+        let operations = writes.map { write in
+            switch write {
+            case .save(let position): RecordOperation(saving: saving[position], as: Self.operationKind(for: saving[position], savePolicy))
+            case .delete(let position): RecordOperation(kind: .forceDelete, recordName: deleting[position].recordName)
+            }
+        }
+        var returned: [String]?
+        if case .systemFields(let keys) = echo { returned = keys }
+        let request = RecordsModifyRequest(operations: operations, zoneID: zoneID, atomic: atomically, desiredKeys: returned)
         // About 300 bytes a record with a few short fields.
         var response = try await postForRecords(
             "records/modify",
@@ -295,33 +294,7 @@ extension Database {
             expectedCount: writes.count,
             answered: { committed = true }
         ) {
-            writer in
-            writer.beginObject()
-            writer.key("zoneID")
-            RecordWireCoding.write(zoneID, to: &writer)
-            writer.key("atomic")
-            writer.bool(atomically)
-            writer.key("operations")
-            writer.beginArray()
-            for write in writes {
-                writer.beginObject()
-                switch write {
-                case .save(let position):
-                    writer.field("operationType", Self.operationType(for: saving[position], savePolicy))
-                    writer.key("record")
-                    RecordWireCoding.write(saving[position], to: &writer)
-                case .delete(let position):
-                    writer.field("operationType", "forceDelete")
-                    writer.key("record")
-                    writer.beginObject()
-                    writer.field("recordName", deleting[position].recordName)
-                    writer.endObject()
-                }
-                writer.endObject()
-            }
-            writer.endArray()
-            if case .systemFields(let returned) = echo { writer.stringArray("desiredKeys", returned) }
-            writer.endObject()
+            request.write(to: &$0)
         }
         let count = try response.requireCount()
         result.saveResults.reserveCapacity(result.saveResults.count + writes.count)
@@ -398,13 +371,13 @@ extension Database {
         saved.encryptedFields = saving[position].encryptedFields
     }
 
-    private static func operationType(for record: Record, _ policy: RecordSavePolicy) -> String {
+    private static func operationKind(for record: Record, _ policy: RecordSavePolicy) -> RecordOperation.Kind {
         switch policy {
         // The record is the whole record: with a tag it replaces the server's version it was
         // read from (a field removed locally is removed), as CloudKit's save of a fetched record.
-        case .ifServerRecordUnchanged: record.recordChangeTag.isEmpty ? "create" : "replace"
-        case .changedKeys: "forceUpdate"
-        case .allKeys: "forceReplace"
+        case .ifServerRecordUnchanged: record.recordChangeTag.isEmpty ? .create : .replace
+        case .changedKeys: .forceUpdate
+        case .allKeys: .forceReplace
         }
     }
 

@@ -9,11 +9,17 @@ public import NimbusModel
 /// The body of `records/lookup`.
 public struct RecordsLookupRequest: WireRequest {
     /// One record to look up.
-    public struct Item: Sendable {
+    public struct Item: Sendable, Hashable {
         /// The name of the record.
         public var recordName: String
         /// The fields to return for this record; overrides the request's `desiredKeys` when given.
         public var desiredKeys: [String]?
+
+        /// One record to look up.
+        public init(recordName: String, desiredKeys: [String]? = nil) {
+            self.recordName = recordName
+            self.desiredKeys = desiredKeys
+        }
     }
 
     /// The records to look up, answered in this order.

@@ -57,7 +57,7 @@ extension RecordsModifyRequest: WireRequestBody {
         if !operation.kind.isDelete {
             writer.key("fields")
             writer.beginObject()
-            for (name, input) in operation.fields.sorted(by: { $0.key.string < $1.key.string }) {
+            for (name, input) in operation.fields {
                 writer.key(escaping: name.string)
                 if let value = input.value {
                     value.write(to: &writer, isEncrypted: input.isEncrypted)
@@ -89,5 +89,24 @@ extension RecordsModifyRequest: WireRequestBody {
         operation.share?.write(intoRecord: &writer)
         writer.endObject()
         writer.endObject()
+    }
+}
+
+extension RecordOperation {
+    /// The operation that saves a whole record as `kind` (`create`, `update`, `replace` or a
+    /// forced one): its type, change tag (when it has one), fields and parent.
+    public init(saving record: Record, as kind: Kind) {
+        var fields: [NameKey: FieldInput] = [:]
+        fields.reserveCapacity(record.fields.count + record.encryptedFields.count)
+        for (name, value) in record.fields { fields[name] = FieldInput(value) }
+        for (name, value) in record.encryptedFields { fields[name] = FieldInput(value, isEncrypted: true) }
+        self.init(
+            kind: kind,
+            recordName: record.recordID.recordName,
+            recordType: record.recordType,
+            recordChangeTag: record.recordChangeTag.isEmpty ? nil : record.recordChangeTag,
+            fields: fields,
+            parent: record.parentRecordName.map { .set($0) } ?? .unchanged
+        )
     }
 }
