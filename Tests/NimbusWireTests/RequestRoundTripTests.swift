@@ -228,3 +228,14 @@ extension RequestRoundTripTests {
         #expect(read.operations.first?.recordChangeTag == "3" && read.operations.first?.parent == .set("folder"))
     }
 }
+
+extension RequestRoundTripTests {
+    @Test("notifications/inbox: the page asked for; an empty body asks for the first page")
+    func notificationInbox() throws {
+        let read = try NotificationInboxRequest.parse(NotificationInboxRequest(after: 41, limit: 7).jsonBody)
+        #expect(read.after == 41 && read.limit == 7)
+        let first = try NotificationInboxRequest.parseAllowingEmpty([])
+        #expect(first.after == 0 && first.limit == NotificationInboxRequest.defaultLimit)
+        #expect(throws: NimbusError.self) { try NotificationInboxRequest.parse(Array(#"{"limit": 201}"#.utf8)) }
+    }
+}

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 import NimbusModel
+import NimbusWire
 import Synchronization
 
 /// A notification as every Nimbus channel delivers it.
@@ -77,12 +78,8 @@ extension Container {
     /// Reads the signed-in user's notification inbox after `sequence` (Nimbus extension): what
     /// a device missed while it was away.
     public func notificationInbox(after sequence: Int64 = 0, limit: Int = 100) async throws -> NotificationInboxPage {
-        var writer = JSONWriter()
-        writer.beginObject()
-        writer.field("after", sequence)
-        writer.field("limit", Int64(limit))
-        writer.endObject()
-        let response = try await perform(path: "\(containerPath)/notifications/inbox", body: writer.bytes, idempotent: true)
+        let request = NotificationInboxRequest(after: sequence, limit: limit)
+        let response = try await perform(path: "\(containerPath)/notifications/inbox", body: request.jsonBody, idempotent: true)
         let members = try response.object(at: "response")
         var notifications: [ReceivedNotification] = []
         for item in try members.optional("notifications")?.array(at: "notifications") ?? [] {

@@ -15,18 +15,8 @@ extension Database {
     ///   - zoneID: its zone (owner-qualified in the shared database).
     /// - Throws: `.unknownItem` when there is no such share, or the caller may not read it.
     public func fetchShare(named recordName: String = Share.zoneShareName, in zoneID: ZoneID) async throws -> ShareInfo {
-        let response = try await post("records/lookup", idempotent: true) { writer in
-            writer.beginObject()
-            writer.key("zoneID")
-            RecordWireCoding.write(zoneID, to: &writer)
-            writer.key("records")
-            writer.beginArray()
-            writer.beginObject()
-            writer.field("recordName", recordName)
-            writer.endObject()
-            writer.endArray()
-            writer.endObject()
-        }
+        let request = RecordsLookupRequest(records: [.init(recordName: recordName)], zoneID: zoneID)
+        let response = try await post("records/lookup", idempotent: true) { request.write(to: &$0) }
         guard let item = try recordItems(response).first else { throw NimbusError(.internalError, "the server did not answer for the share") }
         if RecordJSON.isError(item) { throw RecordJSON.error(item, in: zoneID) }
         return try ShareJSON.share(item, in: zoneID, at: "records[0]")

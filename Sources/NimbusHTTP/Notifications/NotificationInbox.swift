@@ -7,6 +7,7 @@
 import NimbusEngine
 import NimbusModel
 import NimbusStore
+import NimbusWire
 
 /// `POST .../notifications/inbox` (Nimbus extension): what a client that was away missed.
 ///
@@ -16,37 +17,13 @@ import NimbusStore
 /// the WebSocket sends it; `lastSequence` is the recipient's latest, so a gap between it and
 /// the last message received means entries that expired from the inbox.
 struct NotificationInbox {
-    static let defaultLimit = 100
-    static let maximumLimit = 200
-
     let dispatcher: NotificationDispatcher
     let user: String
     let container: ContainerEnvironment
 
     func respond(to body: [UInt8]) async throws(NimbusError) -> [UInt8] {
-        var after: Int64 = 0
-        var limit = Self.defaultLimit
-        if !body.isEmpty {
-            let members: JSONObject
-            do {
-                members = try JSONParser.parse(body).object(at: "the body")
-            } catch let error as NimbusError {
-                throw error
-            } catch {
-                throw .badRequest("request body is not valid JSON: \(error)")
-            }
-            if let value = members.optional("after") {
-                after = try value.integer(at: "after")
-                guard after >= 0 else { throw .badRequest("after must not be negative") }
-            }
-            if let value = members.optional("limit") {
-                let requested = try value.integer(at: "limit")
-                guard (1...Int64(Self.maximumLimit)).contains(requested) else {
-                    throw .badRequest("limit must be between 1 and \(Self.maximumLimit), not \(requested)")
-                }
-                limit = Int(requested)
-            }
-        }
+        let request = try NotificationInboxRequest.parseAllowingEmpty(body)
+        let (after, limit) = (request.after, request.limit)
         // The last sequence first: entries written after it are then at most extra, never a gap
         // the client would take for expired entries.
         var last = try await dispatcher.lastSequence(of: user, in: container)
