@@ -239,3 +239,33 @@ extension RequestRoundTripTests {
         #expect(throws: NimbusError.self) { try NotificationInboxRequest.parse(Array(#"{"limit": 201}"#.utf8)) }
     }
 }
+
+extension RequestRoundTripTests {
+    @Test("error dictionaries: the code, the finer code, the reason, the wait and the server's record come back")
+    func errors() throws {
+        let zoneID = ZoneID(zoneName: "Z", ownerRecordName: "_owner")
+        let stamp = ChangeStamp(timestamp: 1, userRecordName: "_owner", deviceID: "d")
+        var record = Record(
+            recordID: RecordID(recordName: "n1", zoneID: zoneID),
+            recordType: "Note",
+            fields: ["a": .int64(1)],
+            created: stamp,
+            modified: stamp
+        )
+        record.recordChangeTag = "4"
+        let codes: [NimbusError.Code] = [
+            .permissionFailure, .badRequest, .changeTokenExpired, .serverRecordChanged, .serviceUnavailable, .zoneNotFound,
+        ]
+        for code in codes {
+            var error = NimbusError(code, "because \(code)")
+            error.retryAfter = Duration.seconds(3)
+            if code == .serverRecordChanged { error.serverRecord = record }
+            let json = try JSONParser.parse(WireError(error, uuid: "u").jsonBytes())
+            #expect(WireError.isError(json))
+            let read = WireError.nimbusError(from: json, in: zoneID)
+            #expect(read.code == code, "\(code) read back as \(read.code)")
+            #expect(read.reason == "because \(code)" && read.retryAfter == Duration.seconds(3))
+            #expect(read.serverRecord == error.serverRecord)
+        }
+    }
+}

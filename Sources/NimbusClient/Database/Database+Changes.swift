@@ -93,7 +93,7 @@ extension Database {
                 page.changed.append(response.takeRecord(at: index))
                 continue
             }
-            if RecordJSON.isError(item) { throw RecordJSON.error(item, in: zoneID) }
+            if WireError.isError(item) { throw WireError.nimbusError(from: item, in: zoneID) }
             guard case .object(let members) = item else { continue }
             if case .bool(true)? = members["deleted"] {
                 guard case .string(let name)? = members["recordName"] else { continue }
@@ -138,7 +138,7 @@ extension Database {
             var page = DatabaseChangesPage(changedZones: [], deletedZones: [], syncToken: "", moreComing: false)
             if case .array(let zones)? = response["zones"] {
                 for (index, item) in zones.enumerated() {
-                    if RecordJSON.isError(item) { throw RecordJSON.error(item) }
+                    if WireError.isError(item) { throw WireError.nimbusError(from: item) }
                     guard case .object(let members) = item, let zone = members["zoneID"] else { continue }
                     let zoneID = try RecordWireCoding.zoneID(zone, at: "zones[\(index)].zoneID")
                     if case .bool(true)? = members["deleted"] {

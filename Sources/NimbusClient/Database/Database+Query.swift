@@ -50,7 +50,7 @@ extension Database {
         page.records.reserveCapacity(count)
         for index in 0..<count {
             if let json = response.json(at: index) {
-                if RecordJSON.isError(json) { throw RecordJSON.error(json, in: zoneID) }
+                if WireError.isError(json) { throw WireError.nimbusError(from: json, in: zoneID) }
                 page.records.append(try RecordWireCoding.record(json, in: Self.assumedZone(zoneID), at: "records[\(index)]"))
             } else {
                 page.records.append(response.takeRecord(at: index))

@@ -72,8 +72,8 @@ extension Database {
             for index in 0..<min(try response.requireCount(), chunk.count) {
                 if let json = response.json(at: index) {
                     results[NameKey(chunk[index])] =
-                        RecordJSON.isError(json)
-                        ? .failure(RecordJSON.error(json, in: zoneID))
+                        WireError.isError(json)
+                        ? .failure(WireError.nimbusError(from: json, in: zoneID))
                         : .success(try RecordWireCoding.record(json, in: zoneID, at: "records[\(index)]"))
                 } else {
                     results[NameKey(chunk[index])] = .success(response.takeRecord(at: index))
@@ -317,8 +317,8 @@ extension Database {
                 continue
             }
             let json = response.json(at: index)
-            if let json, RecordJSON.isError(json) {
-                fail(RecordJSON.error(json, in: zoneID))
+            if let json, WireError.isError(json) {
+                fail(WireError.nimbusError(from: json, in: zoneID))
             } else if !isSave {
                 // A deletion's result is its tombstone.
                 result.deleteResults[recordID] = .success(())

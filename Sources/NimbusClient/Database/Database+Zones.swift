@@ -23,7 +23,7 @@ extension Database {
         let response = try await get("zones/list")
         guard case .array(let items)? = response["zones"] else { return [] }
         return try items.enumerated().map { index, item in
-            if RecordJSON.isError(item) { throw RecordJSON.error(item) }
+            if WireError.isError(item) { throw WireError.nimbusError(from: item) }
             guard case .object(let members) = item, let zoneID = members["zoneID"] else {
                 throw NimbusError(.internalError, "zones[\(index)] has no zoneID")
             }
@@ -86,8 +86,8 @@ extension Database {
             }
             for (index, item) in items.enumerated() {
                 let requested = index < chunk.count ? chunk[index].zoneID : nil
-                if RecordJSON.isError(item) {
-                    let error = RecordJSON.error(item)
+                if WireError.isError(item) {
+                    let error = WireError.nimbusError(from: item)
                     // CloudKit saves an existing zone without complaint.
                     if toleratingExisting, error.code == .alreadyExists, let requested {
                         done.append(requested)

@@ -65,9 +65,9 @@ extension Database {
                 failures[.subscription(ids[chunk[index]])] = NimbusError(.internalError, "the server did not answer for this subscription")
             }
             for (index, item) in items.enumerated() {
-                if RecordJSON.isError(item) {
-                    guard index < chunk.count else { throw RecordJSON.error(item) }
-                    failures[.subscription(ids[chunk[index]])] = RecordJSON.error(item)
+                if WireError.isError(item) {
+                    guard index < chunk.count else { throw WireError.nimbusError(from: item) }
+                    failures[.subscription(ids[chunk[index]])] = WireError.nimbusError(from: item)
                 } else if saving {
                     saved.append(try Subscription.read(item, at: "subscriptions[\(index)]"))
                 }
@@ -82,7 +82,7 @@ extension Database {
     private func subscriptions(in response: JSONObject) throws -> [Subscription] {
         guard case .array(let items)? = response["subscriptions"] else { return [] }
         return try items.enumerated().map { index, item in
-            if RecordJSON.isError(item) { throw RecordJSON.error(item) }
+            if WireError.isError(item) { throw WireError.nimbusError(from: item) }
             return try Subscription.read(item, at: "subscriptions[\(index)]")
         }
     }

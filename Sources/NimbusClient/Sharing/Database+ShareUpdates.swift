@@ -18,7 +18,7 @@ extension Database {
         let request = RecordsLookupRequest(records: [.init(recordName: recordName)], zoneID: zoneID)
         let response = try await post("records/lookup", idempotent: true) { request.write(to: &$0) }
         guard let item = try recordItems(response).first else { throw NimbusError(.internalError, "the server did not answer for the share") }
-        if RecordJSON.isError(item) { throw RecordJSON.error(item, in: zoneID) }
+        if WireError.isError(item) { throw WireError.nimbusError(from: item, in: zoneID) }
         return try ShareJSON.share(item, in: zoneID, at: "records[0]")
     }
 
@@ -51,7 +51,7 @@ extension Database {
         let request = RecordsModifyRequest(operations: [operation], zoneID: share.zoneID)
         let response = try await post("records/modify", idempotent: false) { writer in request.write(to: &writer) }
         guard let item = try recordItems(response).first else { throw NimbusError(.internalError, "the server did not answer for the share") }
-        if RecordJSON.isError(item) { throw RecordJSON.error(item, in: share.zoneID) }
+        if WireError.isError(item) { throw WireError.nimbusError(from: item, in: share.zoneID) }
         return try ShareJSON.share(item, in: share.zoneID, at: "records[0]")
     }
 

@@ -117,8 +117,8 @@ extension Database {
         let response = try await post("records/modify", idempotent: false) { writer in request.write(to: &writer) }
         let items = try recordItems(response)
         guard let item = items.first else { throw NimbusError(.internalError, "the server did not answer for the share") }
-        guard RecordJSON.isError(item) else { return try ShareJSON.share(item, in: zoneID, at: "records[0]") }
-        let error = RecordJSON.error(item, in: zoneID)
+        guard WireError.isError(item) else { return try ShareJSON.share(item, in: zoneID, at: "records[0]") }
+        let error = WireError.nimbusError(from: item, in: zoneID)
         guard error.code == .alreadyExists, case .object(let members) = item, let server = members["serverRecord"] else { throw error }
         // The share exists (this call ran before, or another device made it): it is the share
         // asked for, and only the invitations it lacks are sent, so nobody's access changes.
@@ -142,7 +142,7 @@ extension Container {
         guard case .object(let members) = response, case .array(let results)? = members["results"], let first = results.first else {
             throw NimbusError(.internalError, "the server's records/accept response has no results")
         }
-        if RecordJSON.isError(first) { throw RecordJSON.error(first) }
+        if WireError.isError(first) { throw WireError.nimbusError(from: first) }
         guard case .object(let result) = first, let zone = result["zoneID"], let share = result["share"] else {
             throw NimbusError(.internalError, "the server's records/accept result has no zoneID or share")
         }

@@ -4,19 +4,19 @@
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 
-import NimbusModel
+package import NimbusModel
 
-/// The error dictionaries of the wire protocol, read from responses. (Records and zone IDs are
-/// ``RecordWireCoding``'s.)
-enum RecordJSON {
-    /// Whether a dictionary of a result array is an error rather than a result.
-    static func isError(_ json: JSONValue) -> Bool {
+extension WireError {
+    /// Whether a dictionary of an answer's array is an error rather than a result.
+    package static func isError(_ json: JSONValue) -> Bool {
         if case .object(let members) = json { return members["serverErrorCode"] != nil }
         return false
     }
 
-    /// Reads an error dictionary: a whole failed response's body, or one item of a result array.
-    static func error(_ json: JSONValue, in zoneID: ZoneID? = nil) -> NimbusError {
+    /// Reads an error dictionary, as ``write(to:options:)`` writes it, into the error a client
+    /// sees: a whole failed response's body, or one item of a result array.
+    /// - Parameter zoneID: the zone of a `serverRecord` that names none.
+    package static func nimbusError(from json: JSONValue, in zoneID: ZoneID? = nil) -> NimbusError {
         guard case .object(let members) = json, case .string(let serverCode)? = members["serverErrorCode"] else {
             return NimbusError(.internalError, "the server answered with an error the SDK cannot read")
         }
@@ -25,6 +25,7 @@ enum RecordJSON {
         var finer: String?
         if case .string(let text)? = members["nimbusErrorCode"] { finer = text }
         var error = NimbusError(NimbusError.Code(serverErrorCode: serverCode, nimbusErrorCode: finer), reason)
+        // Seconds; a proxy may send a fraction.
         if let seconds = members["retryAfter"].flatMap(\.doubleValue) { error.retryAfter = .milliseconds(Int64(seconds * 1000)) }
         if let serverRecord = members["serverRecord"] {
             let fallback = zoneID ?? ZoneID(zoneName: ZoneID.defaultZoneName, ownerRecordName: "")
