@@ -135,24 +135,19 @@ extension Database {
         while true {
             let request = DatabaseChangesRequest(syncToken: token)
             let response = try await post("changes/database", idempotent: true) { request.write(to: &$0) }
-            var page = DatabaseChangesPage(changedZones: [], deletedZones: [], syncToken: "", moreComing: false)
-            if case .array(let zones)? = response["zones"] {
-                for (index, item) in zones.enumerated() {
-                    if WireError.isError(item) { throw WireError.nimbusError(from: item) }
-                    guard case .object(let members) = item, let zone = members["zoneID"] else { continue }
-                    let zoneID = try RecordWireCoding.zoneID(zone, at: "zones[\(index)].zoneID")
-                    if case .bool(true)? = members["deleted"] {
-                        page.deletedZones.append(zoneID)
-                    } else {
-                        page.changedZones.append(zoneID)
-                    }
+            let answer = try serverAnswer { () throws(NimbusError) in try ZonesResponse(json: .object(response)) }
+            var page = DatabaseChangesPage(changedZones: [], deletedZones: [], syncToken: "", moreComing: answer.moreComing ?? false)
+            for item in answer.zones {
+                switch item {
+                case .zone(let zone): page.changedZones.append(zone.zoneID)
+                case .deleted(let zoneID): page.deletedZones.append(zoneID)
+                case .error(let error): throw error.nimbusError
                 }
             }
-            guard case .string(let syncToken)? = response["syncToken"] else {
+            guard let syncToken = answer.syncToken else {
                 throw NimbusError(.internalError, "the server's change page has no syncToken")
             }
             page.syncToken = syncToken
-            if case .bool(let more)? = response["moreComing"] { page.moreComing = more }
             try await handle(page)
             token = syncToken
             if !page.moreComing { return syncToken }

@@ -20,17 +20,14 @@ extension Database {
     /// Returns every zone of the database with its capabilities (`zones/list`), as CloudKit's
     /// `allRecordZones()`.
     public func allRecordZones() async throws -> [RecordZone] {
-        let response = try await get("zones/list")
-        guard case .array(let items)? = response["zones"] else { return [] }
-        return try items.enumerated().map { index, item in
-            if WireError.isError(item) { throw WireError.nimbusError(from: item) }
-            guard case .object(let members) = item, let zoneID = members["zoneID"] else {
-                throw NimbusError(.internalError, "zones[\(index)] has no zoneID")
+        let body = try await get("zones/list")
+        let response = try serverAnswer { () throws(NimbusError) in try ZonesResponse(json: .object(body)) }
+        return try response.zones.map { item in
+            switch item {
+            case .zone(let zone): RecordZone(zoneID: zone.zoneID, capabilities: zone.atomic ? .custom : .fetchChanges)
+            case .deleted(let zoneID): RecordZone(zoneID: zoneID)
+            case .error(let error): throw error.nimbusError
             }
-            let id = try RecordWireCoding.zoneID(zoneID, at: "zones[\(index)].zoneID")
-            // The server says whether a zone is atomic: custom zones are, default zones are not.
-            guard case .bool(let atomic)? = members["atomic"] else { return RecordZone(zoneID: id) }
-            return RecordZone(zoneID: id, capabilities: atomic ? .custom : .fetchChanges)
         }
     }
 
@@ -79,15 +76,19 @@ extension Database {
         for chunk in operations.chunked(by: Self.maximumRecordsPerRequest) {
             let request = ZonesModifyRequest(operations: chunk.map { ZonesModifyRequest.Operation(operationType: $0.type, zoneID: $0.zoneID) })
             let response = try await post("zones/modify", idempotent: false) { writer in request.write(to: &writer) }
-            var items: [JSONValue] = []
-            if case .array(let zones)? = response["zones"] { items = zones }
+            let items = try serverAnswer { () throws(NimbusError) in try ZonesResponse(json: .object(response)) }.zones
             for index in items.count..<max(items.count, chunk.count) {
                 failures[.zone(chunk[index].zoneID)] = NimbusError(.internalError, "the server did not answer for this zone")
             }
             for (index, item) in items.enumerated() {
                 let requested = index < chunk.count ? chunk[index].zoneID : nil
-                if WireError.isError(item) {
-                    let error = WireError.nimbusError(from: item)
+                switch item {
+                case .zone(let zone):
+                    done.append(zone.zoneID)
+                case .deleted(let zoneID):
+                    done.append(zoneID)
+                case .error(let wire):
+                    let error = wire.nimbusError
                     // CloudKit saves an existing zone without complaint.
                     if toleratingExisting, error.code == .alreadyExists, let requested {
                         done.append(requested)
@@ -96,12 +97,7 @@ extension Database {
                     } else {
                         throw error
                     }
-                    continue
                 }
-                guard case .object(let members) = item, let zoneID = members["zoneID"] else {
-                    throw NimbusError(.internalError, "zones[\(index)] has no zoneID")
-                }
-                done.append(try RecordWireCoding.zoneID(zoneID, at: "zones[\(index)].zoneID"))
             }
         }
         // One zone's failure is its own error; several zones' are one partial failure.

@@ -29,7 +29,7 @@ extension Database {
             singleUse: singleUse
         )
         let response = try await post("links/create", idempotent: false) { request.write(to: &$0) }
-        guard let link = try ShareLinksResponse(json: .object(response)).links.first else {
+        guard let link = try serverAnswer({ () throws(NimbusError) in try ShareLinksResponse(json: .object(response)) }).links.first else {
             throw NimbusError(.internalError, "the server returned no link")
         }
         return link
@@ -38,13 +38,14 @@ extension Database {
     /// A share's extra invitation links, used and revoked ones included, oldest first.
     public func invitationLinks(for share: ShareInfo) async throws -> [ShareLink] {
         let request = ShareLinkRequest(zoneID: share.zoneID, shareName: share.recordName)
-        return try ShareLinksResponse(json: .object(try await post("links/list", idempotent: true) { request.write(to: &$0) })).links
+        let response = try await post("links/list", idempotent: true) { request.write(to: &$0) }
+        return try serverAnswer { () throws(NimbusError) in try ShareLinksResponse(json: .object(response)) }.links
     }
 
     /// Revokes an extra invitation link: it admits nobody more; who joined through it stays.
     public func revokeInvitationLink(shortGUID: String) async throws -> ShareLink {
         let response = try await post("links/revoke", idempotent: true) { ShortGUIDRequest(shortGUID: shortGUID).write(to: &$0) }
-        guard let link = try ShareLinksResponse(json: .object(response)).links.first else {
+        guard let link = try serverAnswer({ () throws(NimbusError) in try ShareLinksResponse(json: .object(response)) }).links.first else {
             throw NimbusError(.internalError, "the server returned no link")
         }
         return link
@@ -55,7 +56,7 @@ extension Database {
     public func rotateMainLink(of share: ShareInfo) async throws -> String {
         let request = ShareLinkRequest(zoneID: share.zoneID, shareName: share.recordName)
         let response = try await post("links/rotate", idempotent: false) { request.write(to: &$0) }
-        guard let shortGUID = try ShareLinksResponse(json: .object(response)).mainShortGUID else {
+        guard let shortGUID = try serverAnswer({ () throws(NimbusError) in try ShareLinksResponse(json: .object(response)) }).mainShortGUID else {
             throw NimbusError(.internalError, "the server's links/rotate response has no shortGUID")
         }
         return shortGUID

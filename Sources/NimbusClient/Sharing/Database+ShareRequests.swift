@@ -14,7 +14,7 @@ extension Container {
     ///   `.badRequest` for a participant already.
     public func requestAccess(shortGUID: String) async throws -> ShareRequest {
         let response = try await perform("requests/create", in: .shared, body: ShortGUIDRequest(shortGUID: shortGUID).jsonBody, idempotent: true)
-        guard let request = try ShareRequestsResponse(json: response).requests.first else {
+        guard let request = try serverAnswer({ () throws(NimbusError) in try ShareRequestsResponse(json: response) }).requests.first else {
             throw NimbusError(.internalError, "the server's requests/create response has no request")
         }
         return request
@@ -26,7 +26,8 @@ extension Database {
     /// shared database).
     public func accessRequests(for share: ShareInfo) async throws -> [ShareRequest] {
         let request = ShareRequestDecision(zoneID: share.zoneID, shareName: share.recordName)
-        return try ShareRequestsResponse(json: .object(try await post("requests/list", idempotent: true) { request.write(to: &$0) })).requests
+        let response = try await post("requests/list", idempotent: true) { request.write(to: &$0) }
+        return try serverAnswer { () throws(NimbusError) in try ShareRequestsResponse(json: .object(response)) }.requests
     }
 
     /// Approves a request: the requester joins as a private user with `permission`.

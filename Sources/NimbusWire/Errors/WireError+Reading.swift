@@ -34,3 +34,30 @@ extension WireError {
         return error
     }
 }
+
+extension WireError {
+    /// Reads an error dictionary of an answer's array (see ``nimbusError(from:in:)``), keeping
+    /// the item it is about.
+    package init(json: JSONValue, in zoneID: ZoneID? = nil) {
+        var uuid = ""
+        var redirectURL: String?
+        if case .object(let members) = json {
+            if case .string(let text)? = members["uuid"] { uuid = text }
+            if case .string(let text)? = members["redirectURL"] { redirectURL = text }
+        }
+        self.init(Self.nimbusError(from: json, in: zoneID), uuid: uuid, redirectURL: redirectURL)
+        guard case .object(let members) = json else { return }
+        if case .string(let text)? = members["recordName"] { recordName = text }
+        if case .string(let text)? = members["subscriptionID"] { subscriptionID = text }
+        if case .string(let text)? = members["shortGUID"] { shortGUID = text }
+        if let zone = members["zoneID"] { self.zoneID = try? RecordWireCoding.zoneID(zone, at: "zoneID") }
+    }
+
+    /// The error a client sees.
+    package var nimbusError: NimbusError {
+        var error = NimbusError(NimbusError.Code(serverErrorCode: serverErrorCode, nimbusErrorCode: nimbusErrorCode), reason)
+        error.retryAfter = retryAfter.map { .seconds($0) }
+        error.serverRecord = serverRecord
+        return error
+    }
+}
