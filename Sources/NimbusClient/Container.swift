@@ -38,6 +38,8 @@ public final class Container: Sendable {
     public let environment: Environment
     /// When requests are sent again by themselves.
     public let retryPolicy: RetryPolicy
+    /// What the waits between tries are measured on.
+    let clock: any Clock<Duration>
     let transport: any ClientTransport
     let authentication: Mutex<Authentication>
 
@@ -49,13 +51,15 @@ public final class Container: Sendable {
     ///   - authentication: the API token (and user token) or the server-to-server key.
     ///   - transport: how requests travel; ``defaultTransport()`` unless given.
     ///   - retryPolicy: when failed requests are sent again.
+    ///   - clock: what the waits between tries are measured on; tests pass one they move.
     public init(
         serverURL: String,
         identifier: String,
         environment: Environment = .development,
         authentication: Authentication,
         transport: any ClientTransport = Container.defaultTransport(),
-        retryPolicy: RetryPolicy = RetryPolicy()
+        retryPolicy: RetryPolicy = RetryPolicy(),
+        clock: any Clock<Duration> = ContinuousClock()
     ) {
         self.serverURL = serverURL.hasSuffix("/") ? String(serverURL.dropLast()) : serverURL
         self.identifier = identifier
@@ -63,6 +67,7 @@ public final class Container: Sendable {
         self.authentication = Mutex(authentication)
         self.transport = transport
         self.retryPolicy = retryPolicy
+        self.clock = clock
     }
 
     /// The transport a container uses unless given one: ``URLSessionTransport`` on Apple
@@ -149,14 +154,14 @@ public final class Container: Sendable {
             } catch {
                 let lost = NimbusError(.serviceUnavailable, "no response from the server: \(error)")
                 guard idempotent, let delay = retryPolicy.delay(afterAttempt: attempt, retryAfter: nil) else { throw lost }
-                try await Task.sleep(for: delay)
+                try await clock.sleep(for: delay)
                 continue
             }
             adoptRotatedToken(from: response, replacing: sentToken)
             if (200..<300).contains(response.status) { return response.body }
             let (error, delay) = verdict(on: response, attempt: attempt, idempotent: idempotent)
             guard let delay else { throw error }
-            try await Task.sleep(for: delay)
+            try await clock.sleep(for: delay)
         }
     }
 
