@@ -269,3 +269,51 @@ extension RequestRoundTripTests {
         }
     }
 }
+
+extension RequestRoundTripTests {
+    @Test("a share record's keys: link, permission, requests, root and every participant read back as written")
+    func shareKeys() throws {
+        let share = Share(
+            recordName: "share-1",
+            rootRecordName: "root",
+            shortGUID: "guid",
+            publicPermission: .readOnly,
+            participants: [
+                ShareParticipant(
+                    participantID: "p1",
+                    userRecordName: "_a",
+                    lookupInfo: nil,
+                    name: nil,
+                    role: .owner,
+                    acceptance: .accepted,
+                    permission: .readWrite
+                ),
+                ShareParticipant(
+                    participantID: "p2",
+                    userRecordName: "_b",
+                    lookupInfo: nil,
+                    name: nil,
+                    role: .privateUser,
+                    acceptance: .accepted,
+                    permission: .readOnly
+                ),
+                ShareParticipant(
+                    participantID: "p3",
+                    userRecordName: nil,
+                    lookupInfo: .emailAddress("c@example.com"),
+                    name: nil,
+                    role: .administrator,
+                    acceptance: .pending,
+                    permission: .readWrite
+                ),
+            ],
+            requestsEnabled: true
+        )
+        var writer = JSONWriter()
+        writer.beginObject()
+        WireShare.writeKeys(of: ShareDetails(share: share, currentUserParticipant: nil), to: &writer)
+        writer.endObject()
+        let keys = try JSONParser.parse(writer.bytes).object(at: "share")
+        #expect(WireShare.share(named: "share-1", keys: keys) == share)
+    }
+}

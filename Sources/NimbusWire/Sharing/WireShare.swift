@@ -4,13 +4,13 @@
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 
-import NimbusModel
+package import NimbusModel
 
 /// Writes the share keys of a share record (ckws §6.3) and participant dictionaries (§6.4).
-enum WireShare {
+package enum WireShare {
     /// Writes `shortGUID`, `publicPermission`, `participants`, `owner`,
     /// `currentUserParticipant` and, after a save that removed some, `removedParticipants`.
-    static func writeKeys(of details: ShareDetails, to writer: inout JSONWriter) {
+    package static func writeKeys(of details: ShareDetails, to writer: inout JSONWriter) {
         let share = details.share
         writer.field("shortGUID", share.shortGUID)
         writer.field("publicPermission", share.publicPermission.rawValue)
