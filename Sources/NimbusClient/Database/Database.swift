@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 public import NimbusModel
+import NimbusWire
 
 /// One of a container's databases: public, private (the signed-in user's) or shared.
 ///
@@ -43,13 +44,13 @@ public struct Database: Sendable {
         expectedCount: Int = 0,
         answered: () -> Void = {},
         _ body: (inout JSONWriter) -> Void
-    ) async throws -> RecordsResponse {
+    ) async throws -> RecordsResponseReader {
         var writer = JSONWriter(capacity: expectedBodySize)
         body(&writer)
         let bytes = try await container.send(operation, in: scope, body: writer.bytes, idempotent: idempotent)
         // The server did the work, whether or not its answer can be read.
         answered()
-        return try RecordsResponse(bytes, in: zoneID, expectedCount: expectedCount)
+        return try RecordsResponseReader(bytes, in: zoneID, expectedCount: expectedCount)
     }
 
     /// Sends an operation that takes no body (`GET`): a read.

@@ -4,10 +4,11 @@
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 
-import NimbusModel
+package import NimbusModel
 
-/// A response with a `records` array (`records/modify`, `lookup`, `query`, `changes`), read
-/// with the records built straight from the bytes (``RecordWireDecoder``).
+/// The reading side of ``RecordsResponse`` and ``ZoneFeedPage``, for the SDK: a response with a
+/// `records` array (`records/modify`, `lookup`, `query`, `changes`), read with the records built
+/// straight from the bytes (``RecordWireDecoder``, the one byte-level record reader).
 ///
 /// Items the decoder does not take, such as errors, tombstones and shares, are kept as JSON
 /// for the caller to read as before; so are the other members (`syncToken`,
@@ -17,25 +18,28 @@ import NimbusModel
 /// a record is a large value, and an enum of record or JSON made the optimizer copy each one
 /// out of its case and destroy the original, a retain and a release for every string and
 /// dictionary of every record.
-struct RecordsResponse {
+package struct RecordsResponseReader {
     /// How many items the `records` array has, or `nil` when the response has none.
-    private(set) var count: Int?
+    package private(set) var count: Int?
     /// The records read from the bytes, by position; an empty record where ``jsonItems`` holds
     /// the item.
     private var records: [Record] = []
     /// The items kept as JSON, by position.
     private var jsonItems: [Int: JSONValue] = [:]
     /// The response's other members.
-    var members = JSONObject()
+    package var members = JSONObject()
 
     /// Reads a response body.
     /// - Parameters:
     ///   - zoneID: the zone of a record whose dictionary names none.
     ///   - expectedCount: how many items the caller expects, to size the records once.
-    init(_ body: [UInt8], in zoneID: ZoneID, expectedCount: Int = 0) throws(NimbusError) {
+    /// The most records a response of the protocol holds (a request's 200 operations or results).
+    private static let maximumRecords = 200
+
+    package init(_ body: [UInt8], in zoneID: ZoneID, expectedCount: Int = 0) throws(NimbusError) {
         let read = body.withUnsafeBufferPointer { buffer in
-            Result { () throws(JSONCursor.Failure) -> RecordsResponse in
-                var response = RecordsResponse()
+            Result { () throws(JSONCursor.Failure) -> RecordsResponseReader in
+                var response = RecordsResponseReader()
                 var cursor = JSONCursor(buffer)
                 var decoder = RecordWireDecoder()
                 try cursor.beginObject()
@@ -48,7 +52,7 @@ struct RecordsResponse {
                     }
                     response.clearItems()
                     // Bounded: the expectation may come from a caller's limit.
-                    response.records.reserveCapacity(min(expectedCount, Database.maximumRecordsPerRequest))
+                    response.records.reserveCapacity(min(expectedCount, Self.maximumRecords))
                     var count = 0
                     try cursor.beginArray()
                     while try cursor.nextElement() {
@@ -77,27 +81,27 @@ struct RecordsResponse {
 
     /// The number of items of the `records` array.
     /// - Throws: when the response has no `records` array.
-    func requireCount() throws(NimbusError) -> Int {
+    package func requireCount() throws(NimbusError) -> Int {
         guard let count else { throw NimbusError(.internalError, "the server's response has no records array") }
         return count
     }
 
     /// The item at `index` when it was kept as JSON (an error, a tombstone, a share, or a
     /// dictionary the decoder leaves to the tree reader); `nil` when it is a record.
-    func json(at index: Int) -> JSONValue? {
+    package func json(at index: Int) -> JSONValue? {
         jsonItems.isEmpty ? nil : jsonItems[index]
     }
 
     /// Moves the record at `index` out of the response, leaving an empty one in its place.
     /// Only for an index whose ``json(at:)`` is `nil`.
-    mutating func takeRecord(at index: Int) -> Record {
+    package mutating func takeRecord(at index: Int) -> Record {
         var taken = Self.placeholder
         swap(&taken, &records[index])
         return taken
     }
 
     /// Changes the record at `index` where it lies (see ``takeRecord(at:)``).
-    mutating func updateRecord(at index: Int, _ update: (inout Record) -> Void) {
+    package mutating func updateRecord(at index: Int, _ update: (inout Record) -> Void) {
         update(&records[index])
     }
 

@@ -5,16 +5,15 @@
 //===----------------------------------------------------------------------===//
 
 import NimbusModel
+import NimbusWire
 import Testing
-
-@testable import NimbusClient
 
 @Suite("reading a response's records array")
 struct RecordsResponseTests {
     private let zone = ZoneID(zoneName: "Z", ownerRecordName: "_owner")
 
-    private func response(_ text: String) throws -> RecordsResponse {
-        try RecordsResponse(Array(text.utf8), in: zone, expectedCount: 4)
+    private func response(_ text: String) throws -> RecordsResponseReader {
+        try RecordsResponseReader(Array(text.utf8), in: zone, expectedCount: 4)
     }
 
     @Test("records and JSON items keep their positions; records move out whole")
