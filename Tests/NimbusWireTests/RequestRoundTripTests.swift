@@ -317,3 +317,19 @@ extension RequestRoundTripTests {
         #expect(WireShare.share(named: "share-1", keys: keys) == share)
     }
 }
+
+extension RequestRoundTripTests {
+    @Test("subscriptions and counts: answers read back as written, errors and deletions in their places")
+    func subscriptionAndCountAnswers() throws {
+        let zone = Subscription(subscriptionID: "zone", kind: .zone(ZoneID(zoneName: "Z", ownerRecordName: "_owner")))
+        let answer = SubscriptionsResponse(subscriptions: [
+            .subscription(zone), .deleted("old"), .error(WireError(NimbusError(.unknownItem, "no such subscription"), uuid: "u")),
+        ])
+        let read = try SubscriptionsResponse(json: try JSONParser.parse(answer.jsonBytes())).subscriptions
+        #expect(read.count == 3)
+        if case .subscription(let subscription) = read[0] { #expect(subscription == zone) } else { Issue.record("\(read[0])") }
+        if case .deleted(let id) = read[1] { #expect(id == "old") } else { Issue.record("\(read[1])") }
+        if case .error(let error) = read[2] { #expect(error.nimbusError.code == .unknownItem) } else { Issue.record("\(read[2])") }
+        #expect(try RecordsCountResponse(json: try JSONParser.parse(RecordsCountResponse(count: 42).jsonBytes())).count == 42)
+    }
+}

@@ -68,10 +68,7 @@ extension Database {
     public func count(matching query: Query, in zoneID: ZoneID?) async throws -> Int {
         let request = RecordsQueryRequest(query: query, zoneID: zoneID)
         let response = try await post("records/count", idempotent: true) { request.write(to: &$0) }
-        guard case .integer(let count)? = response["count"] else {
-            throw NimbusError(.internalError, "the server's records/count response has no count")
-        }
-        return Int(count)
+        return try serverAnswer { () throws(NimbusError) in try RecordsCountResponse(json: .object(response)) }.count
     }
 
     /// Fetches every result of a query, following cursors page after page.

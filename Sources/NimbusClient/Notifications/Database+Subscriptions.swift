@@ -59,17 +59,19 @@ extension Database {
         for chunk in Array(ids.indices).chunked(by: Self.maximumRecordsPerRequest) {
             let request = SubscriptionsModifyRequest(operations: chunk.map(operation))
             let response = try await post("subscriptions/modify", idempotent: saving) { writer in request.write(to: &writer) }
-            var items: [JSONValue] = []
-            if case .array(let answered)? = response["subscriptions"] { items = answered }
+            let items = try serverAnswer { () throws(NimbusError) in try SubscriptionsResponse(json: .object(response)) }.subscriptions
             for index in items.count..<max(items.count, chunk.count) {
                 failures[.subscription(ids[chunk[index]])] = NimbusError(.internalError, "the server did not answer for this subscription")
             }
             for (index, item) in items.enumerated() {
-                if WireError.isError(item) {
-                    guard index < chunk.count else { throw WireError.nimbusError(from: item) }
-                    failures[.subscription(ids[chunk[index]])] = WireError.nimbusError(from: item)
-                } else if saving {
-                    saved.append(try Subscription.read(item, at: "subscriptions[\(index)]"))
+                switch item {
+                case .error(let error):
+                    guard index < chunk.count else { throw error.nimbusError }
+                    failures[.subscription(ids[chunk[index]])] = error.nimbusError
+                case .subscription(let subscription):
+                    if saving { saved.append(subscription) }
+                case .deleted:
+                    break
                 }
             }
         }
@@ -80,10 +82,12 @@ extension Database {
     }
 
     private func subscriptions(in response: JSONObject) throws -> [Subscription] {
-        guard case .array(let items)? = response["subscriptions"] else { return [] }
-        return try items.enumerated().map { index, item in
-            if WireError.isError(item) { throw WireError.nimbusError(from: item) }
-            return try Subscription.read(item, at: "subscriptions[\(index)]")
+        try serverAnswer { () throws(NimbusError) in try SubscriptionsResponse(json: .object(response)) }.subscriptions.compactMap { item in
+            switch item {
+            case .subscription(let subscription): subscription
+            case .deleted: nil
+            case .error(let error): throw error.nimbusError
+            }
         }
     }
 }
