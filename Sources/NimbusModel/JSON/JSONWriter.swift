@@ -121,6 +121,12 @@ package struct JSONWriter {
         integer(value)
     }
 
+    /// Writes `"name": true` or `"name": false`.
+    package mutating func field(_ name: StaticString, _ value: Bool) {
+        key(name)
+        bool(value)
+    }
+
     /// Writes `"name": ["a", "b"]`.
     package mutating func stringArray(_ name: StaticString, _ values: [String]) {
         key(name)

@@ -260,3 +260,11 @@ package enum RecordWireCoding {
         )
     }
 }
+
+extension JSONWriter {
+    /// Writes `"name": {zoneName, ownerRecordName}`, a zone ID as a request carries it.
+    package mutating func field(_ name: StaticString, _ zoneID: ZoneID) {
+        key(name)
+        RecordWireCoding.write(zoneID, to: &self)
+    }
+}

@@ -24,10 +24,7 @@ extension ZoneFeedRequest {
 
     /// Writes the feed's members into the object being written.
     func writeMembers(to writer: inout JSONWriter) {
-        if let zoneID {
-            writer.key("zoneID")
-            RecordWireCoding.write(zoneID, to: &writer)
-        }
+        if let zoneID { writer.field("zoneID", zoneID) }
         if let syncToken { writer.field("syncToken", syncToken) }
         if let resultsLimit { writer.field("resultsLimit", Int64(resultsLimit)) }
         if let desiredKeys { writer.stringArray("desiredKeys", desiredKeys) }
@@ -45,10 +42,7 @@ extension RecordsChangesRequest: WireRequestBody {
     package func write(to writer: inout JSONWriter) {
         writer.beginObject()
         feed.writeMembers(to: &writer)
-        if let numbersAsStrings {
-            writer.key("numbersAsStrings")
-            writer.bool(numbersAsStrings)
-        }
+        if let numbersAsStrings { writer.field("numbersAsStrings", numbersAsStrings) }
         writer.endObject()
     }
 }

@@ -28,23 +28,14 @@ extension RecordsQueryRequest: WireRequestBody {
 
     package func write(to writer: inout JSONWriter) {
         writer.beginObject()
-        if let zoneID {
-            writer.key("zoneID")
-            RecordWireCoding.write(zoneID, to: &writer)
-        }
-        if let zoneWide {
-            writer.key("zoneWide")
-            writer.bool(zoneWide)
-        }
+        if let zoneID { writer.field("zoneID", zoneID) }
+        if let zoneWide { writer.field("zoneWide", zoneWide) }
         writer.key("query")
         query.write(to: &writer)
         if let continuationMarker { writer.field("continuationMarker", continuationMarker) }
         if let resultsLimit { writer.field("resultsLimit", Int64(resultsLimit)) }
         if let desiredKeys { writer.stringArray("desiredKeys", desiredKeys) }
-        if let numbersAsStrings {
-            writer.key("numbersAsStrings")
-            writer.bool(numbersAsStrings)
-        }
+        if let numbersAsStrings { writer.field("numbersAsStrings", numbersAsStrings) }
         writer.endObject()
     }
 }

@@ -17,10 +17,7 @@ extension RecordsLookupRequest: WireRequestBody {
 
     package func write(to writer: inout JSONWriter) {
         writer.beginObject()
-        if let zoneID {
-            writer.key("zoneID")
-            RecordWireCoding.write(zoneID, to: &writer)
-        }
+        if let zoneID { writer.field("zoneID", zoneID) }
         writer.key("records")
         writer.beginArray()
         for item in records {
@@ -31,10 +28,7 @@ extension RecordsLookupRequest: WireRequestBody {
         }
         writer.endArray()
         if let desiredKeys { writer.stringArray("desiredKeys", desiredKeys) }
-        if let numbersAsStrings {
-            writer.key("numbersAsStrings")
-            writer.bool(numbersAsStrings)
-        }
+        if let numbersAsStrings { writer.field("numbersAsStrings", numbersAsStrings) }
         writer.endObject()
     }
 }

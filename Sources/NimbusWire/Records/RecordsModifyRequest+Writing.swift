@@ -26,23 +26,14 @@ extension RecordsModifyRequest: WireRequestBody {
     /// which only hand-written bodies need).
     package func write(to writer: inout JSONWriter) {
         writer.beginObject()
-        if let zoneID {
-            writer.key("zoneID")
-            RecordWireCoding.write(zoneID, to: &writer)
-        }
+        if let zoneID { writer.field("zoneID", zoneID) }
         writer.key("operations")
         writer.beginArray()
         for operation in operations { Self.write(operation, to: &writer) }
         writer.endArray()
-        if let atomic {
-            writer.key("atomic")
-            writer.bool(atomic)
-        }
+        if let atomic { writer.field("atomic", atomic) }
         if let desiredKeys { writer.stringArray("desiredKeys", desiredKeys) }
-        if let numbersAsStrings {
-            writer.key("numbersAsStrings")
-            writer.bool(numbersAsStrings)
-        }
+        if let numbersAsStrings { writer.field("numbersAsStrings", numbersAsStrings) }
         writer.endObject()
     }
 
@@ -66,8 +57,7 @@ extension RecordsModifyRequest: WireRequestBody {
                     writer.key("value")
                     writer.null()
                     if input.isEncrypted {
-                        writer.key("isEncrypted")
-                        writer.bool(true)
+                        writer.field("isEncrypted", true)
                     }
                     writer.endObject()
                 }

@@ -20,8 +20,7 @@ extension RecordsResolveRequest: WireRequestBody {
             writer.beginObject()
             writer.field("value", item.value)
             if item.shouldFetchRootRecord {
-                writer.key("shouldFetchRootRecord")
-                writer.bool(true)
+                writer.field("shouldFetchRootRecord", true)
             }
             if let keys = item.rootRecordDesiredKeys { writer.stringArray("rootRecordDesiredKeys", keys) }
             writer.endObject()

@@ -17,10 +17,7 @@ extension ShareChange {
             writer.endObject()
         }
         if let publicPermission { writer.field("publicPermission", publicPermission.rawValue) }
-        if let requestsEnabled {
-            writer.key("requestsEnabled")
-            writer.bool(requestsEnabled)
-        }
+        if let requestsEnabled { writer.field("requestsEnabled", requestsEnabled) }
         if let participants {
             writer.key("participants")
             writer.beginArray()

@@ -19,15 +19,11 @@ extension ShareLinkRequest: WireRequestBody {
 
     package func write(to writer: inout JSONWriter) {
         writer.beginObject()
-        if let zoneID {
-            writer.key("zoneID")
-            RecordWireCoding.write(zoneID, to: &writer)
-        }
+        if let zoneID { writer.field("zoneID", zoneID) }
         writer.field("shareName", shareName)
         writer.field("permission", permission.rawValue)
         if let expiresAt { writer.field("expiresAt", expiresAt) }
-        writer.key("singleUse")
-        writer.bool(singleUse)
+        writer.field("singleUse", singleUse)
         writer.endObject()
     }
 }

@@ -17,10 +17,7 @@ extension ShareRequestDecision: WireRequestBody {
 
     package func write(to writer: inout JSONWriter) {
         writer.beginObject()
-        if let zoneID {
-            writer.key("zoneID")
-            RecordWireCoding.write(zoneID, to: &writer)
-        }
+        if let zoneID { writer.field("zoneID", zoneID) }
         writer.field("shareName", shareName)
         if let userRecordName { writer.field("userRecordName", userRecordName) }
         writer.field("permission", permission.rawValue)

@@ -21,8 +21,7 @@ extension ZonesModifyRequest: WireRequestBody {
             writer.field("operationType", operation.operationType)
             writer.key("zone")
             writer.beginObject()
-            writer.key("zoneID")
-            RecordWireCoding.write(operation.zoneID, to: &writer)
+            writer.field("zoneID", operation.zoneID)
             writer.endObject()
             writer.endObject()
         }
