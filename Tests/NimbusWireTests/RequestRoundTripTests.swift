@@ -333,3 +333,24 @@ extension RequestRoundTripTests {
         #expect(try RecordsCountResponse(json: try JSONParser.parse(RecordsCountResponse(count: 42).jsonBytes())).count == 42)
     }
 }
+
+extension RequestRoundTripTests {
+    @Test("a change page's tombstones and tail read back as written; progress is optional")
+    func changePageTail() throws {
+        let page = ZoneFeedPage(
+            zoneID: nil,
+            records: [.tombstone(WireTombstone(recordName: "gone", recordType: "Note"))],
+            syncToken: "next",
+            moreComing: true,
+            progress: FeedProgress(from: 1, through: 5, latest: 9)
+        )
+        let members = try JSONParser.parse(page.jsonBytes()).object(at: "page")
+        let tail = try ZoneFeedPage.Tail(members: members)
+        #expect(tail.syncToken == "next" && tail.moreComing && tail.progress == FeedProgress(from: 1, through: 5, latest: 9))
+        let records = try #require(members["records"]).array(at: "records")
+        let tombstone = try #require(records.first.flatMap(WireTombstone.init(json:)))
+        #expect(tombstone.recordName == "gone" && tombstone.recordType == "Note")
+        let bare = try ZoneFeedPage.Tail(members: try JSONParser.parse(#"{"records":[],"syncToken":"t"}"#).object(at: "page"))
+        #expect(bare.syncToken == "t" && !bare.moreComing && bare.progress == nil)
+    }
+}

@@ -94,29 +94,17 @@ extension Database {
                 continue
             }
             if WireError.isError(item) { throw WireError.nimbusError(from: item, in: zoneID) }
-            guard case .object(let members) = item else { continue }
-            if case .bool(true)? = members["deleted"] {
-                guard case .string(let name)? = members["recordName"] else { continue }
-                var type = ""
-                if case .string(let recordType)? = members["recordType"] { type = recordType }
-                page.deleted.append(ZoneChangesPage.DeletedRecord(recordID: RecordID(recordName: name, zoneID: zoneID), recordType: type))
+            if let tombstone = WireTombstone(json: item) {
+                let recordID = RecordID(recordName: tombstone.recordName, zoneID: zoneID)
+                page.deleted.append(ZoneChangesPage.DeletedRecord(recordID: recordID, recordType: tombstone.recordType))
             } else {
                 page.changed.append(try RecordWireCoding.record(item, in: zoneID, at: "records[\(index)]"))
             }
         }
-        guard case .string(let syncToken)? = response.members["syncToken"] else {
-            throw NimbusError(.internalError, "the server's change page has no syncToken")
-        }
-        page.syncToken = syncToken
-        if case .bool(let more)? = response.members["moreComing"] { page.moreComing = more }
-        // An extension for progress bars: a page without it, or with a malformed one, is as good.
-        if case .object(let progress)? = response.members["nimbusProgress"],
-            let from = try? progress.required("from", at: "").integer(at: ""),
-            let through = try? progress.required("through", at: "").integer(at: ""),
-            let latest = try? progress.required("latest", at: "").integer(at: "")
-        {
-            page.progress = FeedProgress(from: from, through: through, latest: latest)
-        }
+        let tail = try serverAnswer { () throws(NimbusError) in try ZoneFeedPage.Tail(members: response.members) }
+        page.syncToken = tail.syncToken
+        page.moreComing = tail.moreComing
+        page.progress = tail.progress
         return page
     }
 
