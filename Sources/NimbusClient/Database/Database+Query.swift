@@ -56,7 +56,7 @@ extension Database {
                 page.records.append(response.takeRecord(at: index))
             }
         }
-        if case .string(let marker)? = response.members["continuationMarker"] { page.cursor = marker }
+        page.cursor = response.continuationMarker
         return page
     }
 

@@ -79,6 +79,12 @@ package struct RecordsResponseReader {
 
     private init() {}
 
+    /// A query page's `continuationMarker` (see ``RecordsResponse``): where the next page starts.
+    package var continuationMarker: String? {
+        if case .string(let marker)? = members["continuationMarker"] { return marker }
+        return nil
+    }
+
     /// The number of items of the `records` array.
     /// - Throws: when the response has no `records` array.
     package func requireCount() throws(NimbusError) -> Int {
