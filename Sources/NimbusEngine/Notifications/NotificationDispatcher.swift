@@ -225,7 +225,7 @@ public final class NotificationDispatcher: Sendable {
                 }
             } catch {
                 logger.warning("Listening for other instances' notifications failed", metadata: [LogKey.error: "\(error)"])
-                try? await clock.sleep(for: .seconds(1))
+                await StoreFailureWait.wait()
             }
             lapsed = true
         }
@@ -260,6 +260,8 @@ public final class NotificationDispatcher: Sendable {
                 try await dispatchPending()
             } catch {
                 logger.warning("Dispatching notifications failed", metadata: [LogKey.error: "\(String(reflecting: error))"])
+                await StoreFailureWait.wait()
+                continue
             }
             await signal.wait(atMost: pollInterval, on: clock)
             if batchDelay > .zero { try? await clock.sleep(for: batchDelay) }

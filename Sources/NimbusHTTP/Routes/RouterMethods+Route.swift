@@ -4,8 +4,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 
-public import HTTPTypes
-public import Hummingbird
+import HTTPTypes
+import Hummingbird
 
 extension RouterMethods {
     /// The methods a route that does not take them answers with a `405`. Others (and `OPTIONS`,

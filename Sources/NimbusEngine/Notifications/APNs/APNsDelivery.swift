@@ -73,6 +73,8 @@ public final class APNsDelivery: Sendable {
                 try await pushDue()
             } catch {
                 logger.warning("Pushing notifications to APNs failed", metadata: [LogKey.error: "\(error)"])
+                await StoreFailureWait.wait()
+                continue
             }
             await wake.wait(atMost: pollInterval, on: clock)
         }

@@ -66,6 +66,8 @@ public final class WebhookDelivery: Sendable {
                 try await sendDue()
             } catch {
                 logger.warning("Sending notifications to webhooks failed", metadata: [LogKey.error: "\(error)"])
+                await StoreFailureWait.wait()
+                continue
             }
             await wake.wait(atMost: pollInterval, on: clock)
         }
