@@ -154,7 +154,8 @@ struct APNsDeliveryTests {
                 #expect(try await Self.eventually(f, "SELECT count(*) FROM push_tokens WHERE apns_token = '\(gone)'", is: "0"))
                 // The throttled push waits out its back-off (one second, then two) on the server's
                 // clock, which moves only when the test says; each step waits until the server
-                // has taken in APNs' last answer.
+                // has taken in APNs' last answer and its loops sleep again (a loop still awake
+                // when the clock moves would sleep past the back-off's end).
                 let failures = "SELECT failures FROM push_tokens WHERE apns_token = '\(busy)'"
                 #expect(try await Self.eventually(f, failures, is: "1"))
                 // The delivery loop went back to sleep without trying again; once the clock
@@ -164,6 +165,7 @@ struct APNsDeliveryTests {
                 f.clock.advance(by: .seconds(1))
                 _ = try await fake.waitForRequests(3)
                 #expect(try await Self.eventually(f, failures, is: "2"))
+                await f.waitForIdleLoops()
                 f.clock.advance(by: .seconds(2))
                 _ = try await fake.waitForRequests(4)
                 #expect(try await Self.eventually(f, failures, is: "0"))
@@ -194,6 +196,7 @@ struct APNsDeliveryTests {
                 try await Self.save("n1", device: "web", f: f, client: client)
                 _ = try await fake.waitForRequests(1)
                 #expect(try await Self.eventually(f, "SELECT failures FROM push_tokens WHERE apns_token = '\(device)'", is: "1"))
+                await f.waitForIdleLoops()
                 f.clock.advance(by: .seconds(1))
                 let tries = try await fake.waitForRequests(2)
                 #expect(tries.count == 2 && tries.allSatisfy { $0.problem == nil })
