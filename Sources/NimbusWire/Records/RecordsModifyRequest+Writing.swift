@@ -86,9 +86,8 @@ extension RecordOperation {
     /// The operation that saves a whole record as `kind` (`create`, `update`, `replace` or a
     /// forced one): its type, change tag (when it has one), fields and parent.
     public init(saving record: Record, as kind: Kind) {
-        var fields: [NameKey: FieldInput] = [:]
-        fields.reserveCapacity(record.fields.count + record.encryptedFields.count)
-        for (name, value) in record.fields { fields[name] = FieldInput(value) }
+        // `mapValues` keeps the dictionary's layout: no key is hashed again.
+        var fields = record.fields.mapValues { FieldInput($0) }
         for (name, value) in record.encryptedFields { fields[name] = FieldInput(value, isEncrypted: true) }
         self.init(
             kind: kind,
