@@ -169,8 +169,8 @@ public final class Container: Sendable {
     /// request again, or `nil` to report it now.
     private func verdict(on response: ClientResponse, attempt: Int, idempotent: Bool) -> (NimbusError, Duration?) {
         let headerRetryAfter = response.headers["retry-after"].flatMap { Int($0) }.map { Duration.seconds($0) }
-        if case .object(let members)? = try? JSONParser.parse(response.body), members["serverErrorCode"] != nil {
-            let error = WireError.nimbusError(from: .object(members))
+        if let json = try? JSONParser.parse(response.body), WireError.isError(json) {
+            let error = WireError.nimbusError(from: json)
             // TRY_AGAIN_LATER and THROTTLED mean the server did not do the work. With a
             // `retryAfter` it says when to come back; without one, only a request that is safe
             // to send twice is sent again, after a back-off.

@@ -354,3 +354,57 @@ extension RequestRoundTripTests {
         #expect(bare.syncToken == "t" && !bare.moreComing && bare.progress == nil)
     }
 }
+
+extension RequestRoundTripTests {
+    @Test("records/accept and records/resolve answers: the zone, the share with its keys, the caller's place and the owner")
+    func shareMetadata() throws {
+        let zoneID = ZoneID(zoneName: "Z", ownerRecordName: "_owner")
+        let stamp = ChangeStamp(timestamp: 1, userRecordName: "_owner", deviceID: "d")
+        var shareRecord = Record(
+            recordID: RecordID(recordName: "share-1", zoneID: zoneID),
+            recordType: Share.recordType,
+            created: stamp,
+            modified: stamp
+        )
+        let share = Share(
+            recordName: "share-1",
+            rootRecordName: "root",
+            shortGUID: "guid",
+            publicPermission: .none,
+            participants: [
+                ShareParticipant(
+                    participantID: "p1",
+                    userRecordName: "_owner",
+                    lookupInfo: nil,
+                    name: nil,
+                    role: .owner,
+                    acceptance: .accepted,
+                    permission: .readWrite
+                )
+            ]
+        )
+        shareRecord.shareDetails = ShareDetails(share: share, currentUserParticipant: nil)
+        let metadata = WireShareMetadata(
+            shortGUID: "guid",
+            containerIdentifier: "iCloud.test",
+            environment: "development",
+            zoneID: zoneID,
+            share: shareRecord,
+            rootRecordName: "root",
+            rootRecord: nil,
+            participantRole: .privateUser,
+            participantStatus: .accepted,
+            participantPermission: .readOnly,
+            ownerIdentity: UserIdentity(userRecordName: "_owner", name: "Ada Lovelace")
+        )
+        let answer = ShareMetadataResponse(results: [.metadata(metadata), .error(WireError(NimbusError(.unknownItem, "no such share"), uuid: "u"))])
+        let read = try ShareMetadataResponse(json: try JSONParser.parse(answer.jsonBytes())).results
+        guard case .metadata(let first)? = read.first else { Issue.record("\(read)"); return }
+        #expect(first.zoneID == zoneID && first.shortGUID == "guid" && first.rootRecordName == "root")
+        #expect(first.share.shareDetails?.share == share)
+        #expect(first.participantType == "USER" && first.participantStatus == "ACCEPTED" && first.participantPermission == "READ_ONLY")
+        #expect(first.ownerIdentity == UserIdentity(userRecordName: "_owner", name: "Ada Lovelace"))
+        guard case .error(let error)? = read.last else { Issue.record("\(read)"); return }
+        #expect(error.nimbusError.code == .unknownItem)
+    }
+}

@@ -139,15 +139,15 @@ extension Container {
     public func acceptShare(shortGUID: String) async throws -> (share: ShareInfo, zoneID: ZoneID) {
         let request = RecordsResolveRequest(shortGUIDs: [.init(value: shortGUID)])
         let response = try await perform("records/accept", in: .shared, body: request.jsonBody, idempotent: true)
-        guard case .object(let members) = response, case .array(let results)? = members["results"], let first = results.first else {
+        let answer = try serverAnswer { () throws(NimbusError) in try ShareMetadataResponse(json: response) }
+        switch answer.results.first {
+        case .metadata(let metadata)?:
+            return (ShareJSON.share(metadata.share, details: metadata.share.shareDetails), metadata.zoneID)
+        case .error(let error)?:
+            throw error.nimbusError
+        case nil:
             throw NimbusError(.internalError, "the server's records/accept response has no results")
         }
-        if WireError.isError(first) { throw WireError.nimbusError(from: first) }
-        guard case .object(let result) = first, let zone = result["zoneID"], let share = result["share"] else {
-            throw NimbusError(.internalError, "the server's records/accept result has no zoneID or share")
-        }
-        let zoneID = try RecordWireCoding.zoneID(zone, at: "results[0].zoneID")
-        return (try ShareJSON.share(share, in: zoneID, at: "results[0].share"), zoneID)
     }
 }
 
