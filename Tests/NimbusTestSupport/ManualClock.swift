@@ -42,12 +42,6 @@ public final class ManualClock: NimbusClock {
     /// The time in milliseconds since 1970 (a shorthand for `now.millisecondsSince1970`).
     public var milliseconds: Int64 { now.millisecondsSince1970 }
 
-    /// How many tasks are sleeping on the clock now.
-    public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
-
-    /// When the tasks sleeping on the clock wake, earliest first (for failure messages).
-    public var sleeperDeadlines: [WallInstant] { state.withLock { $0.sleepers.values.map(\.deadline).sorted() } }
-
     public func sleep(until deadline: WallInstant, tolerance: Duration?) async throws {
         let key = state.withLock { state in
             defer { state.nextSleeper += 1 }
