@@ -76,30 +76,6 @@ struct ContainerCommand: AsyncParsableCommand {
     }
 }
 
-/// `nimbus user ...`
-struct UserCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "user", abstract: "Manage users.", subcommands: [Add.self])
-
-    /// `nimbus user add NAME --container ID`: prints the user's web auth token.
-    struct Add: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Add a user to a container and sign them in.")
-
-        @OptionGroup var data: DataOptions
-        @Argument(help: "The user's name.") var name: String
-        @Option(help: "The container the user belongs to.") var container: String
-        @Option(help: "An email address others may look the user up by.") var email: String?
-        @Option(help: "A phone number others may look the user up by.") var phone: String?
-        @Flag(help: "Print one JSON object.") var json = false
-
-        func run() async throws {
-            let result = try await Admin.run(data) { instance in
-                try await instance.accounts.addUser(name: name, email: email, phone: phone, container: container)
-            }
-            Output.print(json: json, ["userRecordName": result.user.userRecordName, "webAuthToken": result.webAuthToken])
-        }
-    }
-}
-
 /// `nimbus key ...`
 struct KeyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -15,7 +15,7 @@ struct Nimbus: AsyncParsableCommand {
         commandName: "nimbus",
         abstract: "A self-hosted server for the CloudKit model, speaking CloudKit Web Services.",
         subcommands: [
-            Serve.self, ContainerCommand.self, UserCommand.self, KeyCommand.self, ShareCommand.self, Migrate.self,
+            Serve.self, ContainerCommand.self, UserCommand.self, AuthCommand.self, KeyCommand.self, ShareCommand.self, Migrate.self,
             ZoneCommand.self, RecordCommand.self, ChangesCommand.self, SubscriptionCommand.self, NotificationsCommand.self,
             SchemaCommand.self,
         ]

@@ -22,6 +22,7 @@ extension NimbusInstance {
             BackgroundLoop("NotificationDispatcher") { await dispatcher.run() },
             BackgroundLoop("NotificationRelay") { await dispatcher.relayAnnouncements() },
             BackgroundLoop("WebhookDelivery") { await webhooks.run() },
+            BackgroundLoop("MailOutbox") { await mailOutbox.run() },
             BackgroundLoop.every(.seconds(3600), on: clock, "InboxPruner") { await pruneInboxesLogged() },
         ]
         if let apns { services.append(BackgroundLoop("APNsDelivery") { await apns.run() }) }

@@ -29,6 +29,10 @@ public struct NimbusInstance: Sendable {
     public let database: DatabaseService
     /// The service that manages containers, users and credentials.
     public let accounts: AccountService
+    /// People signing themselves up and in.
+    public let signIn: SignInService
+    /// Sends sign-in mail in the background.
+    let mailOutbox: MailOutbox
     /// Turns committed writes into notifications and hands them to connections.
     public let dispatcher: NotificationDispatcher
     /// Pushes notifications to APNs device tokens; `nil` without an APNs configuration.
@@ -50,10 +54,12 @@ public struct NimbusInstance: Sendable {
     ///   - configuration: Where the data is and how to serve it.
     ///   - logger: Where the services log.
     ///   - clock: The clock the instance reads and sleeps on; tests pass one they move by hand.
+    ///   - mailer: Sends sign-in mail; `nil` writes it to the log (development).
     public static func open(
         _ configuration: ServerConfiguration,
         logger: Logger,
-        clock: any NimbusClock = SystemClock()
+        clock: any NimbusClock = SystemClock(),
+        mailer: (any Mailer)? = nil
     ) async throws -> NimbusInstance {
         let files = FileManager.default
         do {
@@ -89,6 +95,16 @@ public struct NimbusInstance: Sendable {
         var accountConfiguration = AccountService.Configuration()
         accountConfiguration.signatureDateWindow = Int64(configuration.signatureDateWindowSeconds) * 1000
         let accounts = AccountService(store: store, configuration: accountConfiguration, clock: clock, logger: logger)
+        let mailOutbox = MailOutbox(mailer: mailer ?? LogMailer(logger: logger), logger: logger)
+        let signIn = SignInService(
+            accounts: accounts,
+            store: store,
+            hasher: PasswordHasher(parameters: configuration.passwordHashing),
+            verifier: IDTokenVerifier(fetcher: HTTPOpenIDDocumentFetcher(), clock: clock),
+            outbox: mailOutbox,
+            clock: clock,
+            logger: logger
+        )
         let names = TimeOrderedUUID(clock: clock)
         let database = DatabaseService(
             records: store,
@@ -143,6 +159,8 @@ public struct NimbusInstance: Sendable {
             configuration: configuration,
             database: database,
             accounts: accounts,
+            signIn: signIn,
+            mailOutbox: mailOutbox,
             dispatcher: dispatcher,
             apns: apns,
             webhooks: webhooks,

@@ -88,6 +88,7 @@ public enum NimbusServer {
         let services = HTTPServices(
             database: instance.database,
             accounts: instance.accounts,
+            signIn: instance.signIn,
             dispatcher: instance.dispatcher,
             courier: WebCourier(tokens: instance.pushTokens, dispatcher: instance.dispatcher, clock: instance.clock, logger: logger)
         )

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 public import NimbusAPNs
+public import NimbusEngine
 
 /// How to run a Nimbus server; every value has a documented default.
 ///
@@ -56,6 +57,9 @@ public struct ServerConfiguration: Sendable {
     /// How long a new connection may take to send its first request's head (request line and
     /// headers, WebSocket upgrades included). Default 30 seconds.
     public var requestHeadTimeout: Duration = .seconds(30)
+    /// The cost of new password hashes (scrypt's parameters); see BENCHMARKS.md for what each
+    /// step costs a core.
+    public var passwordHashing: PasswordHasher.Parameters = .standard
 
     /// Creates a configuration with the defaults above.
     public init(

@@ -10,7 +10,7 @@ public import NimbusModel
 ///
 /// Secrets are never stored: API tokens and web auth tokens are kept as SHA-256 hashes, and
 /// server-to-server keys are public keys.
-public protocol AccountStore: ContactStore {
+public protocol AccountStore: ContactStore, SignInStore {
     /// Creates a container environment with its API token and developer user.
     /// - Throws: ``StoreError`` `.alreadyExists` if that container environment exists.
     func createContainer(_ container: ContainerEnvironment, apiTokenHash: String, developer: UserIdentity) async throws
@@ -93,6 +93,11 @@ public struct WebAuthTokenRecord: Sendable, Hashable {
     /// For a replacement not used yet: the hash of the token it replaces, which stays valid
     /// until this one is first used.
     public var replaces: String?
+    /// The session the token belongs to: the hash of the first token of a sign-in, which its
+    /// replacements inherit, so a device's session is one thing to list and end.
+    public var sessionID: String
+    /// What the client said it is when it signed in (a browser, an app), for the sessions list.
+    public var device: String?
 
     /// Whether the token has been replaced: its life was cut short of the one it was issued with.
     public var isReplaced: Bool { expiresAt < issuedAt + lifetime }
@@ -105,7 +110,9 @@ public struct WebAuthTokenRecord: Sendable, Hashable {
         issuedAt: Int64,
         expiresAt: Int64,
         lifetime: Int64,
-        replaces: String? = nil
+        replaces: String? = nil,
+        sessionID: String? = nil,
+        device: String? = nil
     ) {
         self.hash = hash
         self.container = container
@@ -114,6 +121,8 @@ public struct WebAuthTokenRecord: Sendable, Hashable {
         self.expiresAt = expiresAt
         self.lifetime = lifetime
         self.replaces = replaces
+        self.sessionID = sessionID ?? hash
+        self.device = device
     }
 }
 

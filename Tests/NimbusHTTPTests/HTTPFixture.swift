@@ -30,6 +30,8 @@ struct HTTPFixture: Sendable {
     let apiToken: String
     let alice: NimbusEngine.AccountService.NewUser
     let bob: NimbusEngine.AccountService.NewUser
+    /// The mail the server sent.
+    let mail: RecordingMailer
 
     /// Runs `body` against a live server and removes everything afterwards.
     static func with(
@@ -56,7 +58,11 @@ struct HTTPFixture: Sendable {
             signatureDateWindowSeconds: signatureWindowSeconds,
             apns: apns
         )
-        let instance = try await NimbusInstance.open(configuration, logger: logger, clock: clock)
+        // Passwords hashed at a low cost: the suite checks behaviour, BENCHMARKS.md the cost.
+        var configured = configuration
+        configured.passwordHashing = .init(logRounds: 10)
+        let mail = RecordingMailer()
+        let instance = try await NimbusInstance.open(configured, logger: logger, clock: clock, mailer: mail)
         // The users are made once the store serves and before the server listens: the test
         // client connects at once, and a connection that sends nothing is closed after the
         // first-byte timeout, which a slow set-up under a loaded suite could outlast.
@@ -76,7 +82,8 @@ struct HTTPFixture: Sendable {
                 clock: clock,
                 apiToken: apiToken,
                 alice: alice,
-                bob: bob
+                bob: bob,
+                mail: mail
             )
             try await body(fixture, client)
         }

@@ -69,7 +69,7 @@ extension AccountService {
             for: record.userRecordName,
             container: container,
             lifetime: record.lifetime,
-            replacing: record.hash
+            replacing: record
         )
         // Marked as replaced (a millisecond off its natural end), not shortened.
         let markedEnd = record.issuedAt + record.lifetime - 1
@@ -142,6 +142,23 @@ extension AccountService {
     /// `Character` walks its grapheme clusters.
     private static func restoringPluses(_ token: String) -> String {
         token.utf8.contains(UInt8(ascii: " ")) ? token.replacing(" ", with: "+") : token
+    }
+
+    /// The stored record of a live web auth token of `container`, or `nil` for a missing,
+    /// unknown or expired one.
+    func liveWebAuthToken(_ webAuthToken: String, container: String) async throws(NimbusError) -> WebAuthTokenRecord? {
+        guard !webAuthToken.isEmpty else { return nil }
+        let record = try await webAuthTokenRecord(TokenDigest(token: Self.restoringPluses(webAuthToken)))
+        guard let record, record.container == container, record.expiresAt > clock.millisecondsSince1970 else { return nil }
+        return record
+    }
+
+    /// Forgets this instance's cached tokens of a user whose sessions ended, so they stop
+    /// working here at once (other instances within the cache's few seconds).
+    func forgetCachedTokens(of user: String, container: String) {
+        cache.withLock { cache in
+            cache.webAuthTokens = cache.webAuthTokens.filter { $0.value.value.userRecordName != user || $0.value.value.container != container }
+        }
     }
 
     // MARK: - Cached lookups

@@ -158,7 +158,15 @@ public final class AccountService: Sendable {
 
     // MARK: - Helpers
 
-    func mintWebAuthToken(for user: String, container: String, lifetime: Int64, replacing: String? = nil) async throws(NimbusError) -> String {
+    /// Mints a token: the first of a new session, or the replacement of `replacing` in its session.
+    /// - Parameter device: What the client said it is, for the sessions list (new sessions).
+    func mintWebAuthToken(
+        for user: String,
+        container: String,
+        lifetime: Int64,
+        replacing: WebAuthTokenRecord? = nil,
+        device: String? = nil
+    ) async throws(NimbusError) -> String {
         let token = Credentials.makeWebAuthToken()
         let digest = TokenDigest(token: token)
         let issuedAt = clock.millisecondsSince1970
@@ -169,7 +177,9 @@ public final class AccountService: Sendable {
             issuedAt: issuedAt,
             expiresAt: issuedAt + lifetime,
             lifetime: lifetime,
-            replaces: replacing
+            replaces: replacing?.hash,
+            sessionID: replacing?.sessionID,
+            device: replacing?.device ?? device
         )
         do {
             try await store.addWebAuthToken(record)

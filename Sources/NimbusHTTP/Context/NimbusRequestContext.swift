@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 public import Hummingbird
+import NIOCore
 public import NimbusEngine
 
 /// What Nimbus knows of a request as it passes through the router: its CloudKit request ID and,
@@ -23,9 +24,16 @@ public struct NimbusRequestContext: RequestContext {
     public var databaseRoute: DatabaseRoute?
     /// What the request turned out to be, read by the middleware once the handler returns.
     public let outcome: RequestOutcome
+    /// The connection the request came on.
+    private let channel: any Channel
+
+    /// The network address of the client (the peer of the connection), for throttling sign-in
+    /// attempts. Behind a reverse proxy it is the proxy's.
+    public var clientAddress: String? { channel.remoteAddress?.ipAddress }
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
+        channel = source.channel
         requestID = RequestIDGenerator.shared.next()
         outcome = RequestOutcome()
     }

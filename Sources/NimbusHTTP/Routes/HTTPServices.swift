@@ -16,11 +16,20 @@ public struct HTTPServices: Sendable {
     public var dispatcher: NotificationDispatcher
     /// The long-poll channel of CloudKit JS's notifications.
     public var courier: WebCourier
+    /// People signing themselves up and in.
+    public var signIn: SignInService
 
     /// Creates the set of services.
-    public init(database: DatabaseService, accounts: AccountService, dispatcher: NotificationDispatcher, courier: WebCourier) {
+    public init(
+        database: DatabaseService,
+        accounts: AccountService,
+        signIn: SignInService,
+        dispatcher: NotificationDispatcher,
+        courier: WebCourier
+    ) {
         self.database = database
         self.accounts = accounts
+        self.signIn = signIn
         self.dispatcher = dispatcher
         self.courier = courier
     }

@@ -66,6 +66,7 @@ public enum NimbusRouter {
         let bodies = RequestBodyReader(maximumSize: configuration.maximumBodySize)
         PageRoutes(services: services, publicAddress: configuration.publicAddress, renderMetrics: renderMetrics).add(to: router)
         NotificationRoutes(services: services, bodies: bodies).add(to: router)
+        AuthRoutes(services: services, bodies: bodies).add(to: router)
         DatabaseRoutes(services: services, bodies: bodies, metrics: metrics, publicAddress: configuration.publicAddress).add(to: router)
         return router
     }

@@ -135,12 +135,14 @@ extension SQLStore: AccountStore {
         try await database.write { connection in
             try await connection.execute(
                 """
-                INSERT INTO web_auth_tokens (token_hash, container, user_record_name, issued_at, expires_at, lifetime, replaces)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO web_auth_tokens (
+                    token_hash, container, user_record_name, issued_at, expires_at, lifetime, replaces, session_id, device)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
                 [
                     .text(token.hash), .text(token.container), .text(token.userRecordName), .integer(token.issuedAt),
                     .integer(token.expiresAt), .integer(token.lifetime), token.replaces.map(SQLValue.text) ?? .null,
+                    .text(token.sessionID), token.device.map(SQLValue.text) ?? .null,
                 ]
             )
         }
@@ -150,23 +152,12 @@ extension SQLStore: AccountStore {
         let rows = try await database.read { connection in
             try await connection.query(
                 """
-                SELECT token_hash, container, user_record_name, issued_at, expires_at, lifetime, replaces
-                FROM web_auth_tokens WHERE token_hash = ?
+                SELECT \(Self.webAuthTokenColumns) FROM web_auth_tokens WHERE token_hash = ?
                 """,
                 [.text(hash)]
             )
         }
-        return rows.first.map {
-            WebAuthTokenRecord(
-                hash: $0.string(0),
-                container: $0.string(1),
-                userRecordName: $0.string(2),
-                issuedAt: $0.int(3),
-                expiresAt: $0.int(4),
-                lifetime: $0.int(5),
-                replaces: $0[6].text
-            )
-        }
+        return rows.first.map(Self.webAuthToken(from:))
     }
 
     public func setWebAuthTokenExpiry(hash: String, expiresAt: Int64) async throws {
@@ -217,7 +208,25 @@ extension SQLStore: AccountStore {
         }
     }
 
-    private static func userBinds(_ user: UserIdentity) -> [SQLValue] {
+    static let webAuthTokenColumns =
+        "token_hash, container, user_record_name, issued_at, expires_at, lifetime, replaces, session_id, device"
+
+    /// A token from a row of ``webAuthTokenColumns``.
+    static func webAuthToken(from row: SQLRow) -> WebAuthTokenRecord {
+        WebAuthTokenRecord(
+            hash: row.string(0),
+            container: row.string(1),
+            userRecordName: row.string(2),
+            issuedAt: row.int(3),
+            expiresAt: row.int(4),
+            lifetime: row.int(5),
+            replaces: row[6].text,
+            sessionID: row[7].text,
+            device: row[8].text
+        )
+    }
+
+    static func userBinds(_ user: UserIdentity) -> [SQLValue] {
         [
             .text(user.userRecordName), .text(user.name), user.emailAddress.map(SQLValue.text) ?? .null,
             user.phoneNumber.map(SQLValue.text) ?? .null,

@@ -462,6 +462,40 @@ enum SQLMigrations {
         Migration(version: 17) { _ in
             ["ALTER TABLE web_auth_tokens ADD COLUMN replaces TEXT"]
         },
+        // Accounts people make themselves: the ways each user signs in (identities), codes
+        // mailed to an address, ID-token nonces already used, per-environment sign-in settings,
+        // anonymous and disabled users, and sessions (a sign-in's tokens share the first one's
+        // hash, so a device is listed and signed out as one).
+        Migration(version: 18) { _ in
+            [
+                "ALTER TABLE users ADD COLUMN is_anonymous BIGINT NOT NULL DEFAULT 0",
+                "ALTER TABLE users ADD COLUMN is_disabled BIGINT NOT NULL DEFAULT 0",
+                "ALTER TABLE web_auth_tokens ADD COLUMN session_id TEXT",
+                "ALTER TABLE web_auth_tokens ADD COLUMN device TEXT",
+                "UPDATE web_auth_tokens SET session_id = token_hash",
+                "CREATE INDEX web_auth_tokens_by_user ON web_auth_tokens (container, user_record_name)",
+                """
+                CREATE TABLE sign_in_settings (
+                    container TEXT NOT NULL, environment TEXT NOT NULL, settings TEXT NOT NULL,
+                    PRIMARY KEY (container, environment))
+                """,
+                """
+                CREATE TABLE sign_in_identities (
+                    container TEXT NOT NULL, provider TEXT NOT NULL, subject TEXT NOT NULL, user_record_name TEXT NOT NULL,
+                    secret_hash TEXT, email TEXT, created_at BIGINT NOT NULL,
+                    PRIMARY KEY (container, provider, subject))
+                """,
+                "CREATE INDEX sign_in_identities_by_user ON sign_in_identities (container, user_record_name)",
+                """
+                CREATE TABLE sign_in_codes (
+                    container TEXT NOT NULL, email TEXT NOT NULL, purpose TEXT NOT NULL, code_hash TEXT NOT NULL,
+                    expires_at BIGINT NOT NULL, failed_attempts BIGINT NOT NULL, name TEXT, password_hash TEXT,
+                    user_record_name TEXT,
+                    PRIMARY KEY (container, email))
+                """,
+                "CREATE TABLE used_nonces (nonce_hash TEXT PRIMARY KEY, expires_at BIGINT NOT NULL)",
+            ]
+        },
     ]
 
     /// Brings the schema up to the latest version (or to `through`, for tests of an upgrade).

@@ -1,0 +1,153 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+import Hummingbird
+import NimbusEngine
+import NimbusModel
+import NimbusWire
+
+/// Signing up and in over the wire: `POST /auth/1/{container}/{environment}/{action}` with the
+/// container's API token as `ckAPIToken` (and, for actions on the caller's own account, the
+/// caller's `ckWebAuthToken`). ``AuthRequest`` lists the actions and their fields; answers are
+/// ``AuthResponse``s, failures CloudKit error dictionaries.
+struct AuthRoutes: Sendable {
+    let services: HTTPServices
+    let bodies: RequestBodyReader
+
+    /// The longest `User-Agent` kept as a session's device name.
+    static let maximumDeviceLength = 200
+
+    func add(to router: some RouterMethods<NimbusRequestContext>) {
+        router.route("/auth/1/:container/:environment/:action", methods: [.post, .get], use: respond)
+    }
+
+    @Sendable
+    private func respond(_ request: Request, context: NimbusRequestContext) async throws -> Response {
+        var request = request
+        let container = context.parameters.get("container") ?? ""
+        let environmentName = context.parameters.get("environment") ?? ""
+        guard let environment = Environment(parsing: Substring(environmentName)) else {
+            throw NimbusError.badRequest("unknown environment '\(environmentName.prefix(64))'; use development or production")
+        }
+        guard let action = AuthAction(rawValue: context.parameters.get("action") ?? "") else {
+            throw NimbusError.badRequest(
+                "unknown action '\((context.parameters.get("action") ?? "").prefix(64))'; use "
+                    + AuthAction.allCases.map(\.rawValue).joined(separator: ", ")
+            )
+        }
+        guard request.method == .post || action == .sessions else {
+            throw NimbusError.badRequest("\(action.rawValue) takes a POST")
+        }
+        let body = try await bodies.bytes(of: &request)
+        let fields = body.contains(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) ? try AuthRequest.parse(body) : AuthRequest()
+        let query = request.uri.queryParameters
+        guard let apiToken = query["ckAPIToken"] else {
+            throw NimbusError(.authenticationFailed, "request has no ckAPIToken")
+        }
+        let webAuthToken = query["ckWebAuthToken"].map(String.init)
+        let authentication = try await services.accounts.authenticate(
+            apiToken: String(apiToken),
+            webAuthToken: webAuthToken,
+            container: container,
+            environment: environment
+        )
+        let caller = authentication.caller
+        context.outcome.operation = "auth/\(action.rawValue)"
+        let signInContext = SignInContext(
+            container: container,
+            environment: environment,
+            clientAddress: context.clientAddress,
+            device: request.headers[.userAgent].map { String($0.prefix(Self.maximumDeviceLength)) }
+        )
+        let signIn = services.signIn
+        let answer: AuthResponse
+        switch action {
+        case .signup:
+            if fields.email == nil && fields.password == nil {
+                answer = .init(try await signIn.signUpAnonymously(name: fields.name, context: signInContext))
+            } else {
+                answer = .init(try await signIn.signUp(email: fields.email, password: fields.password, name: fields.name, context: signInContext))
+            }
+        case .verify:
+            answer = .init(
+                try await signIn.verify(email: fields.email, code: fields.code, newPassword: fields.password, caller: caller, context: signInContext)
+            )
+        case .signin:
+            if let credential = fields.anonymousCredential {
+                answer = .init(try await signIn.signIn(anonymousCredential: credential, context: signInContext))
+            } else {
+                answer = .init(try await signIn.signIn(email: fields.email, password: fields.password, context: signInContext))
+            }
+        case .code:
+            answer = .init(try await signIn.requestCode(email: fields.email, name: fields.name, context: signInContext))
+        case .reset:
+            answer = .init(try await signIn.requestPasswordReset(email: fields.email, context: signInContext))
+        case .token:
+            answer = .init(try await signIn.exchange(provider: fields.provider, idToken: fields.idToken, nonce: fields.nonce, context: signInContext))
+        case .link:
+            if fields.provider != nil || fields.idToken != nil {
+                try await signIn.linkProvider(
+                    provider: fields.provider,
+                    idToken: fields.idToken,
+                    nonce: fields.nonce,
+                    caller: caller,
+                    context: signInContext
+                )
+                answer = .status("LINKED", ended: nil)
+            } else {
+                answer = .init(try await signIn.linkEmail(email: fields.email, password: fields.password, caller: caller, context: signInContext))
+            }
+        case .password:
+            try await signIn.changePassword(
+                current: fields.currentPassword,
+                new: fields.password,
+                caller: caller,
+                webAuthToken: webAuthToken,
+                context: signInContext
+            )
+            answer = .status("CHANGED", ended: nil)
+        case .signout:
+            try await signIn.signOut(caller: caller, webAuthToken: webAuthToken)
+            return JSONResponse.ok(AuthResponse.status("SIGNED_OUT", ended: 1).jsonBytes())
+        case .sessions:
+            if fields.all == true {
+                answer = .status("SIGNED_OUT", ended: try await signIn.endSessions(caller: caller, sessionID: nil))
+                return JSONResponse.ok(answer.jsonBytes())
+            } else if let session = fields.end {
+                answer = .status("SIGNED_OUT", ended: try await signIn.endSessions(caller: caller, sessionID: session))
+            } else {
+                answer = .sessions(
+                    try await signIn.sessions(caller: caller, webAuthToken: webAuthToken).map {
+                        .init(sessionID: $0.id, device: $0.device, lastActiveAt: $0.lastActiveAt, expiresAt: $0.expiresAt, isCurrent: $0.isCurrent)
+                    }
+                )
+            }
+        }
+        // A caller's token rotated by this request goes back as on every CloudKit request.
+        if let rotated = authentication.webAuthToken { context.outcome.webAuthToken = rotated }
+        return JSONResponse.ok(answer.jsonBytes())
+    }
+}
+
+/// The actions of `/auth/1/{container}/{environment}/{action}`.
+enum AuthAction: String, CaseIterable, Sendable {
+    case signup, verify, signin, code, reset, token, link, password, signout, sessions
+}
+
+extension AuthResponse {
+    init(_ signedIn: SignedIn) {
+        self = .signedIn(
+            webAuthToken: signedIn.webAuthToken,
+            userRecordName: signedIn.userRecordName,
+            isNewUser: signedIn.isNewUser,
+            anonymousCredential: signedIn.anonymousCredential
+        )
+    }
+
+    init(_ requested: CodeRequested) {
+        self = .codeSent(expiresAt: requested.expiresAt)
+    }
+}

@@ -1,0 +1,110 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+public import NimbusModel
+
+/// An answer of `/auth/1/...`: a session, a code sent, the sessions list, or a plain status.
+public enum AuthResponse: WireResponse, Hashable {
+    /// `{"ckWebAuthToken", "userRecordName", "isNewUser", "anonymousCredential"?}`.
+    case signedIn(webAuthToken: String, userRecordName: String, isNewUser: Bool, anonymousCredential: String?)
+    /// `{"status": "CODE_SENT", "expiresAt"}`: the same whether the address has an account or not.
+    case codeSent(expiresAt: Int64)
+    /// `{"sessions": [{"sessionID", "device"?, "lastActiveAt", "expiresAt", "current"}]}`.
+    case sessions([Session])
+    /// `{"status": ...}`: `CHANGED`, `LINKED`, or `SIGNED_OUT` with `"ended"`.
+    case status(String, ended: Int?)
+
+    /// One signed-in device.
+    public struct Session: Sendable, Hashable {
+        /// Its ID, for `{"end": ...}`.
+        public var sessionID: String
+        /// What the client said it is.
+        public var device: String?
+        /// About when it was last used (ms since 1970).
+        public var lastActiveAt: Int64
+        /// When it ends unless used (ms since 1970).
+        public var expiresAt: Int64
+        /// Whether it is the session that asked.
+        public var isCurrent: Bool
+
+        /// Creates a session entry.
+        public init(sessionID: String, device: String?, lastActiveAt: Int64, expiresAt: Int64, isCurrent: Bool) {
+            self.sessionID = sessionID
+            self.device = device
+            self.lastActiveAt = lastActiveAt
+            self.expiresAt = expiresAt
+            self.isCurrent = isCurrent
+        }
+    }
+
+    package func write(to writer: inout JSONWriter, options: WireOptions) {
+        writer.beginObject()
+        switch self {
+        case .signedIn(let token, let user, let isNewUser, let credential):
+            writer.field("ckWebAuthToken", token)
+            writer.field("userRecordName", user)
+            writer.field("isNewUser", isNewUser)
+            if let credential { writer.field("anonymousCredential", credential) }
+        case .codeSent(let expiresAt):
+            writer.field("status", "CODE_SENT")
+            writer.field("expiresAt", expiresAt)
+        case .sessions(let sessions):
+            writer.key("sessions")
+            writer.beginArray()
+            for session in sessions {
+                writer.beginObject()
+                writer.field("sessionID", session.sessionID)
+                if let device = session.device { writer.field("device", device) }
+                writer.field("lastActiveAt", session.lastActiveAt)
+                writer.field("expiresAt", session.expiresAt)
+                writer.field("current", session.isCurrent)
+                writer.endObject()
+            }
+            writer.endArray()
+        case .status(let status, let ended):
+            writer.field("status", status)
+            if let ended { writer.field("ended", Int64(ended)) }
+        }
+        writer.endObject()
+    }
+
+    /// Reads an answer (the SDK's side).
+    /// - Throws: `.internalError` for a body that is none of the shapes.
+    package init(json: JSONValue) throws(NimbusError) {
+        let members = try json.object(at: "the answer")
+        if let token = members.optional("ckWebAuthToken") {
+            self = .signedIn(
+                webAuthToken: try token.string(at: "ckWebAuthToken"),
+                userRecordName: try members.required("userRecordName", at: "").string(at: "userRecordName"),
+                isNewUser: try members.optional("isNewUser")?.bool(at: "isNewUser") ?? false,
+                anonymousCredential: try members.optional("anonymousCredential")?.string(at: "anonymousCredential")
+            )
+        } else if let sessions = members.optional("sessions") {
+            var read: [Session] = []
+            for (index, entry) in try sessions.array(at: "sessions").enumerated() {
+                let path = jsonPath("sessions", index)
+                let session = try entry.object(at: path)
+                read.append(
+                    Session(
+                        sessionID: try session.required("sessionID", at: path).string(at: path),
+                        device: try session.optional("device")?.string(at: path),
+                        lastActiveAt: try session.required("lastActiveAt", at: path).integer(at: path),
+                        expiresAt: try session.required("expiresAt", at: path).integer(at: path),
+                        isCurrent: try session.optional("current")?.bool(at: path) ?? false
+                    )
+                )
+            }
+            self = .sessions(read)
+        } else {
+            let status = try members.required("status", at: "").string(at: "status")
+            if status == "CODE_SENT" {
+                self = .codeSent(expiresAt: try members.required("expiresAt", at: "").integer(at: "expiresAt"))
+            } else {
+                self = .status(status, ended: try members.optional("ended").map { (v) throws(NimbusError) in Int(try v.integer(at: "ended")) })
+            }
+        }
+    }
+}

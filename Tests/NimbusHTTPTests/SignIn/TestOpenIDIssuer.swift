@@ -1,0 +1,146 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+import Crypto
+import Foundation
+import Hummingbird
+import JWTKit
+import Logging
+import Synchronization
+import _CryptoExtras
+
+/// A small OpenID Connect issuer on loopback: it serves its discovery document and its key set
+/// (JWKS) over HTTP, signs ID tokens with RSA keys of its own (RS256, as Apple and Google do),
+/// and rotates its key on demand. The server under test fetches its keys over the network.
+final class TestOpenIDIssuer: Sendable {
+    /// The issuer URL (`http://127.0.0.1:PORT`), as tokens carry it in `iss`.
+    var url: String { address.withLock { $0 } }
+    private let address = Mutex("")
+    private let state: Mutex<State>
+
+    private struct State {
+        var keys: [(kid: String, key: JWTKit.Insecure.RSA.PrivateKey)]
+        var keySetFetches = 0
+    }
+
+    private init(firstKey: JWTKit.Insecure.RSA.PrivateKey) {
+        state = Mutex(State(keys: [(kid: "key-1", key: firstKey)]))
+    }
+
+    /// How many times the key set was fetched.
+    var keySetFetches: Int { state.withLock { $0.keySetFetches } }
+
+    /// The key ID tokens are signed with now.
+    var currentKeyID: String { state.withLock { $0.keys.last!.kid } }
+
+    /// Runs `body` with an issuer listening on loopback, and stops it afterwards.
+    static func with(_ body: @Sendable (TestOpenIDIssuer) async throws -> Void) async throws {
+        let issuer = TestOpenIDIssuer(firstKey: try makeKey())
+        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
+        let router = Router()
+        router.get("/.well-known/openid-configuration") { _, _ -> Response in
+            let url = issuer.url
+            return json(["issuer": url, "jwks_uri": url + "/jwks", "id_token_signing_alg_values_supported": ["RS256"]])
+        }
+        router.get("/jwks") { _, _ -> Response in
+            let keys = issuer.state.withLock { state in
+                state.keySetFetches += 1
+                return state.keys
+            }
+            return json(["keys": try keys.map { try jwk(kid: $0.kid, key: $0.key) }])
+        }
+        var logger = Logger(label: "test-openid-issuer")
+        // Cancelling the server at the end logs its closing channels as errors.
+        logger.logLevel = .critical
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { channel in
+                if let port = channel.localAddress?.port { portContinuation.yield(port) }
+                portContinuation.finish()
+            },
+            logger: logger
+        )
+        let server = Task { try await app.runService(gracefulShutdownSignals: []) }
+        defer { server.cancel() }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next() else { throw FixtureFailure("the test issuer did not start") }
+        issuer.address.withLock { $0 = "http://127.0.0.1:\(port)" }
+        try await body(issuer)
+    }
+
+    /// Publishes a new key and signs with it from now on; the old key stays published unless
+    /// `retiringOld`.
+    func rotate(retiringOld: Bool = false) throws {
+        let key = try Self.makeKey()
+        state.withLock { state in
+            let kid = "key-\(state.keys.count + 1)"
+            if retiringOld { state.keys.removeAll() }
+            state.keys.append((kid: kid, key: key))
+        }
+    }
+
+    /// The claims of a token, each of which a test may spoil.
+    struct Claims: JWTPayload {
+        var iss: String
+        var sub: String
+        var aud: AudienceClaim
+        var exp: ExpirationClaim
+        var iat: IssuedAtClaim
+        var nonce: String?
+        var email: String?
+        var email_verified: String?
+        var name: String?
+
+        func verify(using algorithm: some JWTAlgorithm) throws {}
+    }
+
+    /// Claims for `subject`, valid for an hour from `now`, for `audience`.
+    func claims(subject: String, audience: String, nonce: String?, now: Date, email: String? = nil, emailVerified: Bool? = nil, name: String? = nil)
+        -> Claims
+    {
+        Claims(
+            iss: url,
+            sub: subject,
+            aud: AudienceClaim(value: [audience]),
+            exp: ExpirationClaim(value: now.addingTimeInterval(3600)),
+            iat: IssuedAtClaim(value: now),
+            nonce: nonce,
+            email: email,
+            email_verified: emailVerified.map { $0 ? "true" : "false" },
+            name: name
+        )
+    }
+
+    /// Signs `claims` with the current key (or with a key the issuer never published: a forgery).
+    func sign(_ claims: Claims, forged: Bool = false) async throws -> String {
+        let (kid, key) = state.withLock { $0.keys.last! }
+        let signingKey = forged ? try Self.makeKey() : key
+        let keys = await JWTKeyCollection().add(rsa: signingKey, digestAlgorithm: .sha256, kid: JWKIdentifier(string: kid))
+        return try await keys.sign(claims, kid: JWKIdentifier(string: kid))
+    }
+
+    // MARK: - Private
+
+    private static func makeKey() throws -> JWTKit.Insecure.RSA.PrivateKey {
+        try JWTKit.Insecure.RSA.PrivateKey(backing: _RSA.Signing.PrivateKey(keySize: .bits2048))
+    }
+
+    private static func jwk(kid: String, key: JWTKit.Insecure.RSA.PrivateKey) throws -> [String: String] {
+        let (modulus, exponent) = try key.publicKey.getKeyPrimitives()
+        return ["kty": "RSA", "kid": kid, "alg": "RS256", "use": "sig", "n": base64URL(modulus), "e": base64URL(exponent)]
+    }
+
+    private static func base64URL(_ data: Data) -> String {
+        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    private static func json(_ object: Any) -> Response {
+        let data = (try? JSONSerialization.data(withJSONObject: object)) ?? Data()
+        return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}
