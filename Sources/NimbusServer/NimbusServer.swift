@@ -94,7 +94,7 @@ public enum NimbusServer {
         )
         return NimbusRouter.make(
             services: services,
-            configuration: .init(maximumBodySize: instance.configuration.maximumBodySize, publicAddress: address),
+            configuration: .init(maximumBodySize: instance.configuration.maximumBodySize, publicAddress: address, serverKey: instance.tokenKey),
             metrics: HTTPMetrics(factory: PrometheusMetricsFactory(registry: registry)),
             renderMetrics: { registry.emitToString() },
             logger: logger

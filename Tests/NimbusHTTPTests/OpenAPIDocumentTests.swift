@@ -33,7 +33,9 @@ struct OpenAPIDocumentTests {
                 "/health": ["get", "head"],
                 "/metrics": ["get"],
                 "/openapi.json": ["get"],
-                "/signin/{container}": ["get"],
+                "/signin/{container}": ["get", "post"],
+                "/signin/{container}/{environment}": ["get", "post"],
+                "/auth/1/{container}/{environment}/{action}": ["get", "post"],
                 "/share/{shortGUID}": ["get", "post"],
             ]
             for (path, expected) in others {

@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 public import NimbusModel
-import NimbusStore
+public import NimbusStore
 import Synchronization
 
 /// A caller, and the web auth token the response must hand back (rotated or the same).
@@ -151,6 +151,11 @@ extension AccountService {
         let record = try await webAuthTokenRecord(TokenDigest(token: Self.restoringPluses(webAuthToken)))
         guard let record, record.container == container, record.expiresAt > clock.millisecondsSince1970 else { return nil }
         return record
+    }
+
+    /// Whether a container environment exists.
+    public func exists(_ environment: ContainerEnvironment) async throws(NimbusError) -> Bool {
+        try await environmentExists(environment)
     }
 
     /// Forgets this instance's cached tokens of a user whose sessions ended, so they stop

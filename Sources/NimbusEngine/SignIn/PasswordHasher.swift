@@ -72,7 +72,7 @@ public final class PasswordHasher: Sendable {
     public func verify(_ password: String, against stored: String) async throws -> Bool {
         guard let parsed = Self.parse(stored) else { return false }
         let key = try await derive(password, salt: parsed.salt, parameters: parsed.parameters)
-        return Self.constantTimeEqual(key, parsed.key)
+        return ConstantTime.equal(key, parsed.key)
     }
 
     /// Spends the time a check takes without a stored hash: a sign-in for an address with no
@@ -137,12 +137,5 @@ public final class PasswordHasher: Sendable {
             salt: Array(salt),
             key: Array(key)
         )
-    }
-
-    static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        guard a.count == b.count else { return false }
-        var difference: UInt8 = 0
-        for index in a.indices { difference |= a[index] ^ b[index] }
-        return difference == 0
     }
 }

@@ -54,7 +54,7 @@ extension SignInService {
                     inContainer: context.container
                 ),
                 let stored = identity.secretHash,
-                PasswordHasher.constantTimeEqual(Array(Self.sha256Hex(String(parts[1])).utf8), Array(stored.utf8))
+                ConstantTime.equal(Array(Self.sha256Hex(String(parts[1])).utf8), Array(stored.utf8))
             else { throw failure }
             return try await signInExisting(identity.userRecordName, context: context)
         } catch let error as NimbusError {

@@ -361,7 +361,7 @@ extension SignInService {
 
     static func codeMatches(_ code: String, _ pending: SignInCode) -> Bool {
         let given = Array(codeHash(code, email: pending.email, container: pending.container).utf8)
-        return PasswordHasher.constantTimeEqual(given, Array(pending.codeHash.utf8))
+        return ConstantTime.equal(given, Array(pending.codeHash.utf8))
     }
 
     static func turnedOff(_ what: String) -> NimbusError {

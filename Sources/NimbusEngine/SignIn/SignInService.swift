@@ -117,6 +117,9 @@ public final class SignInService: Sendable {
         }
     }
 
+    /// The time now on the service's clock, in milliseconds since 1970.
+    public var now: Int64 { clock.millisecondsSince1970 }
+
     // MARK: - Helpers
 
     /// A new session for `user`: its first token.

@@ -4,6 +4,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 
+import Crypto
 import Hummingbird
 import NimbusEngine
 import NimbusModel
@@ -13,6 +14,8 @@ import NimbusModel
 struct PageRoutes: Sendable {
     let services: HTTPServices
     let publicAddress: PublicAddress
+    /// Seals the sign-in page's flows.
+    let flowKey: SymmetricKey
     /// Renders the metrics registry for `/metrics`.
     let renderMetrics: @Sendable () -> String
 
@@ -28,9 +31,7 @@ struct PageRoutes: Sendable {
             )
         }
         router.route("/openapi.json", methods: [.get, .head]) { _, _ in OpenAPIDocument.response() }
-        for path in ["/signin", "/signin/**"] {
-            router.route(RouterPath(path), methods: [.get, .head]) { _, _ in SignInPage.response() }
-        }
+        SignInPage(services: services, publicAddress: publicAddress, flowKey: flowKey).add(to: router)
         router.route("/webcourier/:token", methods: [.get, .head]) { [services] request, context in
             let poll = WebCourierPoll(courier: services.courier)
             return JSONResponse.ok(try await poll.respond(to: request, token: context.parameters.get("token") ?? ""))

@@ -38,7 +38,7 @@ struct SharePage {
                 return try await show(shortGUID, token: request.uri.queryParameters["ckWebAuthToken"].map(String.init))
             case .post:
                 let form = try await request.body.collect(upTo: 16 * 1024)
-                let token = Self.formValue("ckWebAuthToken", in: String(buffer: form))
+                let token = FormBody(String(buffer: form))["ckWebAuthToken"]
                 return try await accept(shortGUID, token: token)
             default:
                 return Self.page(status: .methodNotAllowed, title: "Not allowed", body: "<p>Open this link in a browser.</p>")
@@ -133,16 +133,6 @@ struct SharePage {
             links.append(#"<a class="fallback" href="\#(HTML.escape(fallback + shortGUID))">Get the app</a>"#)
         }
         return links.isEmpty ? "" : "<p>" + links.joined(separator: " · ") + "</p>"
-    }
-
-    /// The value of a field of an `application/x-www-form-urlencoded` body.
-    static func formValue(_ name: String, in body: String) -> String? {
-        for pair in body.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard parts.count == 2, parts[0] == name else { continue }
-            return String(parts[1]).replacing("+", with: " ").removingPercentEncoding
-        }
-        return nil
     }
 
     /// The page's URL may carry a web auth token: it must not leak to sites it links to.

@@ -4,6 +4,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 
+import Crypto
 public import Hummingbird
 public import Logging
 
@@ -26,11 +27,15 @@ public enum NimbusRouter {
         public var maximumBodySize: Int
         /// Where the server is reached, for links such as the sign-in `redirectURL`.
         public var publicAddress: PublicAddress
+        /// The server's secret key (32 bytes), from which the keys of the pages' sealed values
+        /// are derived.
+        public var serverKey: [UInt8]
 
         /// Creates a configuration.
-        public init(maximumBodySize: Int = 16 * 1024 * 1024, publicAddress: PublicAddress) {
+        public init(maximumBodySize: Int = 16 * 1024 * 1024, publicAddress: PublicAddress, serverKey: [UInt8]) {
             self.maximumBodySize = maximumBodySize
             self.publicAddress = publicAddress
+            self.serverKey = serverKey
         }
     }
 
@@ -64,7 +69,10 @@ public enum NimbusRouter {
         router.add(middleware: CloudKitErrorMiddleware(publicAddress: configuration.publicAddress, logger: logger))
         router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
         let bodies = RequestBodyReader(maximumSize: configuration.maximumBodySize)
-        PageRoutes(services: services, publicAddress: configuration.publicAddress, renderMetrics: renderMetrics).add(to: router)
+        let flowKey = SymmetricKey(
+            data: HMAC<SHA256>.authenticationCode(for: Array("nimbus sign-in flow".utf8), using: SymmetricKey(data: configuration.serverKey))
+        )
+        PageRoutes(services: services, publicAddress: configuration.publicAddress, flowKey: flowKey, renderMetrics: renderMetrics).add(to: router)
         NotificationRoutes(services: services, bodies: bodies).add(to: router)
         AuthRoutes(services: services, bodies: bodies).add(to: router)
         DatabaseRoutes(services: services, bodies: bodies, metrics: metrics, publicAddress: configuration.publicAddress).add(to: router)

@@ -1,0 +1,261 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NimbusEngine
+import NimbusModel
+import NimbusStore
+
+/// The sign-in page a `421`'s `redirectURL` names: `{base}/signin/{container}/{environment}`.
+///
+/// A person signs up or in there, in the ways the container environment allows, and the page
+/// hands the token back as CloudKit JS expects (spec §10.2):
+/// - with `callback` (a registered URL): a redirect to it with `ckWebAuthToken` and `ckSession`
+///   (and the app's `state`) in the query, or in the fragment with `tokenIn=fragment`;
+/// - with `origin` (the origin of a registered callback URL, for a page opened as a popup):
+///   a `postMessage` of `{ckWebAuthToken, ckSession, state}` to the opener at that origin only;
+/// - with neither: a page saying the person is signed in, and no token anywhere.
+///
+/// Forms carry the checked callback, origin and state sealed with the server's key
+/// (``SignInFlow``) and a CSRF token that must match a `SameSite=Strict`, `HttpOnly` cookie.
+/// A callback or origin not registered, a changed flow, or a missing CSRF match is a `4xx` in
+/// the CloudKit error shape, before anything is created.
+struct SignInPage: Sendable {
+    let services: HTTPServices
+    let publicAddress: PublicAddress
+    /// Seals ``SignInFlow``s: derived from the server's token key, for this use only.
+    let flowKey: SymmetricKey
+
+    static let csrfCookie = "nimbus_signin_csrf"
+    static let contentSecurityPolicy = HTTPField.Name("Content-Security-Policy")!
+    static let frameOptions = HTTPField.Name("X-Frame-Options")!
+
+    /// The page of the container a database or notification path names
+    /// (`/database/1/{container}/{environment}/...`): the `redirectURL` of a `421`.
+    static func url(forRequestPath path: String, base: String) -> String {
+        let segments = path.split(separator: "/")
+        let container = segments.dropFirst(2).first.map(String.init) ?? ""
+        let environment = segments.dropFirst(3).first.flatMap { Environment(parsing: $0) } ?? .development
+        return "\(base)/signin/\(container)/\(environment.rawValue)"
+    }
+
+    func add(to router: some RouterMethods<NimbusRequestContext>) {
+        for path in ["/signin/:container", "/signin/:container/:environment"] {
+            router.route(RouterPath(path), methods: [.get, .head, .post]) { request, context in
+                try await respond(to: request, context: context)
+            }
+        }
+    }
+
+    private func respond(to request: Request, context: NimbusRequestContext) async throws -> Response {
+        let container = context.parameters.get("container") ?? ""
+        let environmentName = context.parameters.get("environment") ?? Environment.development.rawValue
+        guard let environment = Environment(parsing: Substring(environmentName)) else {
+            throw NimbusError.badRequest("unknown environment '\(environmentName.prefix(64))'; use development or production")
+        }
+        let target = ContainerEnvironment(container: container, environment: environment)
+        guard try await services.accounts.exists(target) else {
+            throw NimbusError(.unknownItem, "container \(container.prefix(255)) has no \(environment.rawValue) environment")
+        }
+        let settings = try await services.signIn.settings(target)
+        let path = "/signin/\(container)/\(environment.rawValue)"
+        if request.method == .post {
+            var request = request
+            let body = try await request.collectBody(upTo: 64 * 1024)
+            return try await submit(
+                FormBody(String(buffer: body)),
+                request: request,
+                context: context,
+                target: target,
+                settings: settings,
+                path: path
+            )
+        }
+        let flow = try checkedFlow(request.uri.queryParameters, target: target, settings: settings)
+        let csrf = existingCSRF(request) ?? Hex.string(Array(SymmetricKey(size: .bits128).withUnsafeBytes { Array($0) }))
+        let hidden = SignInPageHTML.Hidden(flow: flow.sealed(with: flowKey), csrf: csrf, action: path)
+        var response = html(.ok, SignInPageHTML.forms(container: container, settings: settings, hidden: hidden, message: nil))
+        response.headers[.setCookie] = cookie(csrf)
+        return response
+    }
+
+    // MARK: - Opening
+
+    /// The flow a page's query asks for, checked against the registered callback URLs.
+    private func checkedFlow(_ query: Hummingbird.Parameters, target: ContainerEnvironment, settings: SignInSettings) throws(NimbusError)
+        -> SignInFlow
+    {
+        var flow = SignInFlow(
+            container: target.container,
+            environment: target.environment.rawValue,
+            tokenInFragment: query["tokenIn"] == "fragment",
+            issuedAt: services.signIn.now
+        )
+        if let callback = query["callback"].map(String.init) {
+            guard let url = CallbackURL(callback), url.isRegistered(in: settings, environment: target.environment) else {
+                throw .badRequest("callback \(callback.prefix(200)) is not a registered callback URL of this container")
+            }
+            flow.callback = callback
+        }
+        if let origin = query["origin"].map(String.init) {
+            guard let url = CallbackURL(origin + "/"), url.path == "/", url.origin == origin.lowercased(),
+                url.isAllowed(in: target.environment),
+                (url.isLoopback && target.environment == .development)
+                    || settings.callbackURLs.contains(where: { CallbackURL($0)?.origin == url.origin })
+            else {
+                throw .badRequest("origin \(origin.prefix(200)) is not the origin of a registered callback URL of this container")
+            }
+            flow.origin = url.origin
+        }
+        if let state = query["state"].map(String.init) {
+            guard state.utf8.count <= 1024 else { throw .badRequest("state must have at most 1024 bytes") }
+            flow.state = state
+        }
+        return flow
+    }
+
+    // MARK: - Submitting
+
+    private func submit(
+        _ form: FormBody,
+        request: Request,
+        context: NimbusRequestContext,
+        target: ContainerEnvironment,
+        settings: SignInSettings,
+        path: String
+    ) async throws -> Response {
+        guard let csrf = existingCSRF(request), let sent = form["csrf"],
+            ConstantTime.equal(Array(csrf.utf8), Array(sent.utf8))
+        else {
+            throw NimbusError(.permissionFailure, "the sign-in form did not come from this page; open the page again")
+        }
+        guard let flow = SignInFlow.open(form["flow"] ?? "", with: flowKey, now: services.signIn.now),
+            flow.container == target.container, flow.environment == target.environment.rawValue
+        else {
+            throw NimbusError.badRequest("the sign-in form was changed or is too old; open the page again")
+        }
+        // Registrations may have changed since the page opened: the callback must still be one.
+        if let callback = flow.callback {
+            guard let url = CallbackURL(callback), url.isRegistered(in: settings, environment: target.environment) else {
+                throw NimbusError.badRequest("callback \(callback.prefix(200)) is no longer a registered callback URL")
+            }
+        }
+        let hidden = SignInPageHTML.Hidden(flow: form["flow"] ?? "", csrf: csrf, action: path)
+        let signInContext = SignInContext(
+            container: target.container,
+            environment: target.environment,
+            clientAddress: context.clientAddress,
+            device: request.headers[.userAgent].map { String($0.prefix(AuthRoutes.maximumDeviceLength)) }
+        )
+        let anonymous = Caller(container: target.container, environment: target.environment, kind: .anonymous, userRecordName: nil)
+        let signIn = services.signIn
+        do {
+            switch form["action"] {
+            case "signin":
+                return try deliver(await signIn.signIn(email: form["email"], password: form["password"], context: signInContext), flow: flow)
+            case "anonymous":
+                return try deliver(await signIn.signUpAnonymously(name: form["name"], context: signInContext), flow: flow)
+            case "signup":
+                _ = try await signIn.signUp(email: form["email"], password: form["password"], name: form["name"], context: signInContext)
+                return html(.ok, SignInPageHTML.codeForm(email: form["email"] ?? "", hidden: hidden, message: nil, resetting: false))
+            case "code":
+                _ = try await signIn.requestCode(email: form["email"], name: nil, context: signInContext)
+                return html(.ok, SignInPageHTML.codeForm(email: form["email"] ?? "", hidden: hidden, message: nil, resetting: false))
+            case "verify":
+                let signedIn = try await signIn.verify(
+                    email: form["email"],
+                    code: form["code"],
+                    newPassword: form["password"],
+                    caller: anonymous,
+                    context: signInContext
+                )
+                return try deliver(signedIn, flow: flow)
+            default:
+                throw NimbusError.badRequest("unknown form action")
+            }
+        } catch let error as NimbusError where [.authenticationFailed, .badRequest, .requestRateLimited, .permissionFailure].contains(error.code) {
+            // The person tries again on the same page, told what went wrong.
+            let status = error.code.httpStatus
+            if form["action"] == "verify", let email = form["email"] {
+                return html(status, SignInPageHTML.codeForm(email: email, hidden: hidden, message: error.reason, resetting: false))
+            }
+            return html(
+                status,
+                SignInPageHTML.forms(container: target.container, settings: settings, hidden: hidden, message: error.reason, email: form["email"])
+            )
+        }
+    }
+
+    /// Hands the token back the way the flow says.
+    private func deliver(_ signedIn: SignedIn, flow: SignInFlow) throws -> Response {
+        if let callback = flow.callback {
+            var parameters = [("ckWebAuthToken", signedIn.webAuthToken), ("ckSession", signedIn.webAuthToken)]
+            if let state = flow.state { parameters.append(("state", state)) }
+            let encoded = parameters.map { "\($0.0)=\(Self.queryEncode($0.1))" }.joined(separator: "&")
+            let location: String
+            if flow.tokenInFragment {
+                location = callback.split(separator: "#", maxSplits: 1).first.map(String.init)! + "#" + encoded
+            } else {
+                location = callback + (callback.contains("?") ? "&" : "?") + encoded
+            }
+            return Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store", SharePage.referrerPolicy: "no-referrer"])
+        }
+        if let origin = flow.origin {
+            let nonce = Hex.string(Array(SymmetricKey(size: .bits128).withUnsafeBytes { Array($0) }))
+            return html(
+                .ok,
+                SignInPageHTML.postMessage(token: signedIn.webAuthToken, state: flow.state, origin: origin, scriptNonce: nonce),
+                scriptNonce: nonce
+            )
+        }
+        return html(.ok, SignInPageHTML.signedIn())
+    }
+
+    // MARK: - Helpers
+
+    private func html(_ status: HTTPResponse.Status, _ page: String, scriptNonce: String? = nil) -> Response {
+        let scripts = scriptNonce.map { "'nonce-\($0)'" } ?? "'none'"
+        return Response(
+            status: status,
+            headers: [
+                .contentType: "text/html; charset=utf-8",
+                .cacheControl: "no-store",
+                SharePage.referrerPolicy: "no-referrer",
+                Self.contentSecurityPolicy:
+                    "default-src 'none'; style-src 'unsafe-inline'; script-src \(scripts); frame-ancestors 'none'; base-uri 'none'",
+                Self.frameOptions: "DENY",
+            ],
+            body: .init(byteBuffer: ByteBuffer(string: page))
+        )
+    }
+
+    private func existingCSRF(_ request: Request) -> String? {
+        for header in request.headers[values: .cookie] {
+            for pair in header.split(separator: ";") {
+                let parts = pair.split(separator: "=", maxSplits: 1)
+                if parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces) == Self.csrfCookie {
+                    let value = String(parts[1])
+                    if value.utf8.count == 32, value.allSatisfy(\.isHexDigit) { return value }
+                }
+            }
+        }
+        return nil
+    }
+
+    private func cookie(_ value: String) -> String {
+        let secure = publicAddress.value.lowercased().hasPrefix("https://") ? "; Secure" : ""
+        return "\(Self.csrfCookie)=\(value); Path=/signin; HttpOnly; SameSite=Strict; Max-Age=3600\(secure)"
+    }
+
+    private static func queryEncode(_ text: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+    }
+}
