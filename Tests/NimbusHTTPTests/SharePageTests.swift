@@ -110,7 +110,7 @@ struct SharePageTests {
         try await HTTPFixture.with { f, client in
             let guid = try await seed(f, client, publicPermission: "READ_WRITE")
             let (_, anonymous) = try await page(client, guid)
-            #expect(anonymous.contains("Tea &lt;b&gt;time&lt;/b&gt;") && anonymous.contains("Sign in to join."))
+            #expect(anonymous.contains("Tea &lt;b&gt;time&lt;/b&gt;") && anonymous.contains("Sign in or create an account to join"))
             #expect(!anonymous.contains("tact://"))
             _ = try await f.instance.accounts.configureContainer(
                 HTTPFixture.container,

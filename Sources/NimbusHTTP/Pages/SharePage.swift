@@ -55,9 +55,10 @@ struct SharePage {
     }
 
     private func show(_ shortGUID: String, token: String?) async throws -> Response {
-        guard let container = try await database.shareLocation(shortGUID: shortGUID)?.container else {
+        guard let location = try await database.shareLocation(shortGUID: shortGUID) else {
             return Self.notFound
         }
+        let container = location.container
         let reader = try await accounts.signedInUser(webAuthToken: token, container: container)
         guard let preview = try await database.sharePreview(shortGUID: shortGUID, reader: reader) else {
             return Self.notFound
@@ -77,11 +78,14 @@ struct SharePage {
                     <button type="submit">Accept</button></form>
                     """
             } else if reader == nil {
-                body += "<p>Sign in to join.</p>"
+                body += signInLink(shortGUID, location: location, text: "Sign in or create an account to join")
             }
         } else {
             body += "<h1>You have been invited</h1>"
-            body += reader == nil ? "<p>Sign in with the account that was invited to see it.</p>" : "<p>This invitation is not for this account.</p>"
+            body +=
+                reader == nil
+                ? signInLink(shortGUID, location: location, text: "Sign in or create an account with the address you were invited at")
+                : "<p>This invitation is not for this account.</p>"
         }
         body += appLinks(shortGUID, settings)
         return Self.page(
@@ -122,6 +126,13 @@ struct SharePage {
         case nil:
             return Self.page(status: .forbidden, title: "Cannot join", body: "<p>This invitation cannot be accepted.</p>")
         }
+    }
+
+    /// A link to the sign-in page that comes back here signed in: a person without an account
+    /// signs up and accepts in one flow.
+    private func signInLink(_ shortGUID: String, location: ContainerEnvironment, text: String) -> String {
+        let page = "/signin/\(location.container)/\(location.environment.rawValue)?return=" + SignInPage.queryEncode("/share/\(shortGUID)")
+        return #"<p><a class="signin" href="\#(HTML.escape(page))">\#(HTML.escape(text))</a></p>"#
     }
 
     private func appLinks(_ shortGUID: String, _ settings: ContainerSettings) -> String {

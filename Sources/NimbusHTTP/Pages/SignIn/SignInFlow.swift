@@ -22,6 +22,8 @@ struct SignInFlow: Codable, Sendable, Equatable {
     var callback: String?
     /// The origin of the window that opened the page, which `postMessage` targets.
     var origin: String?
+    /// A page of this server to come back to, signed in (a share's invitation page).
+    var returnPath: String?
     /// The app's own value, handed back as it came, for its CSRF check.
     var state: String?
     /// Whether the redirect carries the token in the fragment rather than the query.

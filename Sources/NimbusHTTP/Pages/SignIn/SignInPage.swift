@@ -20,7 +20,9 @@ import NimbusStore
 ///   (and the app's `state`) in the query, or in the fragment with `tokenIn=fragment`;
 /// - with `origin` (the origin of a registered callback URL, for a page opened as a popup):
 ///   a `postMessage` of `{ckWebAuthToken, ckSession, state}` to the opener at that origin only;
-/// - with neither: a page saying the person is signed in, and no token anywhere.
+/// - with `return` (an invitation page of this server, `/share/{shortGUID}`): back there, signed
+///   in, so a person invited by a link signs up and accepts in one flow;
+/// - with none: a page saying the person is signed in, and no token anywhere.
 ///
 /// Forms carry the checked callback, origin and state sealed with the server's key
 /// (``SignInFlow``) and a CSRF token that must match a `SameSite=Strict`, `HttpOnly` cookie.
@@ -112,6 +114,15 @@ struct SignInPage: Sendable {
                 throw .badRequest("origin \(origin.prefix(200)) is not the origin of a registered callback URL of this container")
             }
             flow.origin = url.origin
+        }
+        if let path = query["return"].map(String.init) {
+            let guid = path.dropFirst("/share/".count)
+            guard path.hasPrefix("/share/"), (1...SharePage.maximumShortGUIDLength).contains(guid.utf8.count),
+                guid.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") })
+            else {
+                throw .badRequest("return must be an invitation page of this server, /share/{shortGUID}")
+            }
+            flow.returnPath = path
         }
         if let state = query["state"].map(String.init) {
             guard state.utf8.count <= 1024 else { throw .badRequest("state must have at most 1024 bytes") }
@@ -206,6 +217,10 @@ struct SignInPage: Sendable {
             }
             return Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store", SharePage.referrerPolicy: "no-referrer"])
         }
+        if let path = flow.returnPath {
+            let location = path + "?ckWebAuthToken=" + Self.queryEncode(signedIn.webAuthToken)
+            return Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store", SharePage.referrerPolicy: "no-referrer"])
+        }
         if let origin = flow.origin {
             let nonce = Hex.string(Array(SymmetricKey(size: .bits128).withUnsafeBytes { Array($0) }))
             return html(
@@ -253,7 +268,7 @@ struct SignInPage: Sendable {
         return "\(Self.csrfCookie)=\(value); Path=/signin; HttpOnly; SameSite=Strict; Max-Age=3600\(secure)"
     }
 
-    private static func queryEncode(_ text: String) -> String {
+    static func queryEncode(_ text: String) -> String {
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")
         return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
