@@ -233,6 +233,7 @@ let package = Package(
             name: "NimbusHTTPTests",
             dependencies: [
                 "NimbusAPNs",
+                "NimbusTesting",
                 "NimbusEngine",
                 "NimbusHTTP",
                 "NimbusModel",

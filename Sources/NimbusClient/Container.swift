@@ -42,6 +42,8 @@ public final class Container: Sendable {
     let clock: any Clock<Duration>
     let transport: any ClientTransport
     let authentication: Mutex<Authentication>
+    /// Where the signed-in user's credentials are kept between launches, if anywhere.
+    let tokenStore: (any TokenStore)?
 
     /// Creates a container.
     /// - Parameters:
@@ -52,6 +54,8 @@ public final class Container: Sendable {
     ///   - transport: how requests travel; ``defaultTransport()`` unless given.
     ///   - retryPolicy: when failed requests are sent again.
     ///   - clock: what the waits between tries are measured on; tests pass one they move.
+    ///   - tokenStore: where sign-ins are kept between launches: with an API token and no web
+    ///     auth token, the container starts signed in as the store's saved token.
     public init(
         serverURL: String,
         identifier: String,
@@ -59,11 +63,17 @@ public final class Container: Sendable {
         authentication: Authentication,
         transport: any ClientTransport = Container.defaultTransport(),
         retryPolicy: RetryPolicy = RetryPolicy(),
-        clock: any Clock<Duration> = ContinuousClock()
+        clock: any Clock<Duration> = ContinuousClock(),
+        tokenStore: (any TokenStore)? = nil
     ) {
         self.serverURL = serverURL.hasSuffix("/") ? String(serverURL.dropLast()) : serverURL
         self.identifier = identifier
         self.environment = environment
+        var authentication = authentication
+        if case .apiToken(let apiToken, nil) = authentication, let saved = tokenStore?.load() {
+            authentication = .apiToken(apiToken, webAuthToken: saved.webAuthToken)
+        }
+        self.tokenStore = tokenStore
         self.authentication = Mutex(authentication)
         self.transport = transport
         self.retryPolicy = retryPolicy
@@ -226,8 +236,14 @@ public final class Container: Sendable {
     private func adoptRotatedToken(from response: ClientResponse, replacing sentToken: String?) {
         guard let sentToken, let rotated = response.headers["x-apple-cloudkit-web-auth-token"], !rotated.isEmpty, rotated != sentToken
         else { return }
-        authentication.withLock { authentication in
-            if case .apiToken(let token, sentToken?) = authentication { authentication = .apiToken(token, webAuthToken: rotated) }
+        let adopted = authentication.withLock { authentication in
+            guard case .apiToken(let token, sentToken?) = authentication else { return false }
+            authentication = .apiToken(token, webAuthToken: rotated)
+            return true
+        }
+        if adopted, let tokenStore, var saved = tokenStore.load(), saved.webAuthToken == sentToken {
+            saved.webAuthToken = rotated
+            tokenStore.save(saved)
         }
     }
 

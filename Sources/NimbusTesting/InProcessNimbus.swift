@@ -38,12 +38,20 @@ public final class InProcessNimbus: Sendable {
         public var userRecordName: String
         /// A web auth token for the user.
         public var webAuthToken: String
+
+        /// A user signed in with a token got elsewhere (a sign-in through the SDK, say).
+        public init(userRecordName: String, webAuthToken: String) {
+            self.userRecordName = userRecordName
+            self.webAuthToken = webAuthToken
+        }
     }
 
     /// The container the server holds, in its development environment.
     public let containerIdentifier: String
     /// The container's API token.
     public let apiToken: String
+    /// The mail the server sent: sign-up and sign-in codes, read as a person reads their inbox.
+    public let mail: TestMailbox
     private let instance: NimbusInstance
     private let transport: any ClientTransport
     private let directory: URL
@@ -59,10 +67,12 @@ public final class InProcessNimbus: Sendable {
         transport: any ClientTransport,
         directory: URL,
         services: ServiceGroup,
-        running: Task<Void, Never>
+        running: Task<Void, Never>,
+        mail: TestMailbox
     ) {
         self.containerIdentifier = containerIdentifier
         self.apiToken = apiToken
+        self.mail = mail
         self.instance = instance
         self.transport = transport
         self.directory = directory
@@ -79,7 +89,11 @@ public final class InProcessNimbus: Sendable {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-in-process-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         do {
-            let instance = try await NimbusInstance.open(ServerConfiguration(dataDirectory: directory.path), logger: logger)
+            var configuration = ServerConfiguration(dataDirectory: directory.path)
+            // Cheap password hashes: a test checks what sign-in does, not what it costs.
+            configuration.passwordHashing = .init(logRounds: 10)
+            let mail = TestMailbox()
+            let instance = try await NimbusInstance.open(configuration, logger: logger, mailer: mail)
             // The services run from `start` to `stop`, which a test spans: no scope to run them in.
             let services = ServiceGroup(configuration: .init(services: instance.services.map { .init(service: $0) }, logger: logger))
             let running = Task { _ = try? await services.run() }
@@ -93,7 +107,8 @@ public final class InProcessNimbus: Sendable {
                     transport: transport,
                     directory: directory,
                     services: services,
-                    running: running
+                    running: running,
+                    mail: mail
                 )
             } catch {
                 await services.triggerGracefulShutdown()
@@ -129,14 +144,16 @@ public final class InProcessNimbus: Sendable {
         return User(userRecordName: added.user.userRecordName, webAuthToken: added.webAuthToken)
     }
 
-    /// An SDK container signed in as `user` (or anonymous, with the API token only).
-    public func container(as user: User?, retryPolicy: RetryPolicy = RetryPolicy()) -> Container {
+    /// An SDK container signed in as `user` (or anonymous, with the API token only), keeping
+    /// its sign-ins in `tokenStore` if one is given.
+    public func container(as user: User?, retryPolicy: RetryPolicy = RetryPolicy(), tokenStore: (any TokenStore)? = nil) -> Container {
         Container(
             serverURL: "http://nimbus.in-process",
             identifier: containerIdentifier,
             authentication: .apiToken(apiToken, webAuthToken: user?.webAuthToken),
             transport: transport,
-            retryPolicy: retryPolicy
+            retryPolicy: retryPolicy,
+            tokenStore: tokenStore
         )
     }
 

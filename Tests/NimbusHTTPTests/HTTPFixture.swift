@@ -15,6 +15,7 @@ import NimbusModel
 import NimbusServer
 import NimbusStore
 import NimbusTestSupport
+import NimbusTesting
 import Synchronization
 import Testing
 
@@ -31,7 +32,7 @@ struct HTTPFixture: Sendable {
     let alice: NimbusEngine.AccountService.NewUser
     let bob: NimbusEngine.AccountService.NewUser
     /// The mail the server sent.
-    let mail: RecordingMailer
+    let mail: TestMailbox
 
     /// Runs `body` against a live server and removes everything afterwards.
     static func with(
@@ -61,7 +62,7 @@ struct HTTPFixture: Sendable {
         // Passwords hashed at a low cost: the suite checks behaviour, BENCHMARKS.md the cost.
         var configured = configuration
         configured.passwordHashing = .init(logRounds: 10)
-        let mail = RecordingMailer()
+        let mail = TestMailbox()
         let instance = try await NimbusInstance.open(configured, logger: logger, clock: clock, mailer: mail)
         // The users are made once the store serves and before the server listens: the test
         // client connects at once, and a connection that sends nothing is closed after the

@@ -48,12 +48,7 @@ struct AuthRoutes: Sendable {
             throw NimbusError(.authenticationFailed, "request has no ckAPIToken")
         }
         let webAuthToken = query["ckWebAuthToken"].map(String.init)
-        let authentication = try await services.accounts.authenticate(
-            apiToken: String(apiToken),
-            webAuthToken: webAuthToken,
-            container: container,
-            environment: environment
-        )
+        let authentication = try await authenticate(String(apiToken), webAuthToken, action: action, container: container, environment: environment)
         let caller = authentication.caller
         context.outcome.operation = "auth/\(action.rawValue)"
         let signInContext = SignInContext(
@@ -132,9 +127,36 @@ struct AuthRoutes: Sendable {
     }
 }
 
+extension AuthRoutes {
+    /// The caller of an action. Actions on the caller's own account need a valid token; the
+    /// others sign someone in, so a token that has ended (the reason to sign in again) is no
+    /// reason to refuse them: they go on without it. `verify` uses a valid one (a code that adds
+    /// an address to the caller's account) and ignores one that has ended.
+    private func authenticate(
+        _ apiToken: String,
+        _ webAuthToken: String?,
+        action: AuthAction,
+        container: String,
+        environment: NimbusModel.Environment
+    ) async throws(NimbusError) -> Authentication {
+        let accounts = services.accounts
+        guard action.needsCaller || action == .verify else {
+            return try await accounts.authenticate(apiToken: apiToken, webAuthToken: nil, container: container, environment: environment)
+        }
+        do throws(NimbusError) {
+            return try await accounts.authenticate(apiToken: apiToken, webAuthToken: webAuthToken, container: container, environment: environment)
+        } catch  where error.code == .authenticationFailed && !action.needsCaller && webAuthToken != nil {
+            return try await accounts.authenticate(apiToken: apiToken, webAuthToken: nil, container: container, environment: environment)
+        }
+    }
+}
+
 /// The actions of `/auth/1/{container}/{environment}/{action}`.
 enum AuthAction: String, CaseIterable, Sendable {
     case signup, verify, signin, code, reset, token, link, password, signout, sessions
+
+    /// Whether the action is on the caller's own account, which a valid token must name.
+    var needsCaller: Bool { [.link, .password, .signout, .sessions].contains(self) }
 }
 
 extension AuthResponse {

@@ -9,6 +9,7 @@ import HTTPTypes
 import HummingbirdTesting
 import NimbusEngine
 import NimbusModel
+import NimbusTesting
 import Testing
 
 @Suite("sign-in: anonymous accounts and sessions over /auth/1")
@@ -43,12 +44,12 @@ struct AnonymousAndSessionTests {
             #expect(
                 try await f.auth(client, "link", ["email": "quinn@example.com", "password": "quinn's long password"], token: token).status == .ok
             )
-            let code = try #require(RecordingMailer.code(in: try await f.mail.next(to: "quinn@example.com")))
+            let code = try #require(TestMailbox.code(in: try await f.mail.next(to: "quinn@example.com")))
             // Only the account that asked may use the code.
             try await f.auth(client, "verify", ["email": "quinn@example.com", "code": code], token: f.bob.webAuthToken)
                 .expectError("AUTHENTICATION_FAILED", status: .unauthorized)
             _ = try await f.auth(client, "link", ["email": "quinn@example.com", "password": "quinn's long password"], token: token)
-            let fresh = try #require(RecordingMailer.code(in: try await f.mail.next(to: "quinn@example.com")))
+            let fresh = try #require(TestMailbox.code(in: try await f.mail.next(to: "quinn@example.com")))
             #expect(try await f.auth(client, "verify", ["email": "quinn@example.com", "code": fresh], token: token).status == .ok)
             let signedIn = try await f.auth(client, "signin", ["email": "quinn@example.com", "password": "quinn's long password"]).json
             #expect(signedIn["userRecordName"] as? String == user)

@@ -8,6 +8,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import NimbusModel
+import NimbusTesting
 import Testing
 
 @Suite("sign-in: signing up from an invitation")
@@ -49,7 +50,7 @@ struct InvitationSignUpTests {
                 ["action": "signup", "name": "Zoe", "email": "zoe@example.com", "password": "zoe's long password"]
             )
             #expect(signedUp.status == .ok)
-            let code = try #require(RecordingMailer.code(in: try await f.mail.next(to: "zoe@example.com")))
+            let code = try #require(TestMailbox.code(in: try await f.mail.next(to: "zoe@example.com")))
             let verified = try await SignInPageTests.post(client, opened, ["action": "verify", "email": "zoe@example.com", "code": code])
             #expect(verified.status == .seeOther)
             let back = try #require(verified.headers[.location])

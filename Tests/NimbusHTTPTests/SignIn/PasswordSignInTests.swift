@@ -9,6 +9,7 @@ import HTTPTypes
 import HummingbirdTesting
 import NimbusEngine
 import NimbusModel
+import NimbusTesting
 import Testing
 
 @Suite("sign-in: email and password over /auth/1")
@@ -68,7 +69,7 @@ struct PasswordSignInTests {
             // A second sign-up of a known address tells its owner, and gives no code.
             let notice = try await f.mail.next(to: "erin@example.com")
             #expect(notice.subject == "You already have an account")
-            #expect(RecordingMailer.code(in: notice) == nil)
+            #expect(TestMailbox.code(in: notice) == nil)
             #expect(try await f.userCount() == users)
         }
     }
@@ -77,7 +78,7 @@ struct PasswordSignInTests {
     func codesWorkOnce() async throws {
         try await HTTPFixture.with { f, client in
             _ = try await f.auth(client, "signup", ["email": "gina@example.com", "password": "correct horse battery", "name": "Gina"])
-            let code = try #require(RecordingMailer.code(in: try await f.mail.next(to: "gina@example.com")))
+            let code = try #require(TestMailbox.code(in: try await f.mail.next(to: "gina@example.com")))
             let wrongCode = code == "000000" ? "111111" : "000000"
             try await f.auth(client, "verify", ["email": "gina@example.com", "code": wrongCode]).expectError(
                 "AUTHENTICATION_FAILED",
@@ -90,7 +91,7 @@ struct PasswordSignInTests {
             )
 
             _ = try await f.auth(client, "code", ["email": "henry@example.com"])
-            let second = try #require(RecordingMailer.code(in: try await f.mail.next(to: "henry@example.com")))
+            let second = try #require(TestMailbox.code(in: try await f.mail.next(to: "henry@example.com")))
             let wrongSecond = second == "000000" ? "111111" : "000000"
             for _ in 0..<5 {
                 try await f.auth(client, "verify", ["email": "henry@example.com", "code": wrongSecond]).expectError(
@@ -110,11 +111,11 @@ struct PasswordSignInTests {
         try await HTTPFixture.with { f, client in
             let first = try await f.auth(client, "code", ["email": "ivy@example.com", "name": "Ivy"])
             #expect(first.status == .ok)
-            let code = try #require(RecordingMailer.code(in: try await f.mail.next(to: "ivy@example.com")))
+            let code = try #require(TestMailbox.code(in: try await f.mail.next(to: "ivy@example.com")))
             let created = try await f.auth(client, "verify", ["email": "ivy@example.com", "code": code]).json
             #expect(created["isNewUser"] as? Bool == true)
             _ = try await f.auth(client, "code", ["email": "ivy@example.com"])
-            let again = try #require(RecordingMailer.code(in: try await f.mail.next(to: "ivy@example.com")))
+            let again = try #require(TestMailbox.code(in: try await f.mail.next(to: "ivy@example.com")))
             let signedIn = try await f.auth(client, "verify", ["email": "ivy@example.com", "code": again]).json
             #expect(signedIn["isNewUser"] as? Bool == false)
             #expect(signedIn["userRecordName"] as? String == created["userRecordName"] as? String)
@@ -128,7 +129,7 @@ struct PasswordSignInTests {
             let before = try await f.signUp(client, email: "jack@example.com", password: "old password that leaked", name: "Jack")
             let oldToken = try #require(before["ckWebAuthToken"] as? String)
             _ = try await f.auth(client, "reset", ["email": "jack@example.com"])
-            let code = try #require(RecordingMailer.code(in: try await f.mail.next(to: "jack@example.com")))
+            let code = try #require(TestMailbox.code(in: try await f.mail.next(to: "jack@example.com")))
             // Too short a password is refused, and the code still works.
             try await f.auth(client, "verify", ["email": "jack@example.com", "code": code, "password": "short"]).expectError(
                 "BAD_REQUEST",

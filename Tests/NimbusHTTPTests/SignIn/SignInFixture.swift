@@ -9,6 +9,7 @@ import HTTPTypes
 import HummingbirdTesting
 import NimbusModel
 import NimbusStore
+import NimbusTesting
 import Testing
 
 /// Calls of `/auth/1/...` for the sign-in tests.
@@ -30,7 +31,7 @@ extension HTTPFixture {
     func signUp(_ client: any TestClientProtocol, email: String, password: String, name: String) async throws -> [String: Any] {
         let started = try await auth(client, "signup", ["email": email, "password": password, "name": name])
         #expect(started.status == .ok)
-        let code = try #require(RecordingMailer.code(in: try await mail.next(to: email)))
+        let code = try #require(TestMailbox.code(in: try await mail.next(to: email)))
         let verified = try await auth(client, "verify", ["email": email, "code": code])
         #expect(verified.status == .ok)
         return try verified.json

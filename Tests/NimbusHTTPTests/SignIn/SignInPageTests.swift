@@ -9,6 +9,7 @@ import HTTPTypes
 import HummingbirdTesting
 import NimbusEngine
 import NimbusModel
+import NimbusTesting
 import Testing
 
 @Suite("sign-in: the browser page a 421 points at")
@@ -96,7 +97,7 @@ struct SignInPageTests {
             )
             #expect(codeForm.status == .ok)
             #expect(String(buffer: codeForm.body).contains("name=\"code\""))
-            let code = try #require(RecordingMailer.code(in: try await f.mail.next(to: "pat@example.com")))
+            let code = try #require(TestMailbox.code(in: try await f.mail.next(to: "pat@example.com")))
             let verified = try await Self.post(client, again, ["action": "verify", "email": "pat@example.com", "code": code])
             #expect(verified.status == .seeOther)
             let fragment = try #require(verified.headers[.location])

@@ -4,12 +4,20 @@
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 
-import NimbusEngine
+public import NimbusEngine
+import NimbusModel
 import Synchronization
 
-/// A mailer that keeps what the server sends, for tests to read codes from: it stands where
-/// the SMTP client stands, so the mail is what the server composed.
-final class RecordingMailer: Mailer {
+/// A mail server in a test: it keeps what the server sends (sign-up and sign-in codes), for the
+/// test to read as a person reads their inbox. It stands where the SMTP client stands, so each
+/// message is the one the server composed.
+///
+/// ```swift
+/// try await container.signUp(email: "ann@example.com", password: "a long password", name: "Ann")
+/// let code = try await nimbus.mail.code(to: "ann@example.com")
+/// try await container.verify(email: "ann@example.com", code: code)
+/// ```
+public final class TestMailbox: Mailer {
     private struct State {
         var sent: [MailMessage] = []
         var waiters: [(id: Int, address: String, continuation: CheckedContinuation<MailMessage?, Never>)] = []
@@ -19,7 +27,10 @@ final class RecordingMailer: Mailer {
 
     private let state = Mutex(State())
 
-    func send(_ message: MailMessage) async throws {
+    /// Creates an empty mailbox.
+    public init() {}
+
+    public func send(_ message: MailMessage) async throws {
         state.withLock { state in
             state.sent.append(message)
             if let index = state.waiters.firstIndex(where: { $0.address == message.to }) {
@@ -31,12 +42,12 @@ final class RecordingMailer: Mailer {
     }
 
     /// Every message sent so far.
-    var sent: [MailMessage] { state.withLock { $0.sent } }
+    public var sent: [MailMessage] { state.withLock { $0.sent } }
 
     /// The next message to `address` not yet taken by this method: one already sent, or the
     /// next one the server sends (the outbox sends in the background). Gives up after 10
     /// seconds, so a mail that never comes fails the test instead of hanging it.
-    func next(to address: String) async throws -> MailMessage {
+    public func next(to address: String) async throws -> MailMessage {
         let address = address.lowercased()
         let id = state.withLock { state in
             state.nextWaiter += 1
@@ -70,13 +81,22 @@ final class RecordingMailer: Mailer {
             group.cancelAll()
             return first
         }
-        guard let message else { throw FixtureFailure("no mail to \(address) came within 10 seconds") }
+        guard let message else { throw NimbusError(.serviceUnavailable, "no mail to \(address) came within 10 seconds") }
         return message
     }
 
-    /// The six-digit code a message carries.
-    static func code(in message: MailMessage) -> String? {
-        guard let range = message.subject.range(of: "Your code: ") else { return nil }
-        return String(message.subject[range.upperBound...])
+    /// The code of the next message to `address` (see ``next(to:)``).
+    /// - Throws: if no message comes, or it carries no code.
+    public func code(to address: String) async throws -> String {
+        let message = try await next(to: address)
+        guard let code = Self.code(in: message) else { throw NimbusError(.internalError, "the mail to \(address) has no code: \(message.subject)") }
+        return code
+    }
+
+    /// The six-digit code a message carries, if any.
+    public static func code(in message: MailMessage) -> String? {
+        let prefix = "Your code: "
+        guard message.subject.hasPrefix(prefix) else { return nil }
+        return String(message.subject.dropFirst(prefix.count))
     }
 }
