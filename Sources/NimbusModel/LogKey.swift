@@ -25,6 +25,8 @@ package enum LogKey {
     package static let data = "nimbus.data"
     /// A container identifier.
     package static let container = "nimbus.container"
+    /// A user record name.
+    package static let user = "nimbus.user"
     /// An email address or phone number being verified.
     package static let address = "nimbus.address"
     /// A request's ID, the `X-Apple-Request-UUID` the client sees.

@@ -153,6 +153,14 @@ extension Container {
         forgetSignIn()
     }
 
+    /// Deletes the signed-in user's account and everything that is theirs alone: they leave the
+    /// shares they accepted, the shares they own end for their participants, and their data goes.
+    /// The token is forgotten.
+    public func deleteAccount() async throws {
+        _ = try await account("delete", AuthRequest(confirm: true))
+        forgetSignIn()
+    }
+
     // MARK: - Private
 
     /// `/auth/1/{container}/{environment}/{action}`, sent once: sign-ins are not safe to repeat

@@ -107,6 +107,12 @@ struct AuthRoutes: Sendable {
         case .signout:
             try await signIn.signOut(caller: caller, webAuthToken: webAuthToken)
             return JSONResponse.ok(AuthResponse.status("SIGNED_OUT", ended: 1).jsonBytes())
+        case .delete:
+            guard fields.confirm == true else {
+                throw NimbusError.badRequest("deleting an account removes its data for good; send {\"confirm\": true}")
+            }
+            let deletion = try await signIn.deleteAccount(caller: caller, database: services.database)
+            return JSONResponse.ok(AuthResponse.deleted(zonesDeleted: deletion.zonesDeleted, sharesLeft: deletion.sharesLeft).jsonBytes())
         case .sessions:
             if fields.all == true {
                 answer = .status("SIGNED_OUT", ended: try await signIn.endSessions(caller: caller, sessionID: nil))
@@ -153,10 +159,10 @@ extension AuthRoutes {
 
 /// The actions of `/auth/1/{container}/{environment}/{action}`.
 enum AuthAction: String, CaseIterable, Sendable {
-    case signup, verify, signin, code, reset, token, link, password, signout, sessions
+    case signup, verify, signin, code, reset, token, link, password, signout, sessions, delete
 
     /// Whether the action is on the caller's own account, which a valid token must name.
-    var needsCaller: Bool { [.link, .password, .signout, .sessions].contains(self) }
+    var needsCaller: Bool { [.link, .password, .signout, .sessions, .delete].contains(self) }
 }
 
 extension AuthResponse {

@@ -118,6 +118,32 @@ extension SQLStore: SignInStore {
         }
     }
 
+    public func deleteUser(_ userRecordName: String, inContainer container: String) async throws -> Bool {
+        try await database.write { connection in
+            let binds: [SQLValue] = [.text(container), .text(userRecordName)]
+            // A developer acts for the container's server keys: never removed this way.
+            let found = try await connection.query("SELECT is_developer FROM users WHERE container = ? AND user_record_name = ?", binds)
+            guard let row = found.first, row.int(0) == 0 else { return false }
+            // What the user owns: every environment's private database.
+            for table in ["records", "record_references", "storage_usage", "databases"] {
+                try await connection.execute("DELETE FROM \(table) WHERE container = ? AND owner = ?", binds)
+            }
+            try await connection.execute(
+                "DELETE FROM zones WHERE container = ? AND owner = ? AND zone_name = ?",
+                binds + [.text(ZoneID.defaultZoneName)]
+            )
+            // What names the user.
+            for table in [
+                "subscriptions", "notification_sequences", "notification_inbox", "push_tokens", "share_requests", "user_contacts",
+                "contact_verifications", "sign_in_identities", "sign_in_codes", "web_auth_tokens",
+            ] {
+                try await connection.execute("DELETE FROM \(table) WHERE container = ? AND user_record_name = ?", binds)
+            }
+            try await connection.execute("DELETE FROM users WHERE container = ? AND user_record_name = ?", binds)
+            return true
+        }
+    }
+
     public func identity(provider: String, subject: String, inContainer container: String) async throws -> SignInIdentity? {
         let rows = try await database.read { connection in
             try await connection.query(

@@ -34,6 +34,16 @@ public protocol SignInStore: Sendable {
     /// Changes the name a user goes by. Returns whether the user exists.
     func rename(user userRecordName: String, to name: String, inContainer container: String) async throws -> Bool
 
+    /// Removes a user and what is theirs alone, in every environment, in one transaction: their
+    /// records (the default zone's, and any left in deleted zones), their default zone,
+    /// subscriptions, inbox, push tokens, requests to join shares, addresses, identities,
+    /// codes and sessions, and the user. Returns whether the user existed.
+    ///
+    /// Custom zones are deleted first, through the engine (their shares end and their
+    /// participants are told, as when an owner deletes a zone); what that recorded for the
+    /// notification dispatcher stays until it is delivered.
+    func deleteUser(_ userRecordName: String, inContainer container: String) async throws -> Bool
+
     /// Returns the identity a provider's subject signs in with, if any.
     func identity(provider: String, subject: String, inContainer container: String) async throws -> SignInIdentity?
 

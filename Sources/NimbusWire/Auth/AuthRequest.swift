@@ -21,6 +21,7 @@ public import NimbusModel
 /// | `password` | `currentPassword` (when one is set), `password` |
 /// | `signout` | nothing |
 /// | `sessions` | nothing (list), `end` (a session ID) or `all: true` |
+/// | `delete` | `confirm: true` |
 public struct AuthRequest: WireRequestBody, Hashable {
     /// An email address.
     public var email: String?
@@ -44,6 +45,8 @@ public struct AuthRequest: WireRequestBody, Hashable {
     public var end: String?
     /// Whether to end every session (`sessions`).
     public var all: Bool?
+    /// That the caller means it (`delete`).
+    public var confirm: Bool?
 
     /// Creates a request.
     public init(
@@ -57,7 +60,8 @@ public struct AuthRequest: WireRequestBody, Hashable {
         nonce: String? = nil,
         anonymousCredential: String? = nil,
         end: String? = nil,
-        all: Bool? = nil
+        all: Bool? = nil,
+        confirm: Bool? = nil
     ) {
         self.email = email
         self.password = password
@@ -70,6 +74,7 @@ public struct AuthRequest: WireRequestBody, Hashable {
         self.anonymousCredential = anonymousCredential
         self.end = end
         self.all = all
+        self.confirm = confirm
     }
 
     package init(json: JSONValue) throws(NimbusError) {
@@ -89,6 +94,7 @@ public struct AuthRequest: WireRequestBody, Hashable {
         anonymousCredential = try string("anonymousCredential")
         end = try string("end")
         all = try members.optionalBool("all")
+        confirm = try members.optionalBool("confirm")
     }
 
     package func write(to writer: inout JSONWriter) {
@@ -104,6 +110,7 @@ public struct AuthRequest: WireRequestBody, Hashable {
         if let anonymousCredential { writer.field("anonymousCredential", anonymousCredential) }
         if let end { writer.field("end", end) }
         if let all { writer.field("all", all) }
+        if let confirm { writer.field("confirm", confirm) }
         writer.endObject()
     }
 }

@@ -16,6 +16,8 @@ public enum AuthResponse: WireResponse, Hashable {
     case sessions([Session])
     /// `{"status": ...}`: `CHANGED`, `LINKED`, or `SIGNED_OUT` with `"ended"`.
     case status(String, ended: Int?)
+    /// `{"status": "DELETED", "zonesDeleted", "sharesLeft"}`: the account is gone.
+    case deleted(zonesDeleted: Int, sharesLeft: Int)
 
     /// One signed-in device.
     public struct Session: Sendable, Hashable {
@@ -67,6 +69,10 @@ public enum AuthResponse: WireResponse, Hashable {
         case .status(let status, let ended):
             writer.field("status", status)
             if let ended { writer.field("ended", Int64(ended)) }
+        case .deleted(let zones, let shares):
+            writer.field("status", "DELETED")
+            writer.field("zonesDeleted", Int64(zones))
+            writer.field("sharesLeft", Int64(shares))
         }
         writer.endObject()
     }
@@ -100,7 +106,12 @@ public enum AuthResponse: WireResponse, Hashable {
             self = .sessions(read)
         } else {
             let status = try members.required("status", at: "").string(at: "status")
-            if status == "CODE_SENT" {
+            if status == "DELETED" {
+                self = .deleted(
+                    zonesDeleted: Int(try members.optional("zonesDeleted")?.integer(at: "zonesDeleted") ?? 0),
+                    sharesLeft: Int(try members.optional("sharesLeft")?.integer(at: "sharesLeft") ?? 0)
+                )
+            } else if status == "CODE_SENT" {
                 self = .codeSent(expiresAt: try members.required("expiresAt", at: "").integer(at: "expiresAt"))
             } else {
                 self = .status(status, ended: try members.optional("ended").map { (v) throws(NimbusError) in Int(try v.integer(at: "ended")) })

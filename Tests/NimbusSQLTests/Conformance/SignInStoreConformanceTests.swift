@@ -191,4 +191,47 @@ struct SignInStoreConformanceTests {
             #expect(try await f.store.accounts(inContainer: Self.container, search: "annie", limit: 10).count == 1)
         }
     }
+
+    @Test("deleting a user removes them with their identities and tokens; a developer is not deleted", arguments: StoreFactory.all)
+    func deleteUser(factory: StoreFactory) async throws {
+        try await factory.with { f in
+            try await f.store.createUser(
+                UserIdentity(userRecordName: StoreFixture.alice, name: "A", emailAddress: "a@example.com"),
+                isAnonymous: false,
+                signingInWith: Self.identity("email", "a@example.com", user: StoreFixture.alice, secret: "h")
+            )
+            let now = f.clock.milliseconds
+            try await f.store.addWebAuthToken(
+                WebAuthTokenRecord(
+                    hash: "t1",
+                    container: Self.container,
+                    userRecordName: StoreFixture.alice,
+                    issuedAt: now,
+                    expiresAt: now + 1000,
+                    lifetime: 1000
+                )
+            )
+            #expect(try await f.store.deleteUser(StoreFixture.alice, inContainer: Self.container))
+            #expect(try await f.store.account(of: StoreFixture.alice, inContainer: Self.container) == nil)
+            #expect(try await f.store.identity(provider: "email", subject: "a@example.com", inContainer: Self.container) == nil)
+            #expect(try await f.store.webAuthToken(hash: "t1") == nil)
+            #expect(try await f.store.user(matching: .emailAddress("a@example.com"), inContainer: Self.container) == nil)
+            #expect(try await !f.store.deleteUser(StoreFixture.alice, inContainer: Self.container))
+            let developer = UserIdentity(userRecordName: StoreFixture.bob, name: "Developer")
+            try await f.store.createContainer(StoreFixture.development, apiTokenHash: "h-dev", developer: developer)
+            try await f.store.addWebAuthToken(
+                WebAuthTokenRecord(
+                    hash: "t2",
+                    container: Self.container,
+                    userRecordName: StoreFixture.bob,
+                    issuedAt: now,
+                    expiresAt: now + 1000,
+                    lifetime: 1000
+                )
+            )
+            #expect(try await !f.store.deleteUser(StoreFixture.bob, inContainer: Self.container))
+            #expect(try await f.store.developer(ofContainer: Self.container) == StoreFixture.bob)
+            #expect(try await f.store.webAuthToken(hash: "t2") != nil)
+        }
+    }
 }
