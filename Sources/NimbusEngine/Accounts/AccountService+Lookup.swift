@@ -15,8 +15,9 @@ extension AccountService {
     /// inviting them to a share (`users/lookup/email`, `users/lookup/id`, `users/discover`).
     ///
     /// Only exact matches are returned, so the directory cannot be listed; a user is found by
-    /// an address only if they were added with it. Returns one element per lookup, `nil` where
-    /// nobody matches.
+    /// an address only if they opted in to being found (CloudKit's discoverability; users an
+    /// operator added with an address are). Anyone else answers as an unknown address does.
+    /// Returns one element per lookup, `nil` where nobody matches.
     /// - Throws: `.authenticationRequired` for anonymous callers; `.limitExceeded` for more
     ///   than ``maximumLookups`` lookups.
     public func lookUpUsers(_ lookups: [LookupInfo], caller: Caller) async throws(NimbusError) -> [UserIdentity?] {
@@ -29,7 +30,16 @@ extension AccountService {
         var found: [UserIdentity?] = []
         for lookup in lookups {
             do {
-                found.append(try await store.user(matching: lookup, inContainer: caller.container))
+                guard let user = try await store.user(matching: lookup, inContainer: caller.container) else {
+                    found.append(nil)
+                    continue
+                }
+                if case .userRecordName = lookup {
+                    found.append(user)
+                } else {
+                    let discoverable = try await store.account(of: user.userRecordName, inContainer: caller.container)?.isDiscoverable ?? false
+                    found.append(discoverable ? user : nil)
+                }
             } catch {
                 throw internalError(error)
             }

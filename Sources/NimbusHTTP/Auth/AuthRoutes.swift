@@ -7,6 +7,7 @@
 import Hummingbird
 import NimbusEngine
 import NimbusModel
+import NimbusStore
 import NimbusWire
 
 /// Signing up and in over the wire: `POST /auth/1/{container}/{environment}/{action}` with the
@@ -38,7 +39,7 @@ struct AuthRoutes: Sendable {
                     + AuthAction.allCases.map(\.rawValue).joined(separator: ", ")
             )
         }
-        guard request.method == .post || action == .sessions else {
+        guard request.method == .post || action == .sessions || action == .account else {
             throw NimbusError.badRequest("\(action.rawValue) takes a POST")
         }
         let body = try await bodies.bytes(of: &request)
@@ -107,6 +108,21 @@ struct AuthRoutes: Sendable {
         case .signout:
             try await signIn.signOut(caller: caller, webAuthToken: webAuthToken)
             return JSONResponse.ok(AuthResponse.status("SIGNED_OUT", ended: 1).jsonBytes())
+        case .account:
+            let summary =
+                fields.name != nil || fields.discoverable != nil
+                ? try await signIn.updateAccount(caller: caller, name: fields.name, discoverable: fields.discoverable)
+                : try await signIn.account(caller: caller)
+            answer = .account(
+                .init(
+                    userRecordName: summary.account.identity.userRecordName,
+                    name: summary.account.identity.name,
+                    email: summary.account.identity.emailAddress,
+                    isAnonymous: summary.account.isAnonymous,
+                    isDiscoverable: summary.account.isDiscoverable,
+                    providers: summary.providers
+                )
+            )
         case .delete:
             guard fields.confirm == true else {
                 throw NimbusError.badRequest("deleting an account removes its data for good; send {\"confirm\": true}")
@@ -159,10 +175,10 @@ extension AuthRoutes {
 
 /// The actions of `/auth/1/{container}/{environment}/{action}`.
 enum AuthAction: String, CaseIterable, Sendable {
-    case signup, verify, signin, code, reset, token, link, password, signout, sessions, delete
+    case signup, verify, signin, code, reset, token, link, password, signout, sessions, account, delete
 
     /// Whether the action is on the caller's own account, which a valid token must name.
-    var needsCaller: Bool { [.link, .password, .signout, .sessions, .delete].contains(self) }
+    var needsCaller: Bool { [.link, .password, .signout, .sessions, .account, .delete].contains(self) }
 }
 
 extension AuthResponse {

@@ -55,8 +55,8 @@ extension SQLStore: SignInStore {
             }
             let inserted = try await connection.query(
                 """
-                INSERT INTO users (container, user_record_name, name, email, phone, is_developer, created_at, is_anonymous)
-                VALUES (?, ?, ?, ?, ?, 0, ?, ?)
+                INSERT INTO users (container, user_record_name, name, email, phone, is_developer, created_at, is_anonymous, is_discoverable)
+                VALUES (?, ?, ?, ?, ?, 0, ?, ?, 0)
                 ON CONFLICT (container, user_record_name) DO NOTHING RETURNING user_record_name
                 """,
                 [.text(identity.container)] + Self.userBinds(user) + [.integer(createdAt), .integer(isAnonymous ? 1 : 0)]
@@ -141,6 +141,15 @@ extension SQLStore: SignInStore {
             }
             try await connection.execute("DELETE FROM users WHERE container = ? AND user_record_name = ?", binds)
             return true
+        }
+    }
+
+    public func setDiscoverable(_ discoverable: Bool, user userRecordName: String, inContainer container: String) async throws -> Bool {
+        try await database.write { connection in
+            try await !connection.query(
+                "UPDATE users SET is_discoverable = ? WHERE container = ? AND user_record_name = ? RETURNING user_record_name",
+                [.integer(discoverable ? 1 : 0), .text(container), .text(userRecordName)]
+            ).isEmpty
         }
     }
 
@@ -293,14 +302,15 @@ extension SQLStore: SignInStore {
 
     // MARK: - Rows
 
-    private static let accountColumns = "user_record_name, name, email, phone, is_anonymous, is_disabled, created_at"
+    private static let accountColumns = "user_record_name, name, email, phone, is_anonymous, is_disabled, created_at, is_discoverable"
 
     private static func account(from row: SQLRow) -> UserAccount {
         UserAccount(
             identity: UserIdentity(userRecordName: row.string(0), name: row.string(1), emailAddress: row[2].text, phoneNumber: row[3].text),
             isAnonymous: row.int(4) != 0,
             isDisabled: row.int(5) != 0,
-            createdAt: row.int(6)
+            createdAt: row.int(6),
+            isDiscoverable: row.int(7) != 0
         )
     }
 

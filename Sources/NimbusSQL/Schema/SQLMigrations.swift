@@ -496,6 +496,12 @@ enum SQLMigrations {
                 "CREATE TABLE used_nonces (nonce_hash TEXT PRIMARY KEY, expires_at BIGINT NOT NULL)",
             ]
         },
+        // Discoverability, as CloudKit's: people who sign up themselves are found by their address
+        // only once they opt in. Users added before (by an operator, with an address given for
+        // others to find them by) stay discoverable.
+        Migration(version: 19) { _ in
+            ["ALTER TABLE users ADD COLUMN is_discoverable BIGINT NOT NULL DEFAULT 1"]
+        },
     ]
 
     /// Brings the schema up to the latest version (or to `through`, for tests of an upgrade).

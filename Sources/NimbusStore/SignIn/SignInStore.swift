@@ -15,7 +15,8 @@ public protocol SignInStore: Sendable {
     /// Saves a container environment's sign-in settings.
     func saveSignInSettings(_ settings: SignInSettings, for environment: ContainerEnvironment) async throws
 
-    /// Creates a user together with the identity they sign in with, in one transaction.
+    /// Creates a user together with the identity they sign in with, in one transaction; they are
+    /// not discoverable until they opt in.
     /// - Throws: ``StoreError`` `.alreadyExists` if the identity is another user's already, or
     ///   the user's email address is another user's.
     func createUser(_ user: UserIdentity, isAnonymous: Bool, signingInWith identity: SignInIdentity) async throws
@@ -30,6 +31,9 @@ public protocol SignInStore: Sendable {
     /// Disables or enables a user; disabling ends their sessions in the same transaction.
     /// Returns whether the user exists.
     func setDisabled(_ disabled: Bool, user userRecordName: String, inContainer container: String) async throws -> Bool
+
+    /// Lets others find a user by their addresses, or stops it. Returns whether the user exists.
+    func setDiscoverable(_ discoverable: Bool, user userRecordName: String, inContainer container: String) async throws -> Bool
 
     /// Changes the name a user goes by. Returns whether the user exists.
     func rename(user userRecordName: String, to name: String, inContainer container: String) async throws -> Bool

@@ -16,12 +16,16 @@ public struct UserAccount: Sendable, Hashable {
     public var isDisabled: Bool
     /// Milliseconds since 1970.
     public var createdAt: Int64
+    /// Whether others find them by their email address or phone number (they opted in, or an
+    /// operator added them with an address for that).
+    public var isDiscoverable: Bool
 
     /// Creates an account.
-    public init(identity: UserIdentity, isAnonymous: Bool, isDisabled: Bool, createdAt: Int64) {
+    public init(identity: UserIdentity, isAnonymous: Bool, isDisabled: Bool, createdAt: Int64, isDiscoverable: Bool = false) {
         self.identity = identity
         self.isAnonymous = isAnonymous
         self.isDisabled = isDisabled
         self.createdAt = createdAt
+        self.isDiscoverable = isDiscoverable
     }
 }

@@ -21,6 +21,7 @@ public import NimbusModel
 /// | `password` | `currentPassword` (when one is set), `password` |
 /// | `signout` | nothing |
 /// | `sessions` | nothing (list), `end` (a session ID) or `all: true` |
+/// | `account` | nothing (read), or `name` and/or `discoverable` (change) |
 /// | `delete` | `confirm: true` |
 public struct AuthRequest: WireRequestBody, Hashable {
     /// An email address.
@@ -47,6 +48,8 @@ public struct AuthRequest: WireRequestBody, Hashable {
     public var all: Bool?
     /// That the caller means it (`delete`).
     public var confirm: Bool?
+    /// Whether others may find the caller by their addresses (`account`).
+    public var discoverable: Bool?
 
     /// Creates a request.
     public init(
@@ -61,7 +64,8 @@ public struct AuthRequest: WireRequestBody, Hashable {
         anonymousCredential: String? = nil,
         end: String? = nil,
         all: Bool? = nil,
-        confirm: Bool? = nil
+        confirm: Bool? = nil,
+        discoverable: Bool? = nil
     ) {
         self.email = email
         self.password = password
@@ -75,6 +79,7 @@ public struct AuthRequest: WireRequestBody, Hashable {
         self.end = end
         self.all = all
         self.confirm = confirm
+        self.discoverable = discoverable
     }
 
     package init(json: JSONValue) throws(NimbusError) {
@@ -95,6 +100,7 @@ public struct AuthRequest: WireRequestBody, Hashable {
         end = try string("end")
         all = try members.optionalBool("all")
         confirm = try members.optionalBool("confirm")
+        discoverable = try members.optionalBool("discoverable")
     }
 
     package func write(to writer: inout JSONWriter) {
@@ -111,6 +117,7 @@ public struct AuthRequest: WireRequestBody, Hashable {
         if let end { writer.field("end", end) }
         if let all { writer.field("all", all) }
         if let confirm { writer.field("confirm", confirm) }
+        if let discoverable { writer.field("discoverable", discoverable) }
         writer.endObject()
     }
 }

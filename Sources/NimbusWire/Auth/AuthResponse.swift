@@ -18,6 +18,34 @@ public enum AuthResponse: WireResponse, Hashable {
     case status(String, ended: Int?)
     /// `{"status": "DELETED", "zonesDeleted", "sharesLeft"}`: the account is gone.
     case deleted(zonesDeleted: Int, sharesLeft: Int)
+    /// `{"account": {"userRecordName", "name", "email"?, "anonymous", "discoverable", "providers"}}`.
+    case account(Account)
+
+    /// The caller's account, as `account` answers it.
+    public struct Account: Sendable, Hashable {
+        /// The user.
+        public var userRecordName: String
+        /// The name they go by.
+        public var name: String
+        /// Their email address, if they have one.
+        public var email: String?
+        /// Whether they have no way to sign in but this device's credential.
+        public var isAnonymous: Bool
+        /// Whether others find them by their addresses.
+        public var isDiscoverable: Bool
+        /// How they sign in: `email`, `anonymous`, or providers' issuers.
+        public var providers: [String]
+
+        /// Creates an account summary.
+        public init(userRecordName: String, name: String, email: String?, isAnonymous: Bool, isDiscoverable: Bool, providers: [String]) {
+            self.userRecordName = userRecordName
+            self.name = name
+            self.email = email
+            self.isAnonymous = isAnonymous
+            self.isDiscoverable = isDiscoverable
+            self.providers = providers
+        }
+    }
 
     /// One signed-in device.
     public struct Session: Sendable, Hashable {
@@ -73,6 +101,16 @@ public enum AuthResponse: WireResponse, Hashable {
             writer.field("status", "DELETED")
             writer.field("zonesDeleted", Int64(zones))
             writer.field("sharesLeft", Int64(shares))
+        case .account(let account):
+            writer.key("account")
+            writer.beginObject()
+            writer.field("userRecordName", account.userRecordName)
+            writer.field("name", account.name)
+            if let email = account.email { writer.field("email", email) }
+            writer.field("anonymous", account.isAnonymous)
+            writer.field("discoverable", account.isDiscoverable)
+            writer.stringArray("providers", account.providers)
+            writer.endObject()
         }
         writer.endObject()
     }
@@ -87,6 +125,20 @@ public enum AuthResponse: WireResponse, Hashable {
                 userRecordName: try members.required("userRecordName", at: "").string(at: "userRecordName"),
                 isNewUser: try members.optional("isNewUser")?.bool(at: "isNewUser") ?? false,
                 anonymousCredential: try members.optional("anonymousCredential")?.string(at: "anonymousCredential")
+            )
+        } else if let account = members.optional("account") {
+            let fields = try account.object(at: "account")
+            self = .account(
+                Account(
+                    userRecordName: try fields.required("userRecordName", at: "account").string(at: "account.userRecordName"),
+                    name: try fields.required("name", at: "account").string(at: "account.name"),
+                    email: try fields.optional("email")?.string(at: "account.email"),
+                    isAnonymous: try fields.optional("anonymous")?.bool(at: "account.anonymous") ?? false,
+                    isDiscoverable: try fields.optional("discoverable")?.bool(at: "account.discoverable") ?? false,
+                    providers: try (fields.optional("providers")?.array(at: "account.providers") ?? []).map { (value) throws(NimbusError) in
+                        try value.string(at: "account.providers")
+                    }
+                )
             )
         } else if let sessions = members.optional("sessions") {
             var read: [Session] = []
