@@ -72,18 +72,7 @@ public actor IDTokenVerifier {
     /// - Throws: `.authenticationFailed` with the reason for a token that does not hold;
     ///   `.serviceUnavailable` when the provider's keys cannot be fetched.
     public func verify(_ token: String, provider: SignInProvider, nonce: String, match: NonceMatch) async throws(NimbusError) -> Identity {
-        let header = try Self.header(of: token)
-        guard header.alg == "RS256" || header.alg == "ES256" else {
-            throw Self.rejected("the token is signed with \(header.alg ?? "no algorithm"); RS256 and ES256 are accepted")
-        }
-        guard let kid = header.kid, !kid.isEmpty else { throw Self.rejected("the token names no signing key (kid)") }
-        let keys = try await keys(of: provider.issuer, knowing: kid)
-        let claims: IDTokenClaims
-        do {
-            claims = try await keys.verify(token, as: IDTokenClaims.self, expectedAudiences: provider.clientIDs)
-        } catch {
-            throw Self.rejected("the token's signature or audience is not valid for provider \(provider.name)")
-        }
+        let claims = try await verifiedClaims(token, as: IDTokenClaims.self, provider: provider)
         guard claims.issuer.value == provider.issuer else { throw Self.rejected("the token was issued by another issuer") }
         let now = clock.millisecondsSince1970
         let expiresAt = Int64(claims.expiration.value.timeIntervalSince1970 * 1000)
@@ -99,6 +88,22 @@ public actor IDTokenVerifier {
             claims.name
             ?? [claims.givenName, claims.familyName].compactMap { $0 }.joined(separator: " ").nilIfEmpty
         return Identity(issuer: provider.issuer, subject: claims.subject.value, verifiedEmail: verifiedEmail, name: name, expiresAt: expiresAt)
+    }
+
+    /// Verifies a token's signature against the provider's published keys and its audience
+    /// against the provider's client IDs, and decodes its claims.
+    func verifiedClaims<Claims: JWTIdentityToken>(_ token: String, as: Claims.Type, provider: SignInProvider) async throws(NimbusError) -> Claims {
+        let header = try Self.header(of: token)
+        guard header.alg == "RS256" || header.alg == "ES256" else {
+            throw Self.rejected("the token is signed with \(header.alg ?? "no algorithm"); RS256 and ES256 are accepted")
+        }
+        guard let kid = header.kid, !kid.isEmpty else { throw Self.rejected("the token names no signing key (kid)") }
+        let keys = try await keys(of: provider.issuer, knowing: kid)
+        do {
+            return try await keys.verify(token, as: Claims.self, expectedAudiences: provider.clientIDs)
+        } catch {
+            throw Self.rejected("the token's signature or audience is not valid for provider \(provider.name)")
+        }
     }
 
     // MARK: - Keys

@@ -23,6 +23,36 @@ struct AuthRoutes: Sendable {
 
     func add(to router: some RouterMethods<NimbusRequestContext>) {
         router.route("/auth/1/:container/:environment/:action", methods: [.post, .get], use: respond)
+        router.post("/auth/1/:container/:environment/notifications/:provider", use: appleNotification)
+    }
+
+    /// Sign in with Apple's server-to-server notifications, `{"payload": JWT}`: the address an
+    /// operator registers with Apple for a provider of kind `apple`. Apple sends no API token;
+    /// the payload's signature is what authenticates it.
+    @Sendable
+    private func appleNotification(_ request: Request, context: NimbusRequestContext) async throws -> Response {
+        var request = request
+        let container = context.parameters.get("container") ?? ""
+        let environmentName = context.parameters.get("environment") ?? ""
+        guard let environment = Environment(parsing: Substring(environmentName)) else {
+            throw NimbusError.badRequest("unknown environment '\(environmentName.prefix(64))'; use development or production")
+        }
+        context.outcome.operation = "auth/notifications"
+        let body = try await bodies.bytes(of: &request)
+        let json: JSONValue
+        do {
+            json = try JSONParser.parse(body)
+        } catch {
+            throw NimbusError.badRequest("request body is not valid JSON: \(error)")
+        }
+        let payload = try json.object(at: "the body").optional("payload")?.string(at: "payload")
+        let outcome = try await services.signIn.handleAppleNotification(
+            payload: payload,
+            provider: context.parameters.get("provider") ?? "",
+            in: ContainerEnvironment(container: container, environment: environment)
+        )
+        let status = outcome == .ignored ? "IGNORED" : "HANDLED"
+        return JSONResponse.ok(AuthResponse.status(status, ended: nil).jsonBytes())
     }
 
     @Sendable

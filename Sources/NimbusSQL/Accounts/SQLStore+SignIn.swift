@@ -187,6 +187,15 @@ extension SQLStore: SignInStore {
         }
     }
 
+    public func deleteIdentity(provider: String, subject: String, inContainer container: String) async throws -> Bool {
+        try await database.write { connection in
+            try await !connection.query(
+                "DELETE FROM sign_in_identities WHERE container = ? AND provider = ? AND subject = ? RETURNING subject",
+                [.text(container), .text(provider), .text(subject)]
+            ).isEmpty
+        }
+    }
+
     public func setSecretHash(_ secretHash: String, provider: String, subject: String, inContainer container: String) async throws -> Bool {
         try await database.write { connection in
             try await !connection.query(

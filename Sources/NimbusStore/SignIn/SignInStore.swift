@@ -59,6 +59,9 @@ public protocol SignInStore: Sendable {
     /// - Throws: ``StoreError`` `.alreadyExists` if the identity is a user's already.
     func addIdentity(_ identity: SignInIdentity) async throws
 
+    /// Unlinks an identity from its user. Returns whether it existed.
+    func deleteIdentity(provider: String, subject: String, inContainer container: String) async throws -> Bool
+
     /// Replaces an identity's secret hash (a new password). Returns whether it exists.
     func setSecretHash(_ secretHash: String, provider: String, subject: String, inContainer container: String) async throws -> Bool
 

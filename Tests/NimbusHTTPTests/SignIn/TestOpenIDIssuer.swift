@@ -116,7 +116,7 @@ final class TestOpenIDIssuer: Sendable {
     }
 
     /// Signs `claims` with the current key (or with a key the issuer never published: a forgery).
-    func sign(_ claims: Claims, forged: Bool = false) async throws -> String {
+    func sign(_ claims: some JWTPayload, forged: Bool = false) async throws -> String {
         let (kid, key) = state.withLock { $0.keys.last! }
         let signingKey = forged ? try Self.makeKey() : key
         let keys = await JWTKeyCollection().add(rsa: signingKey, digestAlgorithm: .sha256, kid: JWKIdentifier(string: kid))
