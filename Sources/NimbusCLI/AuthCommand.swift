@@ -16,7 +16,7 @@ struct AuthCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "auth",
         abstract: "Configure how people sign in: passwords, email codes, anonymous accounts, providers, callback URLs.",
-        subcommands: [Show.self, Password.self, Code.self, Anonymous.self, Provider.self, Callback.self]
+        subcommands: [Show.self, Password.self, Code.self, Anonymous.self, Provider.self, Callback.self, HashCost.self]
     )
 
     /// The container environment every `auth` subcommand names.

@@ -8,6 +8,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import NimbusAPNs
+import NimbusEngine
 import NimbusServer
 import Synchronization
 
@@ -43,6 +44,10 @@ struct Serve: AsyncParsableCommand {
             apns: try Self.apns(environment)
         )
         configuration.maximumConnections = try Self.number(environment["NIMBUS_MAX_CONNECTIONS"], "NIMBUS_MAX_CONNECTIONS", in: 16...1_000_000)
+        // log2 of scrypt's N for new password hashes; `nimbus auth hash-cost` measures each step.
+        if let cost = try Self.number(environment["NIMBUS_PASSWORD_HASH_COST"], "NIMBUS_PASSWORD_HASH_COST", in: 10...22) {
+            configuration.passwordHashing = .init(logRounds: cost)
+        }
         if let seconds = try Self.number(environment["NIMBUS_FIRST_BYTE_TIMEOUT"], "NIMBUS_FIRST_BYTE_TIMEOUT", in: 1...3600) {
             configuration.firstByteTimeout = .seconds(seconds)
         }
