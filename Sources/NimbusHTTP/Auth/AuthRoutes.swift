@@ -69,7 +69,7 @@ struct AuthRoutes: Sendable {
                     + AuthAction.allCases.map(\.rawValue).joined(separator: ", ")
             )
         }
-        guard request.method == .post || action == .sessions || action == .account else {
+        guard request.method == .post || [.sessions, .account, .export].contains(action) else {
             throw NimbusError.badRequest("\(action.rawValue) takes a POST")
         }
         let body = try await bodies.bytes(of: &request)
@@ -138,21 +138,14 @@ struct AuthRoutes: Sendable {
         case .signout:
             try await signIn.signOut(caller: caller, webAuthToken: webAuthToken)
             return JSONResponse.ok(AuthResponse.status("SIGNED_OUT", ended: 1).jsonBytes())
+        case .export:
+            return JSONResponse.ok(try await export(caller: caller, webAuthToken: webAuthToken).jsonBytes())
         case .account:
             let summary =
                 fields.name != nil || fields.discoverable != nil
                 ? try await signIn.updateAccount(caller: caller, name: fields.name, discoverable: fields.discoverable)
                 : try await signIn.account(caller: caller)
-            answer = .account(
-                .init(
-                    userRecordName: summary.account.identity.userRecordName,
-                    name: summary.account.identity.name,
-                    email: summary.account.identity.emailAddress,
-                    isAnonymous: summary.account.isAnonymous,
-                    isDiscoverable: summary.account.isDiscoverable,
-                    providers: summary.providers
-                )
-            )
+            answer = .account(.init(summary))
         case .delete:
             guard fields.confirm == true else {
                 throw NimbusError.badRequest("deleting an account removes its data for good; send {\"confirm\": true}")
@@ -180,6 +173,24 @@ struct AuthRoutes: Sendable {
 }
 
 extension AuthRoutes {
+    /// Everything of the caller's in the request's environment.
+    private func export(caller: Caller, webAuthToken: String?) async throws(NimbusError) -> AccountExportResponse {
+        let summary = try await services.signIn.account(caller: caller)
+        let sessions = try await services.signIn.sessions(caller: caller, webAuthToken: webAuthToken)
+        let data = try await services.database.exportData(caller: caller)
+        return AccountExportResponse(
+            exportedAt: services.signIn.now,
+            environment: caller.environment,
+            account: .init(summary),
+            sessions: sessions.map {
+                .init(sessionID: $0.id, device: $0.device, lastActiveAt: $0.lastActiveAt, expiresAt: $0.expiresAt, isCurrent: $0.isCurrent)
+            },
+            zones: data.zones.map { (zoneID: $0.zone.zoneID, records: $0.records) },
+            sharedZones: data.sharedZones.map(\.zoneID),
+            subscriptions: data.subscriptions
+        )
+    }
+
     /// The caller of an action. Actions on the caller's own account need a valid token; the
     /// others sign someone in, so a token that has ended (the reason to sign in again) is no
     /// reason to refuse them: they go on without it. `verify` uses a valid one (a code that adds
@@ -205,10 +216,10 @@ extension AuthRoutes {
 
 /// The actions of `/auth/1/{container}/{environment}/{action}`.
 enum AuthAction: String, CaseIterable, Sendable {
-    case signup, verify, signin, code, reset, token, link, password, signout, sessions, account, delete
+    case signup, verify, signin, code, reset, token, link, password, signout, sessions, account, export, delete
 
     /// Whether the action is on the caller's own account, which a valid token must name.
-    var needsCaller: Bool { [.link, .password, .signout, .sessions, .account, .delete].contains(self) }
+    var needsCaller: Bool { [.link, .password, .signout, .sessions, .account, .export, .delete].contains(self) }
 }
 
 extension AuthResponse {
@@ -223,5 +234,18 @@ extension AuthResponse {
 
     init(_ requested: CodeRequested) {
         self = .codeSent(expiresAt: requested.expiresAt)
+    }
+}
+
+extension AuthResponse.Account {
+    init(_ summary: AccountSummary) {
+        self.init(
+            userRecordName: summary.account.identity.userRecordName,
+            name: summary.account.identity.name,
+            email: summary.account.identity.emailAddress,
+            isAnonymous: summary.account.isAnonymous,
+            isDiscoverable: summary.account.isDiscoverable,
+            providers: summary.providers
+        )
     }
 }

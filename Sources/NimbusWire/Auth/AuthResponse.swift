@@ -83,17 +83,7 @@ public enum AuthResponse: WireResponse, Hashable {
             writer.field("expiresAt", expiresAt)
         case .sessions(let sessions):
             writer.key("sessions")
-            writer.beginArray()
-            for session in sessions {
-                writer.beginObject()
-                writer.field("sessionID", session.sessionID)
-                if let device = session.device { writer.field("device", device) }
-                writer.field("lastActiveAt", session.lastActiveAt)
-                writer.field("expiresAt", session.expiresAt)
-                writer.field("current", session.isCurrent)
-                writer.endObject()
-            }
-            writer.endArray()
+            Self.write(sessions, to: &writer)
         case .status(let status, let ended):
             writer.field("status", status)
             if let ended { writer.field("ended", Int64(ended)) }
@@ -103,15 +93,35 @@ public enum AuthResponse: WireResponse, Hashable {
             writer.field("sharesLeft", Int64(shares))
         case .account(let account):
             writer.key("account")
+            Self.write(account, to: &writer)
+        }
+        writer.endObject()
+    }
+
+    /// Writes a sessions list (an array).
+    static func write(_ sessions: [Session], to writer: inout JSONWriter) {
+        writer.beginArray()
+        for session in sessions {
             writer.beginObject()
-            writer.field("userRecordName", account.userRecordName)
-            writer.field("name", account.name)
-            if let email = account.email { writer.field("email", email) }
-            writer.field("anonymous", account.isAnonymous)
-            writer.field("discoverable", account.isDiscoverable)
-            writer.stringArray("providers", account.providers)
+            writer.field("sessionID", session.sessionID)
+            if let device = session.device { writer.field("device", device) }
+            writer.field("lastActiveAt", session.lastActiveAt)
+            writer.field("expiresAt", session.expiresAt)
+            writer.field("current", session.isCurrent)
             writer.endObject()
         }
+        writer.endArray()
+    }
+
+    /// Writes an account (an object).
+    static func write(_ account: Account, to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.field("userRecordName", account.userRecordName)
+        writer.field("name", account.name)
+        if let email = account.email { writer.field("email", email) }
+        writer.field("anonymous", account.isAnonymous)
+        writer.field("discoverable", account.isDiscoverable)
+        writer.stringArray("providers", account.providers)
         writer.endObject()
     }
 

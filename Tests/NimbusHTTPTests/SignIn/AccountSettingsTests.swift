@@ -72,3 +72,54 @@ struct AccountSettingsTests {
         }
     }
 }
+
+@Suite("accounts: exporting one's own data")
+struct AccountExportTests {
+    @Test("one request exports the account, its sessions, zones with their records, shared zones and subscriptions")
+    func export() async throws {
+        try await HTTPFixture.with { f, client in
+            let hal = try await f.signUp(client, email: "hal@example.com", password: "hal's long password", name: "Hal")
+            let token = try #require(hal["ckWebAuthToken"] as? String)
+            let zones = try await client.send(
+                .post,
+                f.path("zones/modify", user: token),
+                json: #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Notes"}}}]}"#
+            )
+            #expect(zones.status == .ok)
+            let saved = try await client.send(
+                .post,
+                f.path("records/modify", user: token),
+                json: #"""
+                    {"zoneID":{"zoneName":"Notes"},"operations":[
+                      {"operationType":"create","record":{"recordName":"n1","recordType":"Note","fields":{"text":{"value":"first"}}}},
+                      {"operationType":"create","record":{"recordName":"n2","recordType":"Note","fields":{"text":{"value":"second"}}}}]}
+                    """#
+            )
+            #expect(saved.status == .ok)
+            let subscribed = try await client.send(
+                .post,
+                f.path("subscriptions/modify", user: token),
+                json:
+                    #"{"operations":[{"operationType":"create","subscription":{"subscriptionID":"notes","subscriptionType":"zone","zoneID":{"zoneName":"Notes"}}}]}"#
+            )
+            #expect(subscribed.status == .ok)
+
+            let exported = try await client.send(.get, f.authPath("export", token: token))
+            #expect(exported.status == .ok)
+            let body = try exported.json
+            #expect((body["account"] as? [String: Any])?["email"] as? String == "hal@example.com")
+            #expect((body["sessions"] as? [Any])?.count == 1)
+            let exportedZones = try #require(body["zones"] as? [[String: Any]])
+            let notes = try #require(exportedZones.first { ($0["zoneID"] as? [String: Any])?["zoneName"] as? String == "Notes" })
+            let records = try #require(notes["records"] as? [[String: Any]])
+            #expect(Set(records.compactMap { $0["recordName"] as? String }) == ["n1", "n2"])
+            #expect(records.contains { (($0["fields"] as? [String: Any])?["text"] as? [String: Any])?["value"] as? String == "second" })
+            #expect((body["subscriptions"] as? [[String: Any]])?.first?["subscriptionID"] as? String == "notes")
+            #expect((body["sharedZones"] as? [Any])?.isEmpty == true)
+            // Nobody else's data, and nothing without a signed-in user.
+            let bobs = try await client.send(.get, f.authPath("export", token: f.bob.webAuthToken)).json
+            #expect(!String(describing: bobs).contains("second"))
+            try await client.send(.get, f.authPath("export")).expectError("AUTHENTICATION_REQUIRED", status: .misdirectedRequest)
+        }
+    }
+}
