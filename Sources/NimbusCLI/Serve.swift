@@ -24,6 +24,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "The port to listen on (default 8080, or NIMBUS_PORT).")
     var port: Int?
 
+    @Option(name: .customLong("smtp-url"), help: "The SMTP server for sign-in mail (or NIMBUS_SMTP_URL); default: mail goes to the log.")
+    var smtpURL: String?
+
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         let logger = CommandLogging.bootstrap()
@@ -54,6 +57,7 @@ struct Serve: AsyncParsableCommand {
         if let seconds = try Self.number(environment["NIMBUS_HEADER_TIMEOUT"], "NIMBUS_HEADER_TIMEOUT", in: 1...3600) {
             configuration.requestHeadTimeout = .seconds(seconds)
         }
+        configuration.smtp = try Self.smtp(url: smtpURL ?? environment["NIMBUS_SMTP_URL"], environment)
         if let port, !(0...65535).contains(port) { throw ValidationError("--port must be from 0 to 65535") }
         let instance = try await NimbusInstance.open(configuration, logger: logger)
         let location = configuration.databaseURL == nil ? "data directory \(configuration.dataDirectory)" : "database"

@@ -54,13 +54,15 @@ public struct NimbusInstance: Sendable {
     ///   - configuration: Where the data is and how to serve it.
     ///   - logger: Where the services log.
     ///   - clock: The clock the instance reads and sleeps on; tests pass one they move by hand.
-    ///   - mailer: Sends sign-in mail; `nil` writes it to the log (development).
+    ///   - mailer: Sends sign-in mail; `nil`: an ``SMTPMailer`` for the configuration's
+    ///     ``ServerConfiguration/smtp``, or without one, the log (development).
     public static func open(
         _ configuration: ServerConfiguration,
         logger: Logger,
         clock: any NimbusClock = SystemClock(),
         mailer: (any Mailer)? = nil
     ) async throws -> NimbusInstance {
+        let mailer = try mailer ?? makeMailer(configuration, clock: clock, logger: logger)
         let files = FileManager.default
         do {
             try files.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
@@ -95,7 +97,7 @@ public struct NimbusInstance: Sendable {
         var accountConfiguration = AccountService.Configuration()
         accountConfiguration.signatureDateWindow = Int64(configuration.signatureDateWindowSeconds) * 1000
         let accounts = AccountService(store: store, configuration: accountConfiguration, clock: clock, logger: logger)
-        let mailOutbox = MailOutbox(mailer: mailer ?? LogMailer(logger: logger), logger: logger)
+        let mailOutbox = MailOutbox(mailer: mailer, logger: logger)
         let signIn = SignInService(
             accounts: accounts,
             store: store,

@@ -42,6 +42,7 @@ extension ServerConfiguration: CustomStringConvertible, CustomDebugStringConvert
             ("maximumConnections", maximumConnections.map { "\($0)" } ?? "from the descriptor limit"),
             ("firstByteTimeout", "\(firstByteTimeout)"),
             ("requestHeadTimeout", "\(requestHeadTimeout)"),
+            ("smtp", smtp.map { "\($0)" } ?? "none (mail goes to the log)"),
         ]
     }
 

@@ -60,6 +60,9 @@ public struct ServerConfiguration: Sendable {
     /// The cost of new password hashes (scrypt's parameters); see BENCHMARKS.md for what each
     /// step costs a core.
     public var passwordHashing: PasswordHasher.Parameters = .standard
+    /// The SMTP server that sign-in mail goes through. `nil` (the default): mail is written to
+    /// the log instead (``LogMailer``), which suits development only.
+    public var smtp: SMTPConfiguration?
 
     /// Creates a configuration with the defaults above.
     public init(

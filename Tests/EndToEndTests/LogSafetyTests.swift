@@ -26,7 +26,11 @@ struct LogSafetyTests {
         }
         let server = try await ServerProcess(
             data,
-            environment: ["NIMBUS_LOG_LEVEL": "trace", "NIMBUS_ENCRYPTION_KEY": fieldKey, "NIMBUS_TOKEN_KEY": tokenKey],
+            environment: [
+                "NIMBUS_LOG_LEVEL": "trace", "NIMBUS_ENCRYPTION_KEY": fieldKey, "NIMBUS_TOKEN_KEY": tokenKey,
+                // Read and configured at start, though nothing here sends mail through it.
+                "NIMBUS_SMTP_URL": "smtp://nimbus:\(password)@127.0.0.1:1?from=nimbus@example.com",
+            ],
             arguments: arguments
         )
         let container = try #require(server.exported("NIMBUS_CONTAINER"))
@@ -79,7 +83,7 @@ struct LogSafetyTests {
         let output = server.stderr + "\n" + printed
         #expect(output.contains("trace") || output.contains("debug"), "the server logged at trace level")
         let secrets = [
-            ("field encryption key", fieldKey), ("token key", tokenKey), ("database password", password), ("API token", apiToken),
+            ("field encryption key", fieldKey), ("token key", tokenKey), ("database and SMTP password", password), ("API token", apiToken),
             ("web auth token", webAuthToken), ("second user's token", bobToken), ("signing key", String(keyBody.prefix(40))),
         ]
         for (name, secret) in secrets {
