@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # The browser sign-in flow in a real headless Chromium: an app on one loopback port sends a
-# person to Nimbus's sign-in page on another; they sign up (reading the mailed code from the
-# server's development mailer, its log), come back to the app's registered callback with the
+# person to Nimbus's sign-in page on another; they sign up (reading the code Nimbus mails to a
+# real SMTP server on loopback, the suite's aiosmtpd one), come back to the app's callback with the
 # token, and the app makes a signed-in request with it. Then the same person signs in through a
 # popup that posts the token to the app's window. Screenshots of each step go to the artefacts
 # directory. Needs Debian's chromium and chromium-driver and selenium (scripts/browser-test
@@ -33,18 +33,12 @@ WAIT_SECONDS = 20
 PASSWORD = "a long browser password"
 
 
-class NimbusServer:
-    """`nimbus serve` on a fresh data directory; its log is kept for the mailed codes."""
+class Process:
+    """A child process whose output lines are kept, for waiting on what it prints."""
 
-    def __init__(self, binary, data):
-        environment = dict(os.environ, NIMBUS_LOG_LEVEL="info")
-        for name in ["NIMBUS_DATABASE_URL", "NIMBUS_PORT", "NIMBUS_HOSTNAME", "NIMBUS_PUBLIC_URL"]:
-            environment.pop(name, None)
-        self.binary = binary
-        self.data = data
+    def __init__(self, arguments, environment=None):
         self.process = subprocess.Popen(
-            [binary, "serve", "--data", data, "--hostname", "127.0.0.1", "--port", "0"],
-            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=environment,
+            arguments, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=environment,
         )
         self.lines = []
         self.changed = threading.Condition()
@@ -57,24 +51,19 @@ class NimbusServer:
                 self.lines.append(raw.decode("utf-8", "replace").rstrip("\n"))
                 self.changed.notify_all()
 
-    def wait_for(self, pattern, seconds=WAIT_SECONDS):
-        """The first match of `pattern` in the server's output, waiting for it to come."""
+    def wait_for(self, pattern, seconds=WAIT_SECONDS, after=0):
+        """The first match of `pattern` in the output from line `after` on, waiting for it to come."""
         deadline = time.monotonic() + seconds
         with self.changed:
             while True:
-                for line in self.lines:
+                for line in self.lines[after:]:
                     match = re.search(pattern, line)
                     if match:
                         return match
                 remaining = deadline - time.monotonic()
                 if remaining <= 0 or self.process.poll() is not None:
-                    raise AssertionError("the server never printed %r; its output ends:\n%s" % (pattern, "\n".join(self.lines[-20:])))
+                    raise AssertionError("never printed %r; the output ends:\n%s" % (pattern, "\n".join(self.lines[-20:])))
                 self.changed.wait(min(remaining, 0.5))
-
-    def code_for(self, email):
-        """The latest code mailed to `email`, from the development mailer's log line."""
-        match = self.wait_for(r"nimbus\.address=%s subject=Your code: ([0-9]{6})" % re.escape(email))
-        return match.group(1)
 
     def stop(self):
         if self.process.poll() is None:
@@ -84,6 +73,37 @@ class NimbusServer:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+
+
+class MailServer(Process):
+    """The suite's SMTP server (aiosmtpd) on loopback; each message it receives is a JSON line."""
+
+    def __init__(self):
+        script = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "NimbusHTTPTests", "Fixtures", "smtp-test-server.py")
+        super().__init__([sys.executable, script])
+        self.port = int(self.wait_for(r'"event": "ready", "port": ([0-9]+)').group(1))
+
+    def code_for(self, email):
+        """The code in the next message to `email` (after those already read)."""
+        start = getattr(self, "read_through", 0)
+        match = self.wait_for(r'"event": "message".*"rcpt_tos": \["%s"\]' % re.escape(email), after=start)
+        for index in range(start, len(self.lines)):
+            if match.group(0) in self.lines[index]:
+                self.read_through = index + 1
+                message = json.loads(self.lines[index])
+                return re.search(r"is ([0-9]{6})\.", message["body"]).group(1)
+        raise AssertionError("no message to %s" % email)
+
+
+class NimbusServer(Process):
+    """`nimbus serve` on a fresh data directory, mailing through `smtp_url`."""
+
+    def __init__(self, binary, data, smtp_url):
+        environment = dict(os.environ, NIMBUS_LOG_LEVEL="info", NIMBUS_SMTP_URL=smtp_url)
+        for name in ["NIMBUS_DATABASE_URL", "NIMBUS_PORT", "NIMBUS_HOSTNAME", "NIMBUS_PUBLIC_URL"]:
+            environment.pop(name, None)
+        self.data = data
+        super().__init__([binary, "serve", "--data", data, "--hostname", "127.0.0.1", "--port", "0"], environment)
 
 
 APP_INDEX = """<!doctype html><html><head><meta charset="utf-8"><title>Test app</title></head><body>
@@ -160,7 +180,8 @@ def main():
     options = parser.parse_args()
     os.makedirs(options.artefacts, exist_ok=True)
     work = tempfile.mkdtemp(prefix="nimbus-browser-")
-    server = NimbusServer(options.nimbus, os.path.join(work, "data"))
+    mail = MailServer()
+    server = NimbusServer(options.nimbus, os.path.join(work, "data"), "smtp+plain://127.0.0.1:%d?from=nimbus@example.com" % mail.port)
     app_server = None
     driver = None
     step = [0]
@@ -204,7 +225,7 @@ def main():
         wait.until(expected_conditions.presence_of_element_located((By.NAME, "code")))
         shot("code-form")
 
-        driver.find_element(By.NAME, "code").send_keys(server.code_for("bea@example.com"))
+        driver.find_element(By.NAME, "code").send_keys(mail.code_for("bea@example.com"))
         driver.find_element(By.CSS_SELECTOR, "form.verify button").click()
         wait.until(expected_conditions.text_to_be_present_in_element((By.ID, "status"), "Signed in as Bea"))
         assert driver.current_url.startswith(app + "/callback.html?ckWebAuthToken="), driver.current_url
@@ -248,6 +269,7 @@ def main():
         if app_server is not None:
             app_server.shutdown()
         server.stop()
+        mail.stop()
         shutil.rmtree(work, ignore_errors=True)
 
 
