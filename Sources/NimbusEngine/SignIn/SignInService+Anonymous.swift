@@ -45,7 +45,7 @@ extension SignInService {
         let failure = NimbusError(.authenticationFailed, "anonymousCredential is not valid")
         let parts = (anonymousCredential ?? "").split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2, parts[0].utf8.count == 32, parts[1].utf8.count == 64 else { throw failure }
-        try checkClient(context)
+        try checkClientAllowed(context)
         do {
             guard
                 let identity = try await store.identity(
@@ -55,7 +55,10 @@ extension SignInService {
                 ),
                 let stored = identity.secretHash,
                 ConstantTime.equal(Array(Self.sha256Hex(String(parts[1])).utf8), Array(stored.utf8))
-            else { throw failure }
+            else {
+                countClient(context)
+                throw failure
+            }
             return try await signInExisting(identity.userRecordName, context: context)
         } catch let error as NimbusError {
             throw error

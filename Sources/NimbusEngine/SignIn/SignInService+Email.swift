@@ -108,12 +108,15 @@ extension SignInService {
     {
         let email = try Self.validEmail(email)
         guard let code, !code.isEmpty else { throw .badRequest("code is required") }
-        try checkClient(context)
+        try checkClientAllowed(context)
         let failure = NimbusError(.authenticationFailed, "the code is wrong or has expired; ask for a new one")
         do {
             guard var pending = try await store.signInCode(email: email, inContainer: context.container),
                 pending.expiresAt > clock.millisecondsSince1970, pending.failedAttempts < configuration.codeAttempts
-            else { throw failure }
+            else {
+                countClient(context)
+                throw failure
+            }
             guard Self.codeMatches(code, pending) else {
                 pending.failedAttempts += 1
                 if pending.failedAttempts >= configuration.codeAttempts {
@@ -121,6 +124,7 @@ extension SignInService {
                 } else {
                     try await store.saveSignInCode(pending)
                 }
+                countClient(context)
                 throw failure
             }
             if pending.purpose == .resetPassword {
@@ -159,7 +163,7 @@ extension SignInService {
         guard settings.passwordEnabled else { throw Self.turnedOff("sign-in with a password") }
         let email = try Self.validEmail(email)
         guard let password, !password.isEmpty, password.utf8.count <= 1024 else { throw .badRequest("password is required") }
-        try checkClient(context)
+        try checkClientAllowed(context)
         let accountKey = "\(context.container)|\(email)"
         let now = clock.millisecondsSince1970
         if let wait = accountThrottle.wait(for: accountKey, at: now) { throw Self.throttled(wait) }
@@ -169,10 +173,12 @@ extension SignInService {
             guard let identity, let stored = identity.secretHash else {
                 try await hasher.spendVerificationTime(password)
                 accountThrottle.record(accountKey, at: now)
+                countClient(context)
                 throw failure
             }
             guard try await hasher.verify(password, against: stored) else {
                 accountThrottle.record(accountKey, at: now)
+                countClient(context)
                 throw failure
             }
             accountThrottle.reset(accountKey)

@@ -90,11 +90,20 @@ extension SignInService {
         guard let provider = settings.provider(named: name) else {
             throw .badRequest("provider \(name) is not configured for this container environment")
         }
-        try checkClient(context)
-        let identity = try await verifier.verify(idToken, provider: provider, nonce: nonce, match: provider.kind == .apple ? .exactOrSHA256 : .exact)
+        try checkClientAllowed(context)
+        let identity: IDTokenVerifier.Identity
+        do throws(NimbusError) {
+            identity = try await verifier.verify(idToken, provider: provider, nonce: nonce, match: provider.kind == .apple ? .exactOrSHA256 : .exact)
+        } catch {
+            if error.code == .authenticationFailed { countClient(context) }
+            throw error
+        }
         do {
             let claimed = try await store.claimNonce(Self.sha256Hex("\(provider.issuer)|\(nonce)"), expiresAt: identity.expiresAt + 60_000)
-            guard claimed else { throw IDTokenVerifier.rejected("the nonce was used before") }
+            guard claimed else {
+                countClient(context)
+                throw IDTokenVerifier.rejected("the nonce was used before")
+            }
         } catch let error as NimbusError {
             throw error
         } catch {

@@ -132,12 +132,25 @@ public final class SignInService: Sendable {
         )
     }
 
-    /// Refuses an attempt from a client address that has made too many.
+    /// Refuses a request from a client address that has made too many, and counts this one:
+    /// for what creates something (an account, a mail), which a flood must not repeat.
     func checkClient(_ context: SignInContext) throws(NimbusError) {
+        try checkClientAllowed(context)
+        countClient(context)
+    }
+
+    /// Refuses a sign-in attempt from a client address that has failed too often, without
+    /// counting it: only failures count, so many people signing in behind one address (an
+    /// office, a carrier's NAT) are not turned away for succeeding.
+    func checkClientAllowed(_ context: SignInContext) throws(NimbusError) {
         guard let address = context.clientAddress else { return }
-        let now = clock.millisecondsSince1970
-        if let wait = clientThrottle.wait(for: address, at: now) { throw Self.throttled(wait) }
-        clientThrottle.record(address, at: now)
+        if let wait = clientThrottle.wait(for: address, at: clock.millisecondsSince1970) { throw Self.throttled(wait) }
+    }
+
+    /// Counts a request, or a failed sign-in attempt, against its client address.
+    func countClient(_ context: SignInContext) {
+        guard let address = context.clientAddress else { return }
+        clientThrottle.record(address, at: clock.millisecondsSince1970)
     }
 
     /// Refuses to mail an address that was mailed too often; counts this mail.

@@ -126,4 +126,23 @@ struct AnonymousAndSessionTests {
             #expect(sessions.first?["current"] as? Bool == true)
         }
     }
+
+    @Test("one address signing in many times is not throttled for succeeding; many failures from it are")
+    func clientThrottleCountsFailures() async throws {
+        try await HTTPFixture.with { f, client in
+            let created = try await f.auth(client, "signup", ["name": "Office"]).json
+            let credential = try #require(created["anonymousCredential"] as? String)
+            for _ in 0..<110 {
+                #expect(try await f.auth(client, "signin", ["anonymousCredential": credential]).status == .ok)
+            }
+            var wrong = credential
+            wrong.removeLast()
+            wrong += credential.hasSuffix("0") ? "1" : "0"
+            // The limit is 100 per 15 minutes; the sign-up (it made an account) was the first.
+            for _ in 0..<99 {
+                try await f.auth(client, "signin", ["anonymousCredential": wrong]).expectError("AUTHENTICATION_FAILED", status: .unauthorized)
+            }
+            try await f.auth(client, "signin", ["anonymousCredential": credential]).expectError("THROTTLED", status: .tooManyRequests)
+        }
+    }
 }
