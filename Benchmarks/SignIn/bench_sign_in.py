@@ -27,7 +27,7 @@ EMAIL = "bench@example.com"
 
 class Server:
     def __init__(self, binary, data, cost):
-        environment = dict(os.environ, NIMBUS_LOG_LEVEL="notice", NIMBUS_PASSWORD_HASH_COST=str(cost))
+        environment = dict(os.environ, NIMBUS_LOG_LEVEL="info", NIMBUS_PASSWORD_HASH_COST=str(cost))
         for name in ["NIMBUS_DATABASE_URL", "NIMBUS_PORT", "NIMBUS_HOSTNAME", "NIMBUS_PUBLIC_URL", "NIMBUS_SMTP_URL"]:
             environment.pop(name, None)
         self.process = subprocess.Popen(
