@@ -48,6 +48,11 @@ struct AuthCommand: AsyncParsableCommand {
     }
 
     static func print(_ settings: SignInSettings, json: Bool) {
+        // A client secret is never printed: only whether one is set.
+        var settings = settings
+        for index in settings.providers.indices where settings.providers[index].clientSecret != nil {
+            settings.providers[index].clientSecret = "(set)"
+        }
         if json {
             let data = (try? JSONEncoder.sorted.encode(settings)) ?? Data()
             Swift.print(String(decoding: data, as: UTF8.self))
@@ -62,8 +67,10 @@ struct AuthCommand: AsyncParsableCommand {
                 "callbackURLs": settings.callbackURLs.isEmpty ? "(none)" : settings.callbackURLs.joined(separator: " "),
                 "providers": settings.providers.isEmpty
                     ? "(none)"
-                    : settings.providers.map { "\($0.name) (\($0.kind.rawValue), \($0.issuer), \($0.clientIDs.joined(separator: ",")))" }
-                        .joined(separator: "; "),
+                    : settings.providers.map {
+                        "\($0.name) (\($0.kind.rawValue), \($0.issuer), \($0.clientIDs.joined(separator: ","))\($0.clientSecret == nil ? "" : ", secret set"))"
+                    }
+                    .joined(separator: "; "),
             ]
         )
     }
@@ -153,13 +160,25 @@ struct AuthCommand: AsyncParsableCommand {
             @Option(help: "The issuer URL, as ID tokens carry it in `iss`.") var issuer: String
             @Option(name: .customLong("client-id"), help: "An accepted audience (repeat for several).") var clientIDs: [String]
             @Option(help: "apple, google or generic: whose quirks apply.") var kind: String = "generic"
+            @Option(
+                name: .customLong("client-secret-file"),
+                help: "A file holding the client secret of the browser sign-in's code exchange (kept encrypted; never on the command line)."
+            )
+            var clientSecretFile: String?
 
             func run() async throws {
                 guard let kind = SignInProvider.Kind(rawValue: kind) else {
                     throw CommandFailure(description: "--kind must be apple, google or generic")
                 }
                 guard !name.isEmpty, name.count <= 64 else { throw CommandFailure(description: "--name must be 1 to 64 characters") }
-                let provider = SignInProvider(name: name, kind: kind, issuer: issuer, clientIDs: clientIDs)
+                var secret: String?
+                if let clientSecretFile {
+                    guard let data = FileManager.default.contents(atPath: clientSecretFile) else {
+                        throw CommandFailure(description: "cannot read \(clientSecretFile)")
+                    }
+                    secret = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                }
+                let provider = SignInProvider(name: name, kind: kind, issuer: issuer, clientIDs: clientIDs, clientSecret: secret)
                 try await AuthCommand.update(data, target) { settings in
                     settings.providers.removeAll { $0.name == provider.name }
                     settings.providers.append(provider)

@@ -128,6 +128,49 @@ public actor IDTokenVerifier {
     private struct Discovery: Decodable {
         var issuer: String
         var jwks_uri: String
+        var authorization_endpoint: String?
+        var token_endpoint: String?
+    }
+
+    /// Where a provider's browser sign-in goes: its authorization and token endpoints, from its
+    /// discovery document (fetched again after ``maximumAge``).
+    /// - Throws: `.serviceUnavailable` when the document cannot be fetched or lacks them.
+    public func endpoints(of issuer: String) async throws(NimbusError) -> (authorization: String, token: String) {
+        let now = clock.millisecondsSince1970
+        if let cached = endpointCache[issuer], now - cached.fetchedAt < maximumAge { return (cached.authorization, cached.token) }
+        let discovery = try await discover(issuer)
+        guard let authorization = discovery.authorization_endpoint, let token = discovery.token_endpoint,
+            OpenIDURLPolicy.isAllowed(authorization), OpenIDURLPolicy.isAllowed(token)
+        else {
+            throw NimbusError(.serviceUnavailable, "the provider's discovery document names no usable authorization and token endpoints")
+        }
+        endpointCache[issuer] = (authorization, token, now)
+        return (authorization, token)
+    }
+
+    private var endpointCache: [String: (authorization: String, token: String, fetchedAt: Int64)] = [:]
+
+    /// Posts a form to a provider's endpoint (its token endpoint), through the fetcher.
+    func post(_ url: String, form: [(String, String)]) async throws -> [UInt8] {
+        try await fetcher.post(url, form: form)
+    }
+
+    private func discover(_ issuer: String) async throws(NimbusError) -> Discovery {
+        let base = issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer
+        let discoveryURL = base + "/.well-known/openid-configuration"
+        guard OpenIDURLPolicy.isAllowed(discoveryURL) else {
+            throw Self.rejected("the provider's issuer must be an https URL (plain http only on loopback)")
+        }
+        let discovery: Discovery
+        do {
+            discovery = try JSONDecoder().decode(Discovery.self, from: Data(try await fetcher.fetch(discoveryURL)))
+        } catch {
+            throw NimbusError(.serviceUnavailable, "the provider's discovery document could not be fetched; try again", retryAfter: .seconds(5))
+        }
+        guard discovery.issuer == issuer else {
+            throw NimbusError(.serviceUnavailable, "the provider's discovery document names another issuer")
+        }
+        return discovery
     }
 
     private struct KeySetIDs: Decodable {
@@ -136,16 +179,11 @@ public actor IDTokenVerifier {
     }
 
     private func fetchKeys(of issuer: String) async throws(NimbusError) -> (keys: JWTKeyCollection, kids: Set<String>) {
-        let base = issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer
-        let discoveryURL = base + "/.well-known/openid-configuration"
-        guard OpenIDURLPolicy.isAllowed(discoveryURL) else {
-            throw Self.rejected("the provider's issuer must be an https URL (plain http only on loopback)")
+        let discovery = try await discover(issuer)
+        guard OpenIDURLPolicy.isAllowed(discovery.jwks_uri) else {
+            throw NimbusError(.serviceUnavailable, "the provider's discovery document names an unusable jwks_uri")
         }
         do {
-            let discovery = try JSONDecoder().decode(Discovery.self, from: Data(try await fetcher.fetch(discoveryURL)))
-            guard discovery.issuer == issuer, OpenIDURLPolicy.isAllowed(discovery.jwks_uri) else {
-                throw NimbusError(.serviceUnavailable, "the provider's discovery document names another issuer or an unusable jwks_uri")
-            }
             let body = try await fetcher.fetch(discovery.jwks_uri)
             let json = String(decoding: body, as: UTF8.self)
             let kids = Set(try JSONDecoder().decode(KeySetIDs.self, from: Data(body)).keys.compactMap(\.kid))

@@ -12,6 +12,10 @@
 public protocol OpenIDDocumentFetcher: Sendable {
     /// The body of a `GET` of `url`; throws for a failed request or a status other than 200.
     func fetch(_ url: String) async throws -> [UInt8]
+
+    /// The body of a `POST` of an `application/x-www-form-urlencoded` form to `url` (a token
+    /// endpoint); throws for a failed request or a status other than 200.
+    func post(_ url: String, form: [(String, String)]) async throws -> [UInt8]
 }
 
 extension OpenIDDocumentFetcher {

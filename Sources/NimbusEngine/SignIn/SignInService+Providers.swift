@@ -18,6 +18,11 @@ extension SignInService {
     ///   `.authenticationFailed` for a token that does not verify or a nonce used before.
     public func exchange(provider name: String?, idToken: String?, nonce: String?, context: SignInContext) async throws(NimbusError) -> SignedIn {
         let (provider, identity) = try await verifiedIdentity(provider: name, idToken: idToken, nonce: nonce, context: context)
+        return try await signIn(identity, of: provider, context: context)
+    }
+
+    /// Signs in the user a provider's subject is, or creates them.
+    func signIn(_ identity: IDTokenVerifier.Identity, of provider: SignInProvider, context: SignInContext) async throws(NimbusError) -> SignedIn {
         do {
             if let known = try await store.identity(provider: provider.issuer, subject: identity.subject, inContainer: context.container) {
                 return try await signInExisting(known.userRecordName, context: context)
@@ -78,7 +83,7 @@ extension SignInService {
         }
     }
 
-    private func verifiedIdentity(provider name: String?, idToken: String?, nonce: String?, context: SignInContext) async throws(NimbusError)
+    func verifiedIdentity(provider name: String?, idToken: String?, nonce: String?, context: SignInContext) async throws(NimbusError)
         -> (SignInProvider, IDTokenVerifier.Identity)
     {
         guard let name, !name.isEmpty else { throw .badRequest("provider is required") }

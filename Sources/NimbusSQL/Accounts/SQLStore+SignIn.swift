@@ -22,11 +22,27 @@ extension SQLStore: SignInStore {
             )
         }
         guard let row = rows.first else { return nil }
-        return try JSONDecoder().decode(SignInSettings.self, from: Data(row.string(0).utf8))
+        var settings = try JSONDecoder().decode(SignInSettings.self, from: Data(row.string(0).utf8))
+        for index in settings.providers.indices {
+            guard let sealed = settings.providers[index].clientSecret else { continue }
+            let opened = try cipher.open(
+                Array(Data(base64Encoded: sealed) ?? Data()),
+                identity: Self.secretIdentity(settings.providers[index], environment)
+            )
+            settings.providers[index].clientSecret = String(decoding: opened, as: UTF8.self)
+        }
+        return settings
     }
 
     public func saveSignInSettings(_ settings: SignInSettings, for environment: ContainerEnvironment) async throws {
-        let json = String(decoding: try JSONEncoder().encode(settings), as: UTF8.self)
+        // Client secrets are kept sealed with the server's key, bound to their provider.
+        var sealed = settings
+        for index in sealed.providers.indices {
+            guard let secret = sealed.providers[index].clientSecret else { continue }
+            let box = try cipher.seal(Data(secret.utf8), identity: Self.secretIdentity(sealed.providers[index], environment))
+            sealed.providers[index].clientSecret = Data(box).base64EncodedString()
+        }
+        let json = String(decoding: try JSONEncoder().encode(sealed), as: UTF8.self)
         try await database.write { connection in
             try await connection.execute(
                 """
@@ -307,6 +323,11 @@ extension SQLStore: SignInStore {
             try await connection.execute("DELETE FROM web_auth_tokens WHERE \(condition)", binds)
             return live.count
         }
+    }
+
+    /// What a provider's sealed client secret is bound to: it opens only as that provider's.
+    private static func secretIdentity(_ provider: SignInProvider, _ environment: ContainerEnvironment) -> String {
+        "sign-in|\(environment.container)|\(environment.environment.rawValue)|\(provider.name)|\(provider.issuer)"
     }
 
     // MARK: - Rows

@@ -27,4 +27,20 @@ struct HTTPOpenIDDocumentFetcher: OpenIDDocumentFetcher {
         let body = try await response.body.collect(upTo: 1 << 20)
         return Array(body.readableBytesView)
     }
+
+    func post(_ url: String, form: [(String, String)]) async throws -> [UInt8] {
+        guard OpenIDURLPolicy.isAllowed(url) else { throw Failure(description: "\(url) is neither https nor loopback") }
+        var request = HTTPClientRequest(url: url)
+        request.method = .POST
+        request.headers.add(name: "Accept", value: "application/json")
+        request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+        request.body = .bytes(ByteBuffer(string: FormEncoding.encode(form)))
+        let response = try await WebhookClient.sharedClient.execute(request, timeout: .seconds(10))
+        // The body of a refusal names the OAuth error (`invalid_grant`): kept for the message.
+        let body = try await response.body.collect(upTo: 1 << 20)
+        guard response.status == .ok else {
+            throw Failure(description: "\(url) answered \(response.status.code): \(String(buffer: body).prefix(200))")
+        }
+        return Array(body.readableBytesView)
+    }
 }

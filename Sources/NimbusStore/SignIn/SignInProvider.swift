@@ -25,14 +25,19 @@ public struct SignInProvider: Sendable, Hashable, Codable {
     /// discovery document is found under it.
     public var issuer: String
     /// The audiences accepted (`aud`): the app's bundle ID, its Services ID, an OAuth client ID.
+    /// The first is the client ID of the browser sign-in (the authorization code flow).
     public var clientIDs: [String]
+    /// The client secret of the browser sign-in's code exchange, if the provider requires one.
+    /// Stores keep it encrypted; it is never printed or logged.
+    public var clientSecret: String?
 
     /// Creates a provider.
-    public init(name: String, kind: Kind, issuer: String, clientIDs: [String]) {
+    public init(name: String, kind: Kind, issuer: String, clientIDs: [String], clientSecret: String? = nil) {
         self.name = name
         self.kind = kind
         self.issuer = issuer
         self.clientIDs = clientIDs
+        self.clientSecret = clientSecret
     }
 
     /// Apple's issuer.

@@ -10,6 +10,7 @@ import Hummingbird
 import JWTKit
 import Logging
 import Synchronization
+import Testing
 import _CryptoExtras
 
 /// A small OpenID Connect issuer on loopback: it serves its discovery document and its key set
@@ -24,6 +25,17 @@ final class TestOpenIDIssuer: Sendable {
     private struct State {
         var keys: [(kid: String, key: JWTKit.Insecure.RSA.PrivateKey)]
         var keySetFetches = 0
+        var codes: [String: PendingCode] = [:]
+        var clientSecret: String?
+    }
+
+    /// A code the authorization endpoint gave, waiting for the token endpoint.
+    private struct PendingCode {
+        var clientID: String
+        var redirectURI: String
+        var challenge: String
+        var nonce: String?
+        var subject: String
     }
 
     private init(firstKey: JWTKit.Insecure.RSA.PrivateKey) {
@@ -43,7 +55,10 @@ final class TestOpenIDIssuer: Sendable {
         let router = Router()
         router.get("/.well-known/openid-configuration") { _, _ -> Response in
             let url = issuer.url
-            return json(["issuer": url, "jwks_uri": url + "/jwks", "id_token_signing_alg_values_supported": ["RS256"]])
+            return json([
+                "issuer": url, "jwks_uri": url + "/jwks", "authorization_endpoint": url + "/authorize", "token_endpoint": url + "/token",
+                "id_token_signing_alg_values_supported": ["RS256"],
+            ])
         }
         router.get("/jwks") { _, _ -> Response in
             let keys = issuer.state.withLock { state in
@@ -51,6 +66,10 @@ final class TestOpenIDIssuer: Sendable {
                 return state.keys
             }
             return json(["keys": try keys.map { try jwk(kid: $0.kid, key: $0.key) }])
+        }
+        router.post("/token") { request, _ -> Response in
+            let body = String(buffer: try await request.body.collect(upTo: 64 * 1024))
+            return try await issuer.token(form: body)
         }
         var logger = Logger(label: "test-openid-issuer")
         // Cancelling the server at the end logs its closing channels as errors.
@@ -121,6 +140,56 @@ final class TestOpenIDIssuer: Sendable {
         let signingKey = forged ? try Self.makeKey() : key
         let keys = await JWTKeyCollection().add(rsa: signingKey, digestAlgorithm: .sha256, kid: JWKIdentifier(string: kid))
         return try await keys.sign(claims, kid: JWKIdentifier(string: kid))
+    }
+
+    /// The client secret the token endpoint requires, if any.
+    func requireClientSecret(_ secret: String?) {
+        state.withLock { $0.clientSecret = secret }
+    }
+
+    /// What the authorization endpoint does once the person consents as `subject`: the URL it
+    /// sends the browser back to, with a code and the request's `state`.
+    func authorize(_ authorizationURL: String, as subject: String) throws -> String {
+        let query = try #require(URLComponents(string: authorizationURL)?.queryItems)
+        func value(_ name: String) -> String? { query.first { $0.name == name }?.value }
+        let redirectURI = try #require(value("redirect_uri"))
+        #expect(value("code_challenge_method") == "S256")
+        #expect(value("response_type") == "code")
+        let code = UUID().uuidString
+        state.withLock {
+            $0.codes[code] = PendingCode(
+                clientID: value("client_id") ?? "",
+                redirectURI: redirectURI,
+                challenge: value("code_challenge") ?? "",
+                nonce: value("nonce"),
+                subject: subject
+            )
+        }
+        return redirectURI + "?code=\(code)&state=\(value("state") ?? "")"
+    }
+
+    /// The token endpoint: a code, once, for the client and redirect it was given to, with the
+    /// PKCE verifier whose SHA-256 the authorization request carried.
+    private func token(form body: String) async throws -> Response {
+        var form: [String: String] = [:]
+        for pair in body.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1).map { String($0).removingPercentEncoding ?? "" }
+            if parts.count == 2 { form[parts[0]] = parts[1] }
+        }
+        let (pending, secret) = state.withLock { state in (state.codes.removeValue(forKey: form["code"] ?? ""), state.clientSecret) }
+        let verifierHash = Data(SHA256.hash(data: Data((form["code_verifier"] ?? "").utf8))).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        guard let pending, form["grant_type"] == "authorization_code", form["client_id"] == pending.clientID,
+            form["redirect_uri"] == pending.redirectURI, verifierHash == pending.challenge, secret == nil || form["client_secret"] == secret
+        else {
+            return Response(
+                status: .badRequest,
+                headers: [.contentType: "application/json"],
+                body: .init(byteBuffer: ByteBuffer(string: #"{"error":"invalid_grant"}"#))
+            )
+        }
+        let claims = claims(subject: pending.subject, audience: pending.clientID, nonce: pending.nonce, now: Date(), name: "Web \(pending.subject)")
+        return Self.json(["id_token": try await sign(claims), "access_token": "unused", "token_type": "Bearer"])
     }
 
     // MARK: - Private

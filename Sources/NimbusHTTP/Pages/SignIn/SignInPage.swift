@@ -53,6 +53,10 @@ struct SignInPage: Sendable {
                 try await respond(to: request, context: context)
             }
         }
+        // Where a provider sends the browser back: a GET, or a form post (Sign in with Apple).
+        router.route("/signin/:container/:environment/provider/:provider/callback", methods: [.get, .post]) { request, context in
+            try await providerCallback(request, context: context)
+        }
     }
 
     private func respond(to request: Request, context: NimbusRequestContext) async throws -> Response {
@@ -178,6 +182,8 @@ struct SignInPage: Sendable {
             case "code":
                 _ = try await signIn.requestCode(email: form["email"], name: nil, context: signInContext)
                 return html(.ok, SignInPageHTML.codeForm(email: form["email"] ?? "", hidden: hidden, message: nil, resetting: false))
+            case "provider":
+                return try await beginProvider(form["provider"] ?? "", flow: form["flow"] ?? "", target: target, context: signInContext)
             case "verify":
                 let signedIn = try await signIn.verify(
                     email: form["email"],
@@ -201,6 +207,104 @@ struct SignInPage: Sendable {
                 SignInPageHTML.forms(container: target.container, settings: settings, hidden: hidden, message: error.reason, email: form["email"])
             )
         }
+    }
+
+    // MARK: - Providers
+
+    /// The URL a provider sends the browser back to, as registered with the provider.
+    private func callbackURL(_ provider: String, target: ContainerEnvironment) -> String {
+        "\(publicAddress.value)/signin/\(target.container)/\(target.environment.rawValue)/provider/\(SignInPage.queryEncode(provider))/callback"
+    }
+
+    /// Sends the browser to the provider, keeping what finishing needs in an encrypted cookie.
+    private func beginProvider(_ provider: String, flow: String, target: ContainerEnvironment, context: SignInContext) async throws -> Response {
+        let authorization = try await services.signIn.beginProviderSignIn(
+            provider: provider,
+            redirectURI: callbackURL(provider, target: target),
+            context: context
+        )
+        let cookie = ProviderSignInCookie(
+            provider: provider,
+            state: authorization.state,
+            verifier: authorization.verifier,
+            nonce: authorization.nonce,
+            flow: flow,
+            issuedAt: services.signIn.now
+        )
+        guard let sealed = cookie.sealed(with: flowKey) else { throw NimbusError(.internalError, "the sign-in could not be sealed") }
+        return Response(
+            status: .seeOther,
+            headers: [
+                .location: authorization.url, .cacheControl: "no-store", SharePage.referrerPolicy: "no-referrer",
+                .setCookie: providerCookie(sealed, maxAge: Int(ProviderSignInCookie.lifetime / 1000)),
+            ]
+        )
+    }
+
+    private func providerCallback(_ request: Request, context: NimbusRequestContext) async throws -> Response {
+        let container = context.parameters.get("container") ?? ""
+        let environmentName = context.parameters.get("environment") ?? ""
+        let provider = context.parameters.get("provider") ?? ""
+        guard let environment = Environment(parsing: Substring(environmentName)) else {
+            throw NimbusError.badRequest("unknown environment '\(environmentName.prefix(64))'")
+        }
+        let target = ContainerEnvironment(container: container, environment: environment)
+        var fields: [String: String] = [:]
+        for name in ["code", "state", "error"] { fields[name] = request.uri.queryParameters[Substring(name)].map(String.init) }
+        if request.method == .post {
+            var request = request
+            let form = FormBody(String(buffer: try await request.collectBody(upTo: 64 * 1024)))
+            for name in ["code", "state", "error"] { fields[name] = form[name] ?? fields[name] }
+        }
+        let now = services.signIn.now
+        guard let value = Self.cookie(ProviderSignInCookie.name, in: request),
+            let cookie = ProviderSignInCookie.open(value, with: flowKey, now: now), cookie.provider == provider,
+            let state = fields["state"], ConstantTime.equal(Array(state.utf8), Array(cookie.state.utf8)),
+            let flow = SignInFlow.open(cookie.flow, with: flowKey, now: now), flow.container == container, flow.environment == environment.rawValue
+        else {
+            throw NimbusError.badRequest("this sign-in did not begin in this browser, or took too long; open the sign-in page again")
+        }
+        let settings = try await services.signIn.settings(target)
+        if let error = fields["error"] {
+            var response = html(
+                .unauthorized,
+                SignInPageHTML.forms(
+                    container: container,
+                    settings: settings,
+                    hidden: .init(
+                        flow: cookie.flow,
+                        csrf: Self.cookie(Self.csrfCookie, in: request) ?? "",
+                        action: "/signin/\(container)/\(environment.rawValue)"
+                    ),
+                    message: "\(provider) did not sign you in (\(error.prefix(64)))."
+                )
+            )
+            response.headers[.setCookie] = providerCookie("", maxAge: 0)
+            return response
+        }
+        let signedIn = try await services.signIn.finishProviderSignIn(
+            provider: provider,
+            code: fields["code"],
+            authorization: cookie.authorization,
+            redirectURI: callbackURL(provider, target: target),
+            context: SignInContext(
+                container: container,
+                environment: environment,
+                clientAddress: context.clientAddress,
+                device: request.headers[.userAgent].map { String($0.prefix(AuthRoutes.maximumDeviceLength)) }
+            )
+        )
+        var response = try deliver(signedIn, flow: flow)
+        response.headers[.setCookie] = providerCookie("", maxAge: 0)
+        return response
+    }
+
+    /// The provider cookie: sent back on the provider's redirect (a top-level GET: `Lax`) or,
+    /// over HTTPS, on its cross-site form post too (`None`, which needs `Secure`).
+    private func providerCookie(_ value: String, maxAge: Int) -> String {
+        let https = publicAddress.value.lowercased().hasPrefix("https://")
+        let sameSite = https ? "None; Secure" : "Lax"
+        return "\(ProviderSignInCookie.name)=\(value); Path=/signin; HttpOnly; SameSite=\(sameSite); Max-Age=\(maxAge)"
     }
 
     /// Hands the token back the way the flow says.
@@ -251,13 +355,16 @@ struct SignInPage: Sendable {
     }
 
     private func existingCSRF(_ request: Request) -> String? {
+        guard let value = Self.cookie(Self.csrfCookie, in: request), value.utf8.count == 32, value.allSatisfy(\.isHexDigit) else { return nil }
+        return value
+    }
+
+    /// A cookie's value, as the request's `Cookie` headers carry it.
+    private static func cookie(_ name: String, in request: Request) -> String? {
         for header in request.headers[values: .cookie] {
             for pair in header.split(separator: ";") {
                 let parts = pair.split(separator: "=", maxSplits: 1)
-                if parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces) == Self.csrfCookie {
-                    let value = String(parts[1])
-                    if value.utf8.count == 32, value.allSatisfy(\.isHexDigit) { return value }
-                }
+                if parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces) == name { return String(parts[1]) }
             }
         }
         return nil

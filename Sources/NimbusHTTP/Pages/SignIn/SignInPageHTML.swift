@@ -47,12 +47,18 @@ enum SignInPageHTML {
                 field("email", "Email", type: "email", autocomplete: "email")
             }
         }
+        for provider in settings.providers {
+            let label = provider.kind == .apple ? "Sign in with Apple" : "Continue with \(provider.name)"
+            body += form(hidden, "provider", title: nil, button: label) {
+                "<input type=\"hidden\" name=\"provider\" value=\"\(HTML.escape(provider.name))\">"
+            }
+        }
         if settings.anonymousEnabled {
             body += form(hidden, "anonymous", title: "Just a name", button: "Continue") {
                 field("name", "Name", type: "text", autocomplete: "nickname")
             }
         }
-        if !settings.passwordEnabled && !settings.emailCodeEnabled && !settings.anonymousEnabled {
+        if !settings.passwordEnabled && !settings.emailCodeEnabled && !settings.anonymousEnabled && settings.providers.isEmpty {
             body += "<p>This app signs people in through its own app only.</p>"
         }
         return page(title: "Sign in", body: body)
