@@ -74,6 +74,25 @@ struct LogSafetyTests {
             "/usr/bin/env",
             ["curl", "-s", "\(server.url)/database/1/\(container)/development/private/users/current?\(query)"]
         )
+        // Signing up and in: a password, an anonymous account's credential and its token.
+        let auth = "\(server.url)/auth/1/\(container)/development"
+        let userPassword = "pass-\(UUID().uuidString)"
+        _ = try await runProcess(
+            "/usr/bin/env",
+            ["curl", "-s", "\(auth)/signup?ckAPIToken=\(apiToken)", "-d", #"{"email":"cy@example.com","password":"\#(userPassword)","name":"Cy"}"#]
+        )
+        _ = try await runProcess(
+            "/usr/bin/env",
+            ["curl", "-s", "\(auth)/signin?ckAPIToken=\(apiToken)", "-d", #"{"email":"cy@example.com","password":"\#(userPassword)"}"#]
+        )
+        let anonymous = try await runProcess("/usr/bin/env", ["curl", "-s", "\(auth)/signup?ckAPIToken=\(apiToken)", "-d", #"{"name":"Dee"}"#])
+        let signedUp = try #require(try JSONSerialization.jsonObject(with: Data(anonymous.stdout.utf8)) as? [String: Any], "\(anonymous.stdout)")
+        let credential = try #require(signedUp["anonymousCredential"] as? String)
+        let anonymousToken = try #require(signedUp["ckWebAuthToken"] as? String)
+        _ = try await runProcess(
+            "/usr/bin/env",
+            ["curl", "-s", "\(auth)/signin?ckAPIToken=\(apiToken)", "-d", #"{"anonymousCredential":"\#(credential)"}"#]
+        )
         #expect(try await server.stop() == 0)
 
         let privateKeyText = try String(contentsOfFile: privateKey, encoding: .utf8)
@@ -85,6 +104,7 @@ struct LogSafetyTests {
         let secrets = [
             ("field encryption key", fieldKey), ("token key", tokenKey), ("database and SMTP password", password), ("API token", apiToken),
             ("web auth token", webAuthToken), ("second user's token", bobToken), ("signing key", String(keyBody.prefix(40))),
+            ("user's password", userPassword), ("anonymous credential", credential), ("signed-up token", anonymousToken),
         ]
         for (name, secret) in secrets {
             #expect(!output.contains(secret), "the \(name) is in the server's output")
