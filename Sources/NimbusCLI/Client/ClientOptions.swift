@@ -38,11 +38,40 @@ struct ClientOptions: ParsableArguments {
         return profile[key]
     }
 
-    private func loadProfile() throws -> [String: String] {
+    /// Where the profile is read from (and `nimbus login` writes it).
+    var profilePath: String {
+        profile ?? ProcessInfo.processInfo.environment["NIMBUS_PROFILE"]
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".nimbus/profile.json").path
+    }
+
+    /// What signing in needs: the server, the container, its environment and API token (never a
+    /// user's token: signing in makes one).
+    func signInTarget() throws -> (url: String, container: String, environment: Environment, apiToken: String) {
+        // Signing in makes the profile: one that does not exist yet is an empty one.
+        let profile = try loadProfile(missingIsEmpty: true)
+        guard let url = setting(url, "NIMBUS_URL", "url", profile: profile) else {
+            throw CommandFailure(description: "no server URL: pass --url or set NIMBUS_URL")
+        }
+        guard let identifier = setting(container, "NIMBUS_CONTAINER", "container", profile: profile) else {
+            throw CommandFailure(description: "no container: pass --container or set NIMBUS_CONTAINER")
+        }
+        let environmentName = setting(environment, "NIMBUS_ENVIRONMENT", "environment", profile: profile) ?? "development"
+        guard let environment = Environment(parsing: environmentName) else {
+            throw CommandFailure(description: "environment must be development or production, not \(environmentName)")
+        }
+        guard let apiToken = setting(apiToken, "NIMBUS_API_TOKEN", "apiToken", profile: profile) else {
+            throw CommandFailure(description: "no API token: pass --api-token or set NIMBUS_API_TOKEN")
+        }
+        return (url, identifier, environment, apiToken)
+    }
+
+    func loadProfile(missingIsEmpty: Bool = false) throws -> [String: String] {
         let explicit = profile ?? ProcessInfo.processInfo.environment["NIMBUS_PROFILE"]
-        let path = explicit ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".nimbus/profile.json").path
+        let path = profilePath
         guard let data = FileManager.default.contents(atPath: path) else {
-            if explicit != nil { throw CommandFailure(description: "cannot read the profile \(path)") }
+            if explicit != nil && !(missingIsEmpty && !FileManager.default.fileExists(atPath: path)) {
+                throw CommandFailure(description: "cannot read the profile \(path)")
+            }
             return [:]
         }
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: String] else {
