@@ -244,6 +244,7 @@ extension SignInService {
         } else {
             passwordHash = nil
         }
+        try checkClient(context)
         try checkMail(to: email, context: context)
         let expiresAt = clock.millisecondsSince1970 + configuration.codeLifetime
         do {
