@@ -30,28 +30,18 @@ extension SignInService {
         // Hashed either way: an address with an account costs the same time as one without.
         let passwordHash = try await hashPassword(password)
         let expiresAt = clock.millisecondsSince1970 + configuration.codeLifetime
-        do {
-            if try await hasAccount(email, context: context) {
-                outbox.post(SignInMail.accountExists(to: email, container: context.container))
-            } else {
-                try await sendCode(
-                    SignInCode(
-                        container: context.container,
-                        email: email,
-                        purpose: .signUp,
-                        codeHash: "",
-                        expiresAt: expiresAt,
-                        name: name,
-                        passwordHash: passwordHash
-                    ),
-                    context: context
-                )
-            }
-        } catch let error as NimbusError {
-            throw error
-        } catch {
-            throw internalError(error)
-        }
+        try await sendCodeUnlessTaken(
+            SignInCode(
+                container: context.container,
+                email: email,
+                purpose: .signUp,
+                codeHash: "",
+                expiresAt: expiresAt,
+                name: name,
+                passwordHash: passwordHash
+            ),
+            context: context
+        )
         return CodeRequested(expiresAt: expiresAt)
     }
 
@@ -247,28 +237,18 @@ extension SignInService {
         try checkClient(context)
         try checkMail(to: email, context: context)
         let expiresAt = clock.millisecondsSince1970 + configuration.codeLifetime
-        do {
-            if try await hasAccount(email, context: context) {
-                outbox.post(SignInMail.accountExists(to: email, container: context.container))
-            } else {
-                try await sendCode(
-                    SignInCode(
-                        container: context.container,
-                        email: email,
-                        purpose: .link,
-                        codeHash: "",
-                        expiresAt: expiresAt,
-                        passwordHash: passwordHash,
-                        userRecordName: user
-                    ),
-                    context: context
-                )
-            }
-        } catch let error as NimbusError {
-            throw error
-        } catch {
-            throw internalError(error)
-        }
+        try await sendCodeUnlessTaken(
+            SignInCode(
+                container: context.container,
+                email: email,
+                purpose: .link,
+                codeHash: "",
+                expiresAt: expiresAt,
+                passwordHash: passwordHash,
+                userRecordName: user
+            ),
+            context: context
+        )
         return CodeRequested(expiresAt: expiresAt)
     }
 
@@ -285,6 +265,22 @@ extension SignInService {
     private func hasAccount(_ email: String, context: SignInContext) async throws -> Bool {
         if try await store.identity(provider: SignInIdentity.emailProvider, subject: email, inContainer: context.container) != nil { return true }
         return try await store.user(matching: .emailAddress(email), inContainer: context.container) != nil
+    }
+
+    /// Mails `code` to its address, or, if the address has an account, a note saying so: the
+    /// caller answers the same either way.
+    private func sendCodeUnlessTaken(_ code: SignInCode, context: SignInContext) async throws(NimbusError) {
+        do {
+            if try await hasAccount(code.email, context: context) {
+                outbox.post(SignInMail.accountExists(to: code.email, container: context.container))
+            } else {
+                try await sendCode(code, context: context)
+            }
+        } catch let error as NimbusError {
+            throw error
+        } catch {
+            throw internalError(error)
+        }
     }
 
     /// Stores `code` with a new code's hash and mails the code.
