@@ -6,7 +6,10 @@
 # NIMBUS_PASSWORD_HASH_COST=COST, signs a user up through /auth/1 (the code from the development
 # mailer's log line), then drives it with wrk: GET /health, and POST /auth/1/.../signin with the
 # right password. Prints one line per measurement and a JSON summary.
-# Usage: Benchmarks/SignIn/bench_sign_in.py --nimbus PATH [--cost 16] [--duration 10] [--connections 8]
+# With --enumeration it instead times failed sign-ins, alternating an address with an account
+# (a wrong password) and addresses without one: their times should not tell them apart. Nine of
+# each, the most the throttle allows one address in its window.
+# Usage: Benchmarks/SignIn/bench_sign_in.py --nimbus PATH [--cost 16] [--duration 10] [--connections 8] [--enumeration]
 
 import argparse
 import json
@@ -19,6 +22,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.error
 import urllib.request
 
 PASSWORD = "a benchmark password"
@@ -86,6 +90,7 @@ def main():
     parser.add_argument("--cost", type=int, default=16)
     parser.add_argument("--duration", type=int, default=10)
     parser.add_argument("--connections", type=int, default=8)
+    parser.add_argument("--enumeration", action="store_true", help="time failed sign-ins: known against unknown addresses")
     options = parser.parse_args()
     work = tempfile.mkdtemp(prefix="nimbus-bench-sign-in-")
     server = Server(options.nimbus, os.path.join(work, "data"), options.cost)
@@ -97,6 +102,25 @@ def main():
         post(auth % "signup", {"email": EMAIL, "password": PASSWORD, "name": "Bench"})
         code = server.wait_for(r"nimbus\.address=%s subject=Your code: ([0-9]{6})" % re.escape(EMAIL)).group(1)
         post(auth % "verify", {"email": EMAIL, "code": code})
+        if options.enumeration:
+            timings = {"known": [], "unknown": []}
+            for index in range(9):
+                for kind, email in (("known", EMAIL), ("unknown", "nobody-%d@example.com" % index)):
+                    request = urllib.request.Request(
+                        auth % "signin", data=json.dumps({"email": email, "password": "a wrong password"}).encode(),
+                        headers={"Content-Type": "application/json"}, method="POST",
+                    )
+                    started = time.perf_counter()
+                    try:
+                        urllib.request.urlopen(request).read()
+                    except urllib.error.HTTPError as error:
+                        error.read()
+                        assert error.code == 401, error.code
+                    timings[kind].append((time.perf_counter() - started) * 1000)
+            for kind, values in timings.items():
+                values.sort()
+                print("%s address: median %.1f ms, min %.1f, max %.1f" % (kind, values[len(values) // 2], values[0], values[-1]))
+            return
         script = os.path.join(work, "signin.lua")
         with open(script, "w") as lua:
             lua.write('wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\nwrk.body = %s\n'
