@@ -59,6 +59,8 @@ struct Serve: AsyncParsableCommand {
         }
         configuration.smtp = try Self.smtp(url: smtpURL ?? environment["NIMBUS_SMTP_URL"], environment)
         if let port, !(0...65535).contains(port) { throw ValidationError("--port must be from 0 to 65535") }
+        // Read and checked before anything opens: a bad file stops the start at once.
+        let signInConfig = try environment["NIMBUS_SIGN_IN_CONFIG"].map { try SignInConfigFile(path: $0) }
         let instance = try await NimbusInstance.open(configuration, logger: logger)
         let location = configuration.databaseURL == nil ? "data directory \(configuration.dataDirectory)" : "database"
         let quickstart = QuickstartNotice(location: location)
@@ -69,7 +71,10 @@ struct Serve: AsyncParsableCommand {
             try await NimbusServer.run(
                 instance,
                 logger: logger,
-                beforeServing: { quickstart.set(try await NimbusServer.makeQuickstart(instance)) },
+                beforeServing: {
+                    quickstart.set(try await NimbusServer.makeQuickstart(instance))
+                    try await signInConfig?.apply(to: instance)
+                },
                 onReady: { url in quickstart.print(url: url) }
             )
         } catch {
