@@ -16,7 +16,7 @@ struct AuthCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "auth",
         abstract: "Configure how people sign in: passwords, email codes, anonymous accounts, providers, callback URLs.",
-        subcommands: [Show.self, Password.self, Code.self, Anonymous.self, Provider.self, Callback.self, HashCost.self]
+        subcommands: [Show.self, Password.self, Code.self, Anonymous.self, Provider.self, Callback.self, SMTP.self, HashCost.self]
     )
 
     /// The container environment every `auth` subcommand names.
@@ -48,8 +48,9 @@ struct AuthCommand: AsyncParsableCommand {
     }
 
     static func print(_ settings: SignInSettings, json: Bool) {
-        // A client secret is never printed: only whether one is set.
+        // A client secret or an SMTP URL (its password) is never printed: only whether one is set.
         var settings = settings
+        if settings.smtpURL != nil { settings.smtpURL = "(set)" }
         for index in settings.providers.indices where settings.providers[index].clientSecret != nil {
             settings.providers[index].clientSecret = "(set)"
         }
@@ -65,6 +66,7 @@ struct AuthCommand: AsyncParsableCommand {
                 "emailCode": settings.emailCodeEnabled ? "on" : "off",
                 "anonymous": settings.anonymousEnabled ? "on" : "off",
                 "callbackURLs": settings.callbackURLs.isEmpty ? "(none)" : settings.callbackURLs.joined(separator: " "),
+                "smtp": settings.smtpURL == nil ? "the server's" : "its own",
                 "providers": settings.providers.isEmpty
                     ? "(none)"
                     : settings.providers.map {
@@ -241,6 +243,46 @@ struct AuthCommand: AsyncParsableCommand {
                     settings.callbackURLs.removeAll { $0 == url }
                 }
             }
+        }
+    }
+}
+
+extension AuthCommand {
+    /// `nimbus auth smtp --container ID (--url-file FILE | --clear)`.
+    struct SMTP: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "smtp",
+            abstract: "Mail a container environment's codes through its own SMTP server.",
+            discussion: """
+                The file holds one SMTP URL, as NIMBUS_SMTP_URL takes it \
+                (smtp://USER:PASSWORD@HOST:587?from=ADDRESS); it is kept encrypted and never printed. \
+                --clear goes back to the server's own SMTP server.
+                """
+        )
+
+        @OptionGroup var data: DataOptions
+        @OptionGroup var target: Target
+        @Option(help: "A file holding the SMTP URL (it may hold a password: never on the command line).") var urlFile: String?
+        @Flag(help: "Use the server's SMTP server again.") var clear = false
+
+        func run() async throws {
+            var url: String?
+            if let urlFile {
+                guard let contents = FileManager.default.contents(atPath: urlFile) else {
+                    throw CommandFailure(description: "cannot read \(urlFile)")
+                }
+                let text = String(decoding: contents, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                do {
+                    _ = try SMTPConfiguration(url: text)
+                } catch {
+                    // The message names what is wrong and never repeats the URL, which holds the password.
+                    throw CommandFailure(description: "the SMTP URL is not usable: \(error.message)")
+                }
+                url = text
+            } else if !clear {
+                throw CommandFailure(description: "pass --url-file FILE or --clear")
+            }
+            try await AuthCommand.update(data, target) { [url] in $0.smtpURL = url }
         }
     }
 }

@@ -97,7 +97,7 @@ public struct NimbusInstance: Sendable {
         var accountConfiguration = AccountService.Configuration()
         accountConfiguration.signatureDateWindow = Int64(configuration.signatureDateWindowSeconds) * 1000
         let accounts = AccountService(store: store, configuration: accountConfiguration, clock: clock, logger: logger)
-        let mailOutbox = MailOutbox(mailer: mailer, logger: logger)
+        let mailOutbox = MailOutbox(mailer: ContainerMailer(fallback: mailer, settings: store, clock: clock, logger: logger), logger: logger)
         let signIn = SignInService(
             accounts: accounts,
             store: store,

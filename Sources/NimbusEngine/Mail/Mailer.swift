@@ -6,6 +6,7 @@
 
 public import Logging
 public import NimbusModel
+public import NimbusStore
 
 /// One email: to whom, about what, and its plain-text body.
 public struct MailMessage: Sendable, Hashable {
@@ -15,12 +16,16 @@ public struct MailMessage: Sendable, Hashable {
     public var subject: String
     /// The plain-text body.
     public var body: String
+    /// The container environment the message is sent for: its own SMTP server, if it has one,
+    /// sends it.
+    public var sender: ContainerEnvironment?
 
     /// Creates a message.
-    public init(to: String, subject: String, body: String) {
+    public init(to: String, subject: String, body: String, sender: ContainerEnvironment? = nil) {
         self.to = to
         self.subject = subject
         self.body = body
+        self.sender = sender
     }
 }
 

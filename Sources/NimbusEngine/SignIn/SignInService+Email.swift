@@ -272,7 +272,7 @@ extension SignInService {
     private func sendCodeUnlessTaken(_ code: SignInCode, context: SignInContext) async throws(NimbusError) {
         do {
             if try await hasAccount(code.email, context: context) {
-                outbox.post(SignInMail.accountExists(to: code.email, container: context.container))
+                post(SignInMail.accountExists(to: code.email, container: context.container), context: context)
             } else {
                 try await sendCode(code, context: context)
             }
@@ -289,7 +289,7 @@ extension SignInService {
         let digits = Self.makeCode()
         code.codeHash = Self.codeHash(digits, email: code.email, container: code.container)
         try await store.saveSignInCode(code)
-        outbox.post(SignInMail.code(digits, to: code.email, purpose: code.purpose, container: context.container, link: nil))
+        post(SignInMail.code(digits, to: code.email, purpose: code.purpose, container: context.container, link: nil), context: context)
     }
 
     private func createEmailUser(_ email: String, name: String, passwordHash: String?, context: SignInContext) async throws -> SignedIn {

@@ -132,6 +132,13 @@ public final class SignInService: Sendable {
         )
     }
 
+    /// Queues a message of a container environment's sign-in.
+    func post(_ message: MailMessage, context: SignInContext) {
+        var message = message
+        message.sender = context.containerEnvironment
+        outbox.post(message)
+    }
+
     /// Refuses a request from a client address that has made too many, and counts this one:
     /// for what creates something (an account, a mail), which a flood must not repeat.
     func checkClient(_ context: SignInContext) throws(NimbusError) {

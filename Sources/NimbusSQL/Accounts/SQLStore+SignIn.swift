@@ -31,6 +31,13 @@ extension SQLStore: SignInStore {
             )
             settings.providers[index].clientSecret = String(decoding: opened, as: UTF8.self)
         }
+        if let sealed = settings.smtpURL {
+            let opened = try cipher.open(
+                Array(Data(base64Encoded: sealed) ?? Data()),
+                identity: "sign-in-smtp|\(environment.container)|\(environment.environment.rawValue)"
+            )
+            settings.smtpURL = String(decoding: opened, as: UTF8.self)
+        }
         return settings
     }
 
@@ -41,6 +48,10 @@ extension SQLStore: SignInStore {
             guard let secret = sealed.providers[index].clientSecret else { continue }
             let box = try cipher.seal(Data(secret.utf8), identity: Self.secretIdentity(sealed.providers[index], environment))
             sealed.providers[index].clientSecret = Data(box).base64EncodedString()
+        }
+        if let url = sealed.smtpURL {
+            let box = try cipher.seal(Data(url.utf8), identity: "sign-in-smtp|\(environment.container)|\(environment.environment.rawValue)")
+            sealed.smtpURL = Data(box).base64EncodedString()
         }
         let json = String(decoding: try JSONEncoder().encode(sealed), as: UTF8.self)
         try await database.write { connection in

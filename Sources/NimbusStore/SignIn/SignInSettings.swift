@@ -24,6 +24,9 @@ public struct SignInSettings: Sendable, Hashable, Codable {
     public var callbackURLs: [String]
     /// The OpenID Connect providers whose ID tokens sign people in.
     public var providers: [SignInProvider]
+    /// The SMTP server this container environment's mail goes through, as an SMTP URL (it may
+    /// hold a password: stores keep it encrypted); `nil`: the server's own (`NIMBUS_SMTP_URL`).
+    public var smtpURL: String?
 
     /// Creates the default settings.
     public init(
@@ -32,7 +35,8 @@ public struct SignInSettings: Sendable, Hashable, Codable {
         anonymousEnabled: Bool = true,
         minimumPasswordLength: Int = 10,
         callbackURLs: [String] = [],
-        providers: [SignInProvider] = []
+        providers: [SignInProvider] = [],
+        smtpURL: String? = nil
     ) {
         self.passwordEnabled = passwordEnabled
         self.emailCodeEnabled = emailCodeEnabled
@@ -40,6 +44,7 @@ public struct SignInSettings: Sendable, Hashable, Codable {
         self.minimumPasswordLength = minimumPasswordLength
         self.callbackURLs = callbackURLs
         self.providers = providers
+        self.smtpURL = smtpURL
     }
 
     /// The provider configured under `name`, if any.
@@ -57,5 +62,6 @@ public struct SignInSettings: Sendable, Hashable, Codable {
         minimumPasswordLength = try values.decodeIfPresent(Int.self, forKey: .minimumPasswordLength) ?? defaults.minimumPasswordLength
         callbackURLs = try values.decodeIfPresent([String].self, forKey: .callbackURLs) ?? []
         providers = try values.decodeIfPresent([SignInProvider].self, forKey: .providers) ?? []
+        smtpURL = try values.decodeIfPresent(String.self, forKey: .smtpURL)
     }
 }
