@@ -3,7 +3,9 @@
 # person to Nimbus's sign-in page on another; they sign up (reading the code Nimbus mails to a
 # real SMTP server on loopback, the suite's aiosmtpd one), come back to the app's callback with the
 # token, and the app makes a signed-in request with it. Then the same person signs in through a
-# popup that posts the token to the app's window. Screenshots of each step go to the artefacts
+# popup that posts the token to the app's window, and a third time with an OpenID Connect
+# provider (oidc_issuer.py: a consent page, then the code flow with PKCE back to Nimbus and on to
+# the app). Screenshots of each step go to the artefacts
 # directory. Needs Debian's chromium and chromium-driver and selenium (scripts/browser-test
 # installs them). Exits non-zero on any failure.
 # Usage: Tests/Browser/sign_in_flow.py --nimbus PATH --artefacts DIR
@@ -23,6 +25,7 @@ import threading
 import time
 import urllib.parse
 
+from oidc_issuer import Issuer
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
@@ -251,6 +254,33 @@ def main():
         driver.switch_to.window(app_window)
         wait.until(expected_conditions.text_to_be_present_in_element((By.ID, "status"), "Signed in as Bea"))
         shot("popup-signed-in")
+
+        # A provider: the page's button, the provider's consent page, and back to the app.
+        issuer = Issuer("web-client", "browser-secret", "pat-at-acme", "Pat")
+        try:
+            secret_file = os.path.join(work, "client-secret")
+            with open(secret_file, "w") as secret:
+                secret.write("browser-secret")
+            subprocess.run(
+                [options.nimbus, "auth", "provider", "add", "--container", container, "--name", "acme", "--issuer", issuer.url,
+                 "--client-id", "web-client", "--client-secret-file", secret_file, "--data", server.data],
+                check=True, stdout=subprocess.DEVNULL,
+            )
+            driver.get(app + "/index.html")
+            driver.find_element(By.ID, "redirect").click()
+            wait.until(expected_conditions.presence_of_element_located((By.CSS_SELECTOR, "form.provider button")))
+            shot("provider-button")
+            driver.find_element(By.CSS_SELECTOR, "form.provider button").click()
+            wait.until(expected_conditions.presence_of_element_located((By.ID, "approve")))
+            assert driver.current_url.startswith(issuer.url + "/authorize?"), driver.current_url
+            assert "code_verifier" not in driver.current_url
+            shot("provider-consent")
+            driver.find_element(By.ID, "approve").click()
+            wait.until(expected_conditions.text_to_be_present_in_element((By.ID, "status"), "Signed in as Pat"))
+            assert driver.current_url.startswith(app + "/callback.html?ckWebAuthToken="), driver.current_url
+            shot("provider-signed-in")
+        finally:
+            issuer.stop()
         print("browser test: passed")
         return 0
     except Exception as error:

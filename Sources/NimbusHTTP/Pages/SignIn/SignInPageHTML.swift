@@ -26,6 +26,13 @@ enum SignInPageHTML {
     ) -> String {
         var body = "<h1>Sign in</h1><p class=\"container\">to \(HTML.escape(container))</p>"
         if let message { body += "<p class=\"message\" role=\"alert\">\(HTML.escape(message))</p>" }
+        // Providers first: one click, as people expect of "Sign in with Apple".
+        for provider in settings.providers {
+            let label = provider.kind == .apple ? "Sign in with Apple" : "Continue with \(provider.name)"
+            body += form(hidden, "provider", title: nil, button: label) {
+                "<input type=\"hidden\" name=\"provider\" value=\"\(HTML.escape(provider.name))\">"
+            }
+        }
         if settings.passwordEnabled {
             body += form(hidden, "signin", title: "Sign in", button: "Sign in") {
                 field("email", "Email", type: "email", value: email, autocomplete: "username")
@@ -45,12 +52,6 @@ enum SignInPageHTML {
         if settings.emailCodeEnabled {
             body += form(hidden, "code", title: "Email me a code", button: "Send code") {
                 field("email", "Email", type: "email", autocomplete: "email")
-            }
-        }
-        for provider in settings.providers {
-            let label = provider.kind == .apple ? "Sign in with Apple" : "Continue with \(provider.name)"
-            body += form(hidden, "provider", title: nil, button: label) {
-                "<input type=\"hidden\" name=\"provider\" value=\"\(HTML.escape(provider.name))\">"
             }
         }
         if settings.anonymousEnabled {
