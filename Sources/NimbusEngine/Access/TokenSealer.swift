@@ -39,7 +39,7 @@ struct TokenSealer: Sendable {
         let mac: Data
         if token.contains(".") {
             let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-            guard parts.count == 2, let opened = Self.data(base64URL: parts[0]), let code = Self.data(base64URL: parts[1]) else { return nil }
+            guard parts.count == 2, let opened = Base64URL.decode(parts[0]), let code = Base64URL.decode(parts[1]) else { return nil }
             (payload, mac) = (opened, code)
         } else {
             guard let bytes = Data(base64Encoded: token), bytes.count >= Self.macSize else { return nil }
@@ -47,12 +47,5 @@ struct TokenSealer: Sendable {
         }
         guard HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: payload + Data(scope.utf8), using: key) else { return nil }
         return Data(payload)
-    }
-
-    /// Reads a part of a token of the earlier, base64url form.
-    private static func data(base64URL text: Substring) -> Data? {
-        var base64 = String(text).replacing("-", with: "+").replacing("_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        return Data(base64Encoded: base64)
     }
 }

@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 public import Logging
-public import NimbusModel
+import NimbusModel
 public import NimbusStore
 
 /// One email: to whom, about what, and its plain-text body.

@@ -84,7 +84,7 @@ extension SignInService {
         do {
             guard
                 try await store.claimNonce(
-                    Self.sha256Hex("\(provider.issuer)|jti|\(claims.id.value)"),
+                    Credentials.hash("\(provider.issuer)|jti|\(claims.id.value)"),
                     expiresAt: issuedAt + Self.appleNotificationAge
                 )
             else { throw IDTokenVerifier.rejected("the notification was handled before") }

@@ -217,20 +217,11 @@ public actor IDTokenVerifier {
         guard !sent.isEmpty else { return false }
         if carried == sent { return true }
         guard case .exactOrSHA256 = match else { return false }
-        return carried.lowercased() == Hex.string(Array(SHA256.hash(data: Array(sent.utf8))))
+        return carried.lowercased() == Credentials.hash(sent)
     }
 
     static func rejected(_ reason: String) -> NimbusError {
         NimbusError(.authenticationFailed, "idToken rejected: \(reason)")
-    }
-}
-
-/// Base64url without padding, as JSON web tokens use it.
-enum Base64URL {
-    static func decode(_ text: Substring) -> Data? {
-        var base64 = String(text).replacing("-", with: "+").replacing("_", with: "/")
-        while base64.utf8.count % 4 != 0 { base64 += "=" }
-        return Data(base64Encoded: base64)
     }
 }
 

@@ -27,7 +27,7 @@ extension SignInService {
             provider: SignInIdentity.anonymousProvider,
             subject: credentialID,
             userRecordName: user.userRecordName,
-            secretHash: Self.sha256Hex(secret),
+            secretHash: Credentials.hash(secret),
             createdAt: clock.millisecondsSince1970
         )
         do {
@@ -54,7 +54,7 @@ extension SignInService {
                     inContainer: context.container
                 ),
                 let stored = identity.secretHash,
-                ConstantTime.equal(Array(Self.sha256Hex(String(parts[1])).utf8), Array(stored.utf8))
+                ConstantTime.equal(Array(Credentials.hash(String(parts[1])).utf8), Array(stored.utf8))
             else {
                 countClient(context)
                 throw failure

@@ -46,8 +46,8 @@ extension SignInService {
     {
         let provider = try await browserProvider(name, context: context)
         let endpoints = try await verifier.endpoints(of: provider.issuer)
-        let verifierCode = Self.base64URL(Credentials.randomBytes(32))
-        let challenge = Self.base64URL(Array(SHA256.hash(data: Array(verifierCode.utf8))))
+        let verifierCode = Base64URL.encode(Credentials.randomBytes(32))
+        let challenge = Base64URL.encode(Array(SHA256.hash(data: Array(verifierCode.utf8))))
         let nonce = Hex.string(Credentials.randomBytes(16))
         let state = Hex.string(Credentials.randomBytes(16))
         var parameters = [
@@ -105,9 +105,5 @@ extension SignInService {
             throw .badRequest("provider \(name.prefix(64)) is not configured for this container environment")
         }
         return provider
-    }
-
-    static func base64URL(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString().replacing("+", with: "-").replacing("/", with: "_").replacing("=", with: "")
     }
 }

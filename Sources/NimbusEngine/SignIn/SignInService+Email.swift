@@ -359,7 +359,7 @@ extension SignInService {
 
     /// A code's stored form, bound to its address and container.
     static func codeHash(_ code: String, email: String, container: String) -> String {
-        sha256Hex("\(container)|\(email)|\(code.filter { !$0.isWhitespace })")
+        Credentials.hash("\(container)|\(email)|\(code.filter { !$0.isWhitespace })")
     }
 
     static func codeMatches(_ code: String, _ pending: SignInCode) -> Bool {

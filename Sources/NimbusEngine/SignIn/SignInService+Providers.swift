@@ -104,7 +104,7 @@ extension SignInService {
             throw error
         }
         do {
-            let claimed = try await store.claimNonce(Self.sha256Hex("\(provider.issuer)|\(nonce)"), expiresAt: identity.expiresAt + 60_000)
+            let claimed = try await store.claimNonce(Credentials.hash("\(provider.issuer)|\(nonce)"), expiresAt: identity.expiresAt + 60_000)
             guard claimed else {
                 countClient(context)
                 throw IDTokenVerifier.rejected("the nonce was used before")

@@ -202,10 +202,6 @@ public final class SignInService: Sendable {
         return password
     }
 
-    static func sha256Hex(_ text: String) -> String {
-        Hex.string(Array(SHA256.hash(data: Array(text.utf8))))
-    }
-
     func internalError(_ error: any Error) -> NimbusError {
         .fromStore(error, logger: logger)
     }

@@ -131,7 +131,7 @@ struct SharePage {
     /// A link to the sign-in page that comes back here signed in: a person without an account
     /// signs up and accepts in one flow.
     private func signInLink(_ shortGUID: String, location: ContainerEnvironment, text: String) -> String {
-        let page = "/signin/\(location.container)/\(location.environment.rawValue)?return=" + SignInPage.queryEncode("/share/\(shortGUID)")
+        let page = "/signin/\(location.container)/\(location.environment.rawValue)?return=" + FormEncoding.component("/share/\(shortGUID)")
         return #"<p><a class="signin" href="\#(HTML.escape(page))">\#(HTML.escape(text))</a></p>"#
     }
 

@@ -35,14 +35,12 @@ struct ProviderSignInCookie: Codable, Sendable, Equatable {
     /// The cookie's value: the JSON sealed with ChaCha20-Poly1305, base64url.
     func sealed(with key: SymmetricKey) -> String? {
         guard let json = try? JSONEncoder().encode(self), let box = try? ChaChaPoly.seal(json, using: key) else { return nil }
-        return box.combined.base64EncodedString().replacing("+", with: "-").replacing("/", with: "_").replacing("=", with: "")
+        return Base64URL.encode(Array(box.combined))
     }
 
     /// The cookie a value seals, or `nil` if it was changed or is too old.
     static func open(_ value: String, with key: SymmetricKey, now: Int64) -> ProviderSignInCookie? {
-        var base64 = value.replacing("-", with: "+").replacing("_", with: "/")
-        while base64.utf8.count % 4 != 0 { base64 += "=" }
-        guard let data = Data(base64Encoded: base64), let box = try? ChaChaPoly.SealedBox(combined: data),
+        guard let data = Base64URL.decode(Substring(value)), let box = try? ChaChaPoly.SealedBox(combined: data),
             let json = try? ChaChaPoly.open(box, using: key), let cookie = try? JSONDecoder().decode(Self.self, from: json),
             now - cookie.issuedAt < lifetime, cookie.issuedAt <= now + 60_000
         else { return nil }

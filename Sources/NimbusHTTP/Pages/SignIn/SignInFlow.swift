@@ -6,6 +6,7 @@
 
 import Crypto
 import Foundation
+import NimbusEngine
 import NimbusModel
 
 /// Where a browser sign-in goes back to, carried through the sign-in page's forms and sealed
@@ -37,27 +38,17 @@ struct SignInFlow: Codable, Sendable, Equatable {
     func sealed(with key: SymmetricKey) -> String {
         let json = (try? JSONEncoder().encode(self)) ?? Data()
         let mac = Data(HMAC<SHA256>.authenticationCode(for: json, using: key))
-        return Self.base64URL(json) + "." + Self.base64URL(mac)
+        return Base64URL.encode(Array(json)) + "." + Base64URL.encode(Array(mac))
     }
 
     /// The flow a form value seals, or `nil` if it was changed, is malformed or too old.
     static func open(_ sealed: String, with key: SymmetricKey, now: Int64) -> SignInFlow? {
         let parts = sealed.split(separator: ".")
-        guard parts.count == 2, let json = decode(parts[0]), let mac = decode(parts[1]),
+        guard parts.count == 2, let json = Base64URL.decode(parts[0]), let mac = Base64URL.decode(parts[1]),
             HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: json, using: key),
             let flow = try? JSONDecoder().decode(SignInFlow.self, from: json),
             now - flow.issuedAt < lifetime, flow.issuedAt <= now + 60_000
         else { return nil }
         return flow
-    }
-
-    private static func base64URL(_ data: Data) -> String {
-        data.base64EncodedString().replacing("+", with: "-").replacing("/", with: "_").replacing("=", with: "")
-    }
-
-    private static func decode(_ text: Substring) -> Data? {
-        var base64 = String(text).replacing("-", with: "+").replacing("_", with: "/")
-        while base64.utf8.count % 4 != 0 { base64 += "=" }
-        return Data(base64Encoded: base64)
     }
 }

@@ -213,7 +213,7 @@ struct SignInPage: Sendable {
 
     /// The URL a provider sends the browser back to, as registered with the provider.
     private func callbackURL(_ provider: String, target: ContainerEnvironment) -> String {
-        "\(publicAddress.value)/signin/\(target.container)/\(target.environment.rawValue)/provider/\(SignInPage.queryEncode(provider))/callback"
+        "\(publicAddress.value)/signin/\(target.container)/\(target.environment.rawValue)/provider/\(FormEncoding.component(provider))/callback"
     }
 
     /// Sends the browser to the provider, keeping what finishing needs in an encrypted cookie.
@@ -312,7 +312,7 @@ struct SignInPage: Sendable {
         if let callback = flow.callback {
             var parameters = [("ckWebAuthToken", signedIn.webAuthToken), ("ckSession", signedIn.webAuthToken)]
             if let state = flow.state { parameters.append(("state", state)) }
-            let encoded = parameters.map { "\($0.0)=\(Self.queryEncode($0.1))" }.joined(separator: "&")
+            let encoded = parameters.map { "\($0.0)=\(FormEncoding.component($0.1))" }.joined(separator: "&")
             let location: String
             if flow.tokenInFragment {
                 location = callback.split(separator: "#", maxSplits: 1).first.map(String.init)! + "#" + encoded
@@ -322,7 +322,7 @@ struct SignInPage: Sendable {
             return Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store", SharePage.referrerPolicy: "no-referrer"])
         }
         if let path = flow.returnPath {
-            let location = path + "?ckWebAuthToken=" + Self.queryEncode(signedIn.webAuthToken)
+            let location = path + "?ckWebAuthToken=" + FormEncoding.component(signedIn.webAuthToken)
             return Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store", SharePage.referrerPolicy: "no-referrer"])
         }
         if let origin = flow.origin {
@@ -373,11 +373,5 @@ struct SignInPage: Sendable {
     private func cookie(_ value: String) -> String {
         let secure = publicAddress.value.lowercased().hasPrefix("https://") ? "; Secure" : ""
         return "\(Self.csrfCookie)=\(value); Path=/signin; HttpOnly; SameSite=Strict; Max-Age=3600\(secure)"
-    }
-
-    static func queryEncode(_ text: String) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
     }
 }
