@@ -10,21 +10,9 @@ import NimbusSQL
 /// the APNs key never appear, however it is printed (`"\(configuration)"`, `String(reflecting:)`,
 /// `dump`), and so neither do they when a type that holds it is printed, as the service
 /// lifecycle does with every service at debug level.
-extension ServerConfiguration: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    public var description: String {
-        "ServerConfiguration("
-            + redactedProperties.map { "\($0.label): \($0.value)" }.joined(separator: ", ")
-            + ")"
-    }
-
-    public var debugDescription: String { description }
-
-    public var customMirror: Mirror {
-        Mirror(self, children: redactedProperties.map { (label: Optional($0.label), value: $0.value as Any) }, displayStyle: .struct)
-    }
-
+extension ServerConfiguration: RedactedDescription {
     /// Every property, with each secret replaced by whether it is set.
-    private var redactedProperties: [(label: String, value: String)] {
+    var redactedProperties: [(label: String, value: String)] {
         [
             ("dataDirectory", dataDirectory),
             ("databaseURL", databaseURL.map(Self.redactedDatabaseURL) ?? "SQLite"),
@@ -50,6 +38,26 @@ extension ServerConfiguration: CustomStringConvertible, CustomDebugStringConvert
     /// since where its password is cannot be told.
     private static func redactedDatabaseURL(_ url: String) -> String {
         (try? PostgresLocation(url: url)).map { "\($0)" } ?? "(a database URL that does not parse)"
+    }
+}
+
+/// A value that holds secrets and describes itself without them, however it is printed
+/// (`"\(value)"`, `String(reflecting:)`, `dump`): each conformer lists its properties with the
+/// secrets already replaced.
+protocol RedactedDescription: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// Every property, each secret replaced by whether it is set.
+    var redactedProperties: [(label: String, value: String)] { get }
+}
+
+extension RedactedDescription {
+    public var description: String {
+        "\(Self.self)(" + redactedProperties.map { "\($0.label): \($0.value)" }.joined(separator: ", ") + ")"
+    }
+
+    public var debugDescription: String { description }
+
+    public var customMirror: Mirror {
+        Mirror(self, children: redactedProperties.map { (label: Optional($0.label), value: $0.value as Any) }, displayStyle: .struct)
     }
 }
 

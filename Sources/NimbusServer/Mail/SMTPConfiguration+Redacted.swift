@@ -7,21 +7,9 @@
 /// A configuration describes itself without its password, however it is printed
 /// (`"\(configuration)"`, `String(reflecting:)`, `dump`), and so does anything that holds one,
 /// such as ``ServerConfiguration`` in the service lifecycle's debug lines.
-extension SMTPConfiguration: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    public var description: String {
-        "SMTPConfiguration("
-            + redactedProperties.map { "\($0.label): \($0.value)" }.joined(separator: ", ")
-            + ")"
-    }
-
-    public var debugDescription: String { description }
-
-    public var customMirror: Mirror {
-        Mirror(self, children: redactedProperties.map { (label: Optional($0.label), value: $0.value as Any) }, displayStyle: .struct)
-    }
-
+extension SMTPConfiguration: RedactedDescription {
     /// Every property, with the password replaced by whether it is set.
-    private var redactedProperties: [(label: String, value: String)] {
+    var redactedProperties: [(label: String, value: String)] {
         [
             ("host", host),
             ("port", "\(port)"),
