@@ -48,12 +48,17 @@ package final class PostgreSQLDatabase: SQLDatabase {
     private static let maximumWriteAttempts = 10
     /// Connects to the database and brings its schema up to date.
     ///
-    /// The migrations run on a client of their own, run only for them: the pool of the database
-    /// returned runs in ``run()``, as a service of the caller's.
+    /// The migrations run on a client of their own, run only for them, which waits at least 30
+    /// seconds for a connection: the pool of the database returned runs in ``run()``, as a
+    /// service of the caller's, with the location's own wait.
     /// - Returns: the database, and whether it held no container before (a new deployment).
     package static func open(_ location: PostgresLocation, logger: Logger) async throws -> (PostgreSQLDatabase, heldNoData: Bool) {
         var migrations = location
         migrations.poolSize = 1
+        // Opening is once per start: it waits for the database longer than a request would
+        // (a server started beside its database, or on a loaded machine, outlasts a slow first
+        // connection), at least 30 seconds.
+        migrations.connectionWaitMilliseconds = max(location.connectionWaitMilliseconds, 30_000)
         let migrator = PostgreSQLDatabase(migrations, logger: logger)
         let heldNoData = try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await migrator.run() }
