@@ -16,7 +16,7 @@ struct UserCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "user",
         abstract: "Manage users.",
-        subcommands: [Add.self, List.self, Disable.self, Enable.self, Revoke.self]
+        subcommands: [Add.self, List.self, Disable.self, Enable.self, Revoke.self, Delete.self]
     )
 
     /// `nimbus user add NAME --container ID`: prints the user's web auth token.
@@ -117,6 +117,28 @@ struct UserCommand: AsyncParsableCommand {
         func run() async throws {
             let ended = try await Admin.run(data) { instance in try await instance.signIn.revokeSessions(of: user, container: container) }
             Output.print(json: json, ["userRecordName": user, "sessionsEnded": "\(ended)"])
+        }
+    }
+
+    /// `nimbus user delete USER --container ID`: what the user's own account deletion does.
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Delete a user: their private data, their zones and the shares in them, their part in others' shares."
+        )
+
+        @OptionGroup var data: DataOptions
+        @Argument(help: "The user record name.") var user: String
+        @Option(help: "The container.") var container: String
+        @Flag(help: "Print one JSON object.") var json = false
+
+        func run() async throws {
+            let deletion = try await Admin.run(data) { instance in
+                try await instance.signIn.deleteUser(user, container: container, database: instance.database)
+            }
+            Output.print(
+                json: json,
+                ["userRecordName": user, "status": "deleted", "zonesDeleted": "\(deletion.zonesDeleted)", "sharesLeft": "\(deletion.sharesLeft)"]
+            )
         }
     }
 }

@@ -5,7 +5,8 @@
 # token, and the app makes a signed-in request with it. Then the same person signs in through a
 # popup that posts the token to the app's window, and a third time with an OpenID Connect
 # provider (oidc_issuer.py: a consent page, then the code flow with PKCE back to Nimbus and on to
-# the app). Screenshots of each step go to the artefacts
+# the app). Between them, `nimbus login --browser` signs the CLI in through the same page, and an
+# operator's `nimbus user delete` ends that session. Screenshots of each step go to the artefacts
 # directory. Needs Debian's chromium and chromium-driver and selenium (scripts/browser-test
 # installs them). Exits non-zero on any failure.
 # Usage: Tests/Browser/sign_in_flow.py --nimbus PATH --artefacts DIR
@@ -23,7 +24,9 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.error
 import urllib.parse
+import urllib.request
 
 from oidc_issuer import Issuer
 from selenium import webdriver
@@ -254,6 +257,46 @@ def main():
         driver.switch_to.window(app_window)
         wait.until(expected_conditions.text_to_be_present_in_element((By.ID, "status"), "Signed in as Bea"))
         shot("popup-signed-in")
+
+        # nimbus login --browser: the page sends the session to the CLI's one-time loopback listener.
+        profile = os.path.join(work, "profile.json")
+        login = Process([options.nimbus, "login", "--browser", "--no-open", "--url", nimbus, "--container", container,
+                         "--api-token", api_token, "--profile", profile, "--json"])
+        page = login.wait_for(r"Sign in on this page: (\S+)").group(1)
+        callback = urllib.parse.parse_qs(urllib.parse.urlparse(page).query)["callback"][0]
+        assert re.match(r"^http://127\.0\.0\.1:[0-9]+/callback$", callback), callback
+        # Another page on the machine cannot hand the CLI a session: without the login's state, a 400.
+        try:
+            urllib.request.urlopen(callback + "?ckWebAuthToken=forged&state=guessed", timeout=WAIT_SECONDS)
+            raise AssertionError("the listener took a redirect without the login's state")
+        except urllib.error.HTTPError as refused:
+            assert refused.code == 400, refused.code
+        driver.get(page)
+        signin = wait.until(expected_conditions.presence_of_element_located((By.CSS_SELECTOR, "form.signin")))
+        signin.find_element(By.NAME, "email").send_keys("bea@example.com")
+        signin.find_element(By.NAME, "password").send_keys(PASSWORD)
+        signin.find_element(By.CSS_SELECTOR, "button").click()
+        wait.until(expected_conditions.text_to_be_present_in_element((By.ID, "status"), "Signed in. You can close this page"))
+        shot("cli-login-done")
+        status = login.process.wait(WAIT_SECONDS)
+        assert status == 0, "nimbus login exited with %d: %s" % (status, "\n".join(login.lines))
+        signed_in = json.loads(login.wait_for(r"^(\{.*\})$").group(1))
+        zones = subprocess.run([options.nimbus, "zone", "list", "--profile", profile], capture_output=True, text=True)
+        assert zones.returncode == 0, "zone list failed: " + zones.stderr
+        # The operator deletes the user; the CLI's session ends with the account.
+        subprocess.run(
+            [options.nimbus, "user", "delete", signed_in["userRecordName"], "--container", container, "--data", server.data],
+            check=True, stdout=subprocess.DEVNULL,
+        )
+        # The server caches tokens for a few seconds (docs/accounts.md, Sessions): the deletion,
+        # made by another process, reaches it within that time.
+        deadline = time.monotonic() + WAIT_SECONDS
+        while True:
+            zones = subprocess.run([options.nimbus, "zone", "list", "--profile", profile], capture_output=True, text=True)
+            if zones.returncode != 0 or time.monotonic() > deadline:
+                break
+            time.sleep(0.5)
+        assert zones.returncode != 0 and "AUTHENTICATION" in zones.stderr, "the deleted user's session still works: " + zones.stdout
 
         # A provider: the page's button, the provider's consent page, and back to the app.
         issuer = Issuer("web-client", "browser-secret", "pat-at-acme", "Pat")

@@ -44,9 +44,12 @@ struct ClientOptions: ParsableArguments {
             ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".nimbus/profile.json").path
     }
 
+    /// Where a sign-in goes.
+    typealias SignInTarget = (url: String, container: String, environment: Environment, apiToken: String)
+
     /// What signing in needs: the server, the container, its environment and API token (never a
     /// user's token: signing in makes one).
-    func signInTarget() throws -> (url: String, container: String, environment: Environment, apiToken: String) {
+    func signInTarget() throws -> SignInTarget {
         // Signing in makes the profile: one that does not exist yet is an empty one.
         let profile = try loadProfile(missingIsEmpty: true)
         guard let url = setting(url, "NIMBUS_URL", "url", profile: profile) else {

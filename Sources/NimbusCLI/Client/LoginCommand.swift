@@ -7,6 +7,7 @@
 import ArgumentParser
 import Foundation
 import NimbusClient
+import NimbusEngine
 import NimbusModel
 
 #if canImport(Glibc)
@@ -19,9 +20,11 @@ import NimbusModel
 struct LoginCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "login",
-        abstract: "Sign in (with a code mailed to you, a password, or as a new anonymous account) and save the session in the profile.",
+        abstract: "Sign in (in the browser, with a mailed code, a password, or as a new anonymous account) and save the session.",
         discussion: """
-            With --email, a one-time code is mailed to the address and read from standard input
+            With --browser, the container's sign-in page opens in your browser (or its address is
+            printed, with --no-open) and sends the new session back to a one-time listener on a
+            loopback port; every way the container allows works there, providers included. With --email, a one-time code is mailed to the address and read from standard input
             (a new account is made if the address has none); with --password-stdin too, the
             password is read from standard input instead. With --anonymous NAME, a new anonymous
             account is made. The profile (--profile, NIMBUS_PROFILE or ~/.nimbus/profile.json) then
@@ -34,6 +37,9 @@ struct LoginCommand: AsyncParsableCommand {
     @Option(help: "The email address to sign in with.") var email: String?
     @Flag(help: "Read the password from standard input instead of mailing a code.") var passwordStdin = false
     @Option(help: "Make a new anonymous account with this name.") var anonymous: String?
+    @Flag(help: "Sign in on the container's sign-in page in a browser.") var browser = false
+    @Flag(help: "With --browser: print the page's address instead of opening it.") var noOpen = false
+    @Option(help: "With --browser: how many seconds to wait for the browser.") var timeout: Int = 300
 
     func run() async throws {
         let target = try options.signInTarget()
@@ -43,6 +49,10 @@ struct LoginCommand: AsyncParsableCommand {
             environment: target.environment,
             authentication: .apiToken(target.apiToken, webAuthToken: nil)
         )
+        if browser {
+            try await signInInBrowser(container, target: target)
+            return
+        }
         let result: SignInResult
         do {
             if let anonymous {
@@ -55,21 +65,68 @@ struct LoginCommand: AsyncParsableCommand {
                     result = try await container.verify(email: email, code: try Self.readLine("A code was mailed to \(email). Code: "))
                 }
             } else {
-                throw CommandFailure(description: "pass --email ADDRESS (a mailed code, or --password-stdin) or --anonymous NAME")
+                throw CommandFailure(
+                    description: "pass --browser, --email ADDRESS (a mailed code, or --password-stdin) or --anonymous NAME"
+                )
             }
         } catch let error as NimbusError {
             throw CommandFailure(description: error.reason)
         }
         guard let token = container.webAuthToken else { throw CommandFailure(description: "the server signed nobody in") }
+        try keep(token, anonymousCredential: result.anonymousCredential, target: target)
+        Output.print(json: options.json, ["userRecordName": result.userRecordName, "profile": options.profilePath])
+    }
+
+    /// The loopback flow: the page, the browser, and the token coming back to this process.
+    private func signInInBrowser(_ container: Container, target: ClientOptions.SignInTarget) async throws {
+        let loopback = LoopbackSignIn()
+        let base = target.url.hasSuffix("/") ? String(target.url.dropLast()) : target.url
+        let noOpen = self.noOpen
+        let token = try await loopback.receive(timeout: .seconds(timeout)) { callback in
+            let page =
+                "\(base)/signin/\(FormEncoding.component(target.container))/\(target.environment.rawValue)"
+                + "?callback=\(FormEncoding.component(callback))&state=\(loopback.state)"
+            FileHandle.standardError.write(Data("Sign in on this page: \(page)\n".utf8))
+            if !noOpen { Self.openInBrowser(page) }
+        }
+        let signedIn = Container(
+            serverURL: target.url,
+            identifier: target.container,
+            environment: target.environment,
+            authentication: .apiToken(target.apiToken, webAuthToken: token)
+        )
+        guard case .signedIn(let userRecordName) = try await signedIn.accountStatus() else {
+            throw CommandFailure(description: "the token the browser brought back signs nobody in")
+        }
+        try keep(token, anonymousCredential: nil, target: target)
+        Output.print(json: options.json, ["userRecordName": userRecordName, "profile": options.profilePath])
+    }
+
+    /// Saves the session in the profile, with where it is valid.
+    private func keep(_ token: String, anonymousCredential: String?, target: ClientOptions.SignInTarget) throws {
         var profile = try options.loadProfile(missingIsEmpty: true)
         profile["url"] = target.url
         profile["container"] = target.container
         profile["environment"] = target.environment.rawValue
         profile["apiToken"] = target.apiToken
         profile["webAuthToken"] = token
-        if let credential = result.anonymousCredential { profile["anonymousCredential"] = credential }
+        if let anonymousCredential { profile["anonymousCredential"] = anonymousCredential }
         try Self.save(profile, to: options.profilePath)
-        Output.print(json: options.json, ["userRecordName": result.userRecordName, "profile": options.profilePath])
+    }
+
+    /// Opens a page in the desktop's browser; where there is none, the printed address is enough.
+    private static func openInBrowser(_ page: String) {
+        #if os(macOS)
+            let opener = "/usr/bin/open"
+        #else
+            let opener = "/usr/bin/xdg-open"
+        #endif
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: opener)
+        process.arguments = [page]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try? process.run()
     }
 
     /// One line of standard input (the prompt goes to standard error, so output stays clean).

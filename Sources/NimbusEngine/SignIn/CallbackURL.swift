@@ -12,8 +12,9 @@ public import NimbusStore
 /// Decision: registered URLs match exactly (scheme, host, port and path; the query the flow
 /// adds is not part of it), so no open redirect can be built from a registered prefix. A
 /// loopback URL (`http://127.0.0.1`, `http://localhost`, `http://[::1]`) matches any port, as
-/// RFC 8252 asks for native apps and the CLI, and is accepted in development without being
-/// registered. Production takes HTTPS only.
+/// RFC 8252 asks for native apps and the CLI (`nimbus login --browser`), and is accepted in
+/// development without being registered. Production takes HTTPS, and plain-HTTP loopback URLs
+/// only once registered (RFC 8252 §8.3: loopback traffic never leaves the machine).
 public struct CallbackURL: Sendable, Hashable {
     /// `http` or `https`.
     public var scheme: String
@@ -77,14 +78,14 @@ public struct CallbackURL: Sendable, Hashable {
         return "\(scheme)://\(hostPart)" + (port.map { ":\($0)" } ?? "")
     }
 
-    /// Whether an environment may use the URL at all.
-    public func isAllowed(in environment: Environment) -> Bool {
-        scheme == "https" || (isLoopback && environment == .development)
+    /// Whether the URL may be a callback at all: HTTPS, or plain HTTP on loopback.
+    public var isAllowed: Bool {
+        scheme == "https" || isLoopback
     }
 
     /// Whether this URL is one `settings` registers (or a loopback one development accepts).
     public func isRegistered(in settings: SignInSettings, environment: Environment) -> Bool {
-        guard isAllowed(in: environment) else { return false }
+        guard isAllowed else { return false }
         if isLoopback && environment == .development { return true }
         return settings.callbackURLs.contains { registered in
             guard let registered = CallbackURL(registered) else { return false }

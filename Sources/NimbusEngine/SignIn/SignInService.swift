@@ -89,8 +89,8 @@ public final class SignInService: Sendable {
 
     /// Saves a container environment's sign-in settings.
     /// - Throws: `.unknownItem` if the container environment does not exist; `.badRequest` for
-    ///   a provider whose issuer is not HTTPS (plain HTTP only on loopback) or a callback URL
-    ///   that production may not use.
+    ///   a provider whose issuer, or a callback URL, is not HTTPS (plain HTTP only on
+    ///   loopback).
     public func saveSettings(_ settings: SignInSettings, for environment: ContainerEnvironment) async throws(NimbusError) {
         for provider in settings.providers {
             guard OpenIDURLPolicy.isAllowed(provider.issuer) else {
@@ -101,8 +101,8 @@ public final class SignInService: Sendable {
             }
         }
         for url in settings.callbackURLs {
-            guard let callback = CallbackURL(url), callback.isAllowed(in: environment.environment) else {
-                throw .badRequest("callback URL \(url) must be an https URL (plain http only on loopback, in development)")
+            guard let callback = CallbackURL(url), callback.isAllowed else {
+                throw .badRequest("callback URL \(url) must be an https URL (plain http only on loopback)")
             }
         }
         do {

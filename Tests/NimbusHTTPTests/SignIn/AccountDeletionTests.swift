@@ -114,6 +114,32 @@ struct AccountDeletionTests {
         }
     }
 
+    @Test("an operator deletes a user as the user would: shares end, sessions end, the address is free; an unknown user is NOT_FOUND")
+    func operatorDeletes() async throws {
+        try await HTTPFixture.with { f, client in
+            let gus = try await f.signUp(client, email: "gus@example.com", password: "gus's long password", name: "Gus")
+            let gusToken = try #require(gus["ckWebAuthToken"] as? String)
+            let gusUser = try #require(gus["userRecordName"] as? String)
+            let hal = try await f.auth(client, "signup", ["name": "Hal"]).json
+            let halToken = try #require(hal["ckWebAuthToken"] as? String)
+            let halUser = try #require(hal["userRecordName"] as? String)
+            try await share(f, client, zone: "GusChats", owner: gusToken, guest: (halUser, halToken))
+
+            let deletion = try await f.instance.signIn.deleteUser(gusUser, container: HTTPFixture.container, database: f.instance.database)
+            #expect(deletion.zonesDeleted == 1 && deletion.sharesLeft == 0)
+            #expect(try await f.currentUser(client, token: gusToken) == nil)
+            let shared = try await post(f, client, "zones/list", "{}", token: halToken, scope: "shared")
+            #expect((shared["zones"] as? [Any])?.isEmpty == true)
+            try await f.auth(client, "signin", ["email": "gus@example.com", "password": "gus's long password"])
+                .expectError("AUTHENTICATION_FAILED", status: .unauthorized)
+
+            await #expect(throws: NimbusError.self) {
+                try await f.instance.signIn.deleteUser(gusUser, container: HTTPFixture.container, database: f.instance.database)
+            }
+            #expect(try await f.currentUser(client, token: halToken) != nil)
+        }
+    }
+
     @Test("deleting needs a signed-in user")
     func needsUser() async throws {
         try await HTTPFixture.with { f, client in

@@ -9,6 +9,7 @@ import HTTPTypes
 import HummingbirdTesting
 import NimbusEngine
 import NimbusModel
+import NimbusStore
 import NimbusTesting
 import Testing
 
@@ -156,6 +157,33 @@ struct SignInPageTests {
             f.clock.advance(by: .seconds(3601))
             try await Self.post(client, opened, ["action": "anonymous", "name": "X"]).expectError("BAD_REQUEST", status: .badRequest)
             #expect(try await f.userCount() == users)
+        }
+    }
+
+    @Test("a loopback callback (nimbus login, native apps) takes any port; production takes it only once registered")
+    func loopbackCallback() async throws {
+        try await HTTPFixture.with { f, client in
+            let production = "/signin/\(HTTPFixture.container)/production"
+            func status(_ page: String, _ callback: String) async throws -> HTTPResponse.Status {
+                var allowed = CharacterSet.alphanumerics
+                allowed.insert(charactersIn: "-._~")
+                return try await client.send(.get, page + "?callback=" + callback.addingPercentEncoding(withAllowedCharacters: allowed)!).status
+            }
+            _ = try await f.instance.accounts.createContainer(HTTPFixture.container, environment: .production)
+            #expect(try await status(Self.page, "http://127.0.0.1:5123/callback") == .ok)
+            #expect(try await status(production, "http://127.0.0.1:5123/callback") == .badRequest)
+            let environment = ContainerEnvironment(container: HTTPFixture.container, environment: .production)
+            var settings = try await f.instance.signIn.settings(environment)
+            settings.callbackURLs = ["http://127.0.0.1/callback"]
+            try await f.instance.signIn.saveSettings(settings, for: environment)
+            #expect(try await status(production, "http://127.0.0.1:5123/callback") == .ok)
+            #expect(try await status(production, "http://127.0.0.1:61000/callback") == .ok)
+            #expect(try await status(production, "http://127.0.0.1:5123/elsewhere") == .badRequest)
+            #expect(try await status(production, "http://127.0.0.1.evil.com:5123/callback") == .badRequest)
+            #expect(try await status(production, "http://example.com:5123/callback") == .badRequest)
+            // Plain HTTP anywhere but loopback cannot even be registered.
+            settings.callbackURLs = ["http://app.example.com/callback"]
+            await #expect(throws: NimbusError.self) { try await f.instance.signIn.saveSettings(settings, for: environment) }
         }
     }
 

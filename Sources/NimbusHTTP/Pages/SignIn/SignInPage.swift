@@ -111,7 +111,7 @@ struct SignInPage: Sendable {
         }
         if let origin = query["origin"].map(String.init) {
             guard let url = CallbackURL(origin + "/"), url.path == "/", url.origin == origin.lowercased(),
-                url.isAllowed(in: target.environment),
+                url.isAllowed,
                 (url.isLoopback && target.environment == .development)
                     || settings.callbackURLs.contains(where: { CallbackURL($0)?.origin == url.origin })
             else {
