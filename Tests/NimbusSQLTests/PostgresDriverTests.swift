@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
+import Logging
 import NimbusModel
 import NimbusStore
 import NimbusTestSupport
@@ -83,5 +84,45 @@ struct PostgresDriverTests {
         let applied = try await database.inspect("SELECT COUNT(*) FROM schema_migrations")
         #expect(applied == "\(SQLMigrations.all.count)")
         for store in stores { await store.close() }
+    }
+
+    @Test(
+        "a start that waits for another process's migrations longer than the statement timeout still starts",
+        .enabled(if: TestDatabase.postgresServer != nil, "needs the PostgreSQL server scripts/test starts")
+    )
+    func migrationWaitOutlastsStatementTimeout() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-migrate-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let database = TestDatabase(directory: directory)
+        let server = try #require(database.postgresServer)
+        let schema = try #require(database.postgresSchema)
+        let lock = PostgreSQLDatabase.advisoryLock("nimbus.migrations.\(schema)")
+        // Another process holds the migration lock for 4 s: longer than the 1 s statement
+        // timeout (and the client's 2 s of grace after it) this start is configured with.
+        let holder = try ProcessLaunch.start(
+            "/usr/bin/env",
+            ["psql", String(server.prefix { $0 != "?" }), "-qAt", "-c", "SELECT pg_advisory_lock(\(lock)), pg_sleep(4)"]
+        )
+        defer { holder.signal(SIGKILL) }
+        var held = false
+        for _ in 0..<100 where !held {
+            held =
+                try await database.inspect(
+                    "SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND granted AND ((classid::bigint << 32) | objid::bigint) = \(lock)"
+                ) != "0"
+            if !held { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        #expect(held)
+        let url = try #require(database.postgresURL) + "&statement_timeout=1000"
+        let store = try await SQLStore.openPostgres(
+            PostgresLocation(url: url),
+            cipher: FieldCipher(keyBytes: Array(repeating: 3, count: 32))!,
+            clock: SystemClock(),
+            logger: Logger(label: "test")
+        )
+        Task { await store.run() }
+        #expect(try await store.schemaVersion() == SQLMigrations.all.map(\.version).max())
+        await store.close()
     }
 }

@@ -59,6 +59,9 @@ package final class PostgreSQLDatabase: SQLDatabase {
         // (a server started beside its database, or on a loaded machine, outlasts a slow first
         // connection), at least 30 seconds.
         migrations.connectionWaitMilliseconds = max(location.connectionWaitMilliseconds, 30_000)
+        // Nor does it give up on a statement: it may wait for another process's migrations
+        // (the lock below) as long as they take, and a migration may rewrite a large table.
+        migrations.statementTimeoutMilliseconds = 0
         let migrator = PostgreSQLDatabase(migrations, logger: logger)
         let heldNoData = try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await migrator.run() }
@@ -322,7 +325,7 @@ package final class PostgreSQLDatabase: SQLDatabase {
     }
 
     /// The advisory lock for a name: its 64-bit FNV-1a hash.
-    private static func advisoryLock(_ name: String) -> Int64 {
+    package static func advisoryLock(_ name: String) -> Int64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in name.utf8 {
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
@@ -335,7 +338,7 @@ package final class PostgreSQLDatabase: SQLDatabase {
     private func migrate(schema: String?) async throws {
         do {
             try await transaction("BEGIN") { connection in
-                // A migration may rewrite a large table: no statement timeout for this transaction.
+                // Nor one the database or its role sets.
                 try await connection.execute("SET LOCAL statement_timeout = 0")
                 try await connection.execute(
                     "SELECT pg_advisory_xact_lock(?)",
