@@ -46,6 +46,8 @@ extension StoreError {
             return NimbusError(.badRequest, "a value in the request cannot be stored (text must not contain NUL characters)")
         case .quotaExceeded:
             return NimbusError(.quotaExceeded, "the owner's storage quota is exhausted (\(detail)); nothing was written")
+        case .assetNotFound:
+            return NimbusError(.badRequest, "an asset of the record is gone (unreferenced uploads are removed after a while); upload it again")
         case .constraintViolation:
             logger.error("Database refused a write", metadata: [LogKey.error: "\(debugDescription)"])
             return NimbusError(.internalError, "internal error")

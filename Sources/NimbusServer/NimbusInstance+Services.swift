@@ -12,7 +12,8 @@ public import ServiceLifecycle
 extension NimbusInstance {
     /// The instance's long-lived work, each a service of one group, in start order (they stop in
     /// reverse): the store, then notification dispatch and its relay between instances, APNs and
-    /// webhook delivery, and the pruners of inboxes and tombstones.
+    /// webhook delivery, the pruners of inboxes and tombstones, and the collector of assets no
+    /// record references.
     ///
     /// `nimbus serve` runs them with the HTTP server in the application's group; a test server
     /// without a listener runs them with ``withServices(_:)``.
@@ -24,6 +25,7 @@ extension NimbusInstance {
             BackgroundLoop("WebhookDelivery") { await webhooks.run() },
             BackgroundLoop("MailOutbox") { await mailOutbox.run() },
             BackgroundLoop.every(.seconds(3600), on: clock, "InboxPruner") { await pruneInboxesLogged() },
+            BackgroundLoop.every(.seconds(3600), on: clock, "AssetCollector") { await collectAssetsLogged() },
         ]
         if let apns { services.append(BackgroundLoop("APNsDelivery") { await apns.run() }) }
         if let retention = configuration.tombstoneRetention {
@@ -69,6 +71,14 @@ extension NimbusInstance {
             if removed > 0 { logger.info("Pruned notification inboxes", metadata: [LogKey.count: "\(removed)"]) }
         } catch {
             logger.warning("Pruning notification inboxes failed", metadata: [LogKey.error: "\(error)"])
+        }
+    }
+
+    private func collectAssetsLogged() async {
+        do {
+            _ = try await assets.collect()
+        } catch {
+            logger.warning("Collecting unreferenced assets failed", metadata: [LogKey.error: "\(error)"])
         }
     }
 

@@ -31,6 +31,8 @@ public struct NimbusInstance: Sendable {
     public let accounts: AccountService
     /// People signing themselves up and in.
     public let signIn: SignInService
+    /// Asset uploads, downloads and their collection.
+    public let assets: AssetService
     /// Sends sign-in mail in the background.
     let mailOutbox: MailOutbox
     /// Turns committed writes into notifications and hands them to connections.
@@ -119,6 +121,15 @@ public struct NimbusInstance: Sendable {
             cursorKey: keys.token,
             logger: logger
         )
+        let assets = AssetService(
+            blobs: try FileAssetBlobStore(directory: configuration.dataDirectory + "/assets"),
+            store: store,
+            tokenKey: keys.token,
+            encryptionKey: keys.field,
+            clock: clock,
+            configuration: configuration.assets,
+            logger: logger
+        )
         let dispatcher = NotificationDispatcher(
             store: store,
             signal: database.changeSignal,
@@ -162,6 +173,7 @@ public struct NimbusInstance: Sendable {
             database: database,
             accounts: accounts,
             signIn: signIn,
+            assets: assets,
             mailOutbox: mailOutbox,
             dispatcher: dispatcher,
             apns: apns,

@@ -89,6 +89,7 @@ public enum NimbusServer {
             database: instance.database,
             accounts: instance.accounts,
             signIn: instance.signIn,
+            assets: instance.assets,
             dispatcher: instance.dispatcher,
             courier: WebCourier(tokens: instance.pushTokens, dispatcher: instance.dispatcher, clock: instance.clock, logger: logger)
         )

@@ -63,6 +63,8 @@ public struct ServerConfiguration: Sendable {
     /// The SMTP server that sign-in mail goes through. `nil` (the default): mail is written to
     /// the log instead (``LogMailer``), which suits development only.
     public var smtp: SMTPConfiguration?
+    /// Asset limits and the retention of uploads no record references.
+    public var assets = AssetService.Configuration()
 
     /// Creates a configuration with the defaults above.
     public init(

@@ -23,6 +23,9 @@ public struct StoreError: Error, Sendable, CustomStringConvertible, CustomDebugS
         case unstorableValue
         /// A write would take its owner past their storage quota; `detail` says by how much.
         case quotaExceeded
+        /// A saved asset field names an asset that no longer exists (it was collected) or
+        /// belongs to another database.
+        case assetNotFound
         /// The database refused a write that broke one of its rules other than uniqueness (a
         /// `NOT NULL` or `CHECK` constraint): a defect of the store, not of the request.
         case constraintViolation

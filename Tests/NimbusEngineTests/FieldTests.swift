@@ -19,7 +19,6 @@ struct FieldTests {
         ("bytes", .bytes(Data([0, 1, 2, 255]))),
         ("encryptedBytes", .encryptedBytes(Data([9, 8]))),
         ("reference", .reference(Reference(recordName: "other", action: .none))),
-        ("asset", .asset(Asset(fileChecksum: "abc", size: 12))),
         ("location", .location(Location(latitude: 52.5, longitude: 13.4, altitude: 34))),
         ("strings", .list(elementType: .string, [.string("a"), .string("b")])),
         ("ints", .list(elementType: .int64, [.int64(1), .int64(2)])),
@@ -27,11 +26,12 @@ struct FieldTests {
         ("timestamps", .list(elementType: .timestamp, [.timestamp(1)])),
         ("bytesList", .list(elementType: .bytes, [.bytes(Data([1]))])),
         ("references", .list(elementType: .reference, [.reference(Reference(recordName: "a"))])),
-        ("assets", .list(elementType: .asset, [.asset(Asset(fileChecksum: "c"))])),
         ("locations", .list(elementType: .location, [.location(Location(latitude: 1, longitude: 2))])),
         ("emptyList", .list(elementType: .string, [])),
     ]
 
+    // Assets are saved with an upload's receipt: the asset suites (NimbusHTTPTests/Assets)
+    // round-trip them, single and in lists, through the store.
     @Test("every field type of the spec round-trips through the store")
     func everyTypeRoundTrips() async throws {
         try await EngineFixture.with { f in

@@ -40,6 +40,7 @@ struct HTTPFixture: Sendable {
         postgresServer: String? = TestDatabase.postgresServer,
         apns: APNsConfiguration? = nil,
         seed: (TestDatabase) async throws -> Void = { _ in },
+        configure: (inout ServerConfiguration) -> Void = { _ in },
         _ body: @escaping @Sendable (HTTPFixture, any TestClientProtocol) async throws -> Void
     ) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-http-\(UUID().uuidString)")
@@ -62,6 +63,7 @@ struct HTTPFixture: Sendable {
         // Passwords hashed at a low cost: the suite checks behaviour, BENCHMARKS.md the cost.
         var configured = configuration
         configured.passwordHashing = .init(logRounds: 10)
+        configure(&configured)
         let mail = TestMailbox()
         let instance = try await NimbusInstance.open(configured, logger: logger, clock: clock, mailer: mail)
         // The users are made once the store serves and before the server listens: the test

@@ -33,6 +33,13 @@ struct TokenSealer: Sendable {
         return (payload + Data(mac)).base64EncodedString()
     }
 
+    /// A token in the URL-safe form (`base64url(payload) "." base64url(mac)`), for a path
+    /// segment; ``open(_:scope:)`` opens both forms.
+    func sealForURL(_ payload: Data, scope: String) -> String {
+        let mac = HMAC<SHA256>.authenticationCode(for: payload + Data(scope.utf8), using: key)
+        return Base64URL.encode(Array(payload)) + "." + Base64URL.encode(Array(mac))
+    }
+
     /// The payload of a token made for `scope`, or `nil` if it is malformed, forged or foreign.
     func open(_ token: String, scope: String) -> Data? {
         let payload: Data

@@ -60,7 +60,8 @@ extension DatabaseService {
             onlyCreatorMayChange: tenant.isPublic,
             isAtomic: atomic && zoneName != ZoneID.defaultZoneName,
             schemas: [:],
-            sharing: sharing
+            sharing: sharing,
+            assets: AssetRedemption(tokens: AssetTokens(sealer: sealer), tenant: tenant, zoneName: zoneName, now: clock.millisecondsSince1970)
         )
         let planned = named
         let registry = schema

@@ -25,6 +25,8 @@ struct RecordBatchPlanner {
         var schemas: [String: [NameKey: FieldSchema]]
         /// What sharing needs: who is writing through which database, and the shares involved.
         var sharing: SharingContext
+        /// Turns the asset values clients send into stored ones.
+        var assets: AssetRedemption
     }
 
     struct Plan {
@@ -196,6 +198,7 @@ struct RecordBatchPlanner {
             record.encryptedFields = [:]
         }
         try apply(operation.fields, to: &record)
+        try redeemAssets(of: operation, in: &record, current: current)
         switch operation.parent {
         case .set(let parent):
             guard parent != name else { throw .badRequest("a record cannot be its own parent") }
@@ -216,6 +219,20 @@ struct RecordBatchPlanner {
         }
         // A new record has no descendants to move (its share is all that changes).
         return (record, current == nil ? record.containingShare : current?.containingShare)
+    }
+
+    /// Replaces the asset values the operation sets with their stored form (see
+    /// ``AssetRedemption``); values the record keeps were stored already.
+    private func redeemAssets(of operation: RecordOperation, in record: inout Record, current: Record?) throws(NimbusError) {
+        for name in operation.fields.keys {
+            guard let value = record.fields[name], value.isAsset else { continue }
+            record.fields[name] = try context.assets.stored(
+                value,
+                field: name.string,
+                record: record.recordID.recordName,
+                previous: current?.fields[name]
+            )
+        }
     }
 
     mutating func apply(_ inputs: [NameKey: FieldInput], to record: inout Record) throws(NimbusError) {

@@ -72,7 +72,7 @@ extension DatabaseEndpoints {
         let desired = NameKey.set(desiredKeys)
         var records = page.changes.map { change -> RecordsResponseItem in
             switch change {
-            case .saved(let record): .record(WireRecord(record, desiredKeys: desired))
+            case .saved(let record): .record(wire(record, desiredKeys: desired))
             case .deleted(let tombstone): .tombstone(WireTombstone(recordName: tombstone.recordName, recordType: tombstone.recordType))
             }
         }

@@ -19,6 +19,7 @@ import NimbusWire
 struct DatabaseEndpoints {
     let database: DatabaseService
     let accounts: AccountService
+    let assets: AssetService
     let courier: WebCourier
     /// Where the web courier URL points.
     let publicBaseURL: String
@@ -81,7 +82,7 @@ struct DatabaseEndpoints {
                 RecordsResponse(
                     records: results.map { result in
                         switch result {
-                        case .saved(let record): .record(WireRecord(record, desiredKeys: desired))
+                        case .saved(let record): .record(wire(record, desiredKeys: desired))
                         case .deleted(let name, let type): .tombstone(WireTombstone(recordName: name, recordType: type))
                         case .failed(let name, let error): .error(itemError(error, recordName: name))
                         }
@@ -97,7 +98,7 @@ struct DatabaseEndpoints {
                     records: zip(request.records, results).map { item, result in
                         switch result {
                         case .success(let record):
-                            .record(WireRecord(record, desiredKeys: NameKey.set(item.desiredKeys ?? request.desiredKeys)))
+                            .record(wire(record, desiredKeys: NameKey.set(item.desiredKeys ?? request.desiredKeys)))
                         case .failure(let error): .error(itemError(error, recordName: item.recordName))
                         }
                     }
@@ -117,7 +118,7 @@ struct DatabaseEndpoints {
             let desired = NameKey.set(request.desiredKeys)
             return encode(
                 RecordsResponse(
-                    records: result.records.map { .record(WireRecord($0, desiredKeys: desired)) },
+                    records: result.records.map { .record(wire($0, desiredKeys: desired)) },
                     continuationMarker: result.continuationMarker
                 ),
                 numbersAsStrings: request.numbersAsStrings
@@ -131,6 +132,24 @@ struct DatabaseEndpoints {
                 access: access
             )
             return encode(RecordsCountResponse(count: count))
+        case .assetsUpload:
+            let request = try AssetsUploadRequest.parse(body)
+            let tokens = try await database.assetUploadURLs(
+                request.tokens.map { AssetUploadRequest(recordName: $0.recordName, recordType: $0.recordType, fieldName: $0.fieldName) },
+                inZone: request.zoneID,
+                access: access
+            )
+            return encode(
+                AssetsUploadResponse(
+                    tokens: tokens.map {
+                        AssetsUploadResponse.Token(
+                            recordName: $0.recordName,
+                            fieldName: $0.fieldName,
+                            url: "\(publicBaseURL)/assets/1/upload/\($0.token)"
+                        )
+                    }
+                )
+            )
         case .recordsResolve:
             return try await resolveShares(accept: false)
         case .recordsAccept:
@@ -193,6 +212,11 @@ struct DatabaseEndpoints {
         wire.recordName = recordName
         wire.zoneID = zoneID
         return wire
+    }
+
+    /// A record as a response carries it: its stored assets with download URLs on this server.
+    func wire(_ record: Record, desiredKeys: Set<NameKey>?) -> WireRecord {
+        WireRecord(record, desiredKeys: desiredKeys) { assetID in publicBaseURL + assets.downloadPath(assetID: assetID) }
     }
 
     func encode(_ value: some WireResponse, numbersAsStrings: Bool? = nil) -> [UInt8] {

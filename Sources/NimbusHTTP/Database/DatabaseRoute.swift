@@ -30,6 +30,7 @@ public struct DatabaseRoute: Sendable, Hashable {
         case recordsLookup = "records/lookup"
         case recordsQuery = "records/query"
         case recordsCount = "records/count"
+        case assetsUpload = "assets/upload"
         case linksCreate = "links/create"
         case linksList = "links/list"
         case linksRevoke = "links/revoke"
@@ -96,6 +97,7 @@ public struct DatabaseRoute: Sendable, Hashable {
         case ("records", "lookup"): .recordsLookup
         case ("records", "query"): .recordsQuery
         case ("records", "count"): .recordsCount
+        case ("assets", "upload"): .assetsUpload
         case ("links", "create"): .linksCreate
         case ("links", "list"): .linksList
         case ("links", "revoke"): .linksRevoke

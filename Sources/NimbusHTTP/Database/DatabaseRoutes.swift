@@ -45,6 +45,7 @@ struct DatabaseRoutes: Sendable {
         let endpoint = DatabaseEndpoints(
             database: services.database,
             accounts: services.accounts,
+            assets: services.assets,
             courier: services.courier,
             publicBaseURL: publicAddress.value,
             access: DatabaseAccess(caller: caller, scope: route.scope),

@@ -18,18 +18,22 @@ public struct HTTPServices: Sendable {
     public var courier: WebCourier
     /// People signing themselves up and in.
     public var signIn: SignInService
+    /// Asset uploads and downloads.
+    public var assets: AssetService
 
     /// Creates the set of services.
     public init(
         database: DatabaseService,
         accounts: AccountService,
         signIn: SignInService,
+        assets: AssetService,
         dispatcher: NotificationDispatcher,
         courier: WebCourier
     ) {
         self.database = database
         self.accounts = accounts
         self.signIn = signIn
+        self.assets = assets
         self.dispatcher = dispatcher
         self.courier = courier
     }

@@ -76,6 +76,7 @@ public enum NimbusRouter {
         NotificationRoutes(services: services, bodies: bodies).add(to: router)
         AuthRoutes(services: services, bodies: bodies).add(to: router)
         DatabaseRoutes(services: services, bodies: bodies, metrics: metrics, publicAddress: configuration.publicAddress).add(to: router)
+        AssetRoutes(assets: services.assets).add(to: router)
         return router
     }
 }

@@ -21,6 +21,9 @@ public struct Asset: Sendable, Hashable {
     public var receipt: String?
     /// The URL template to download the file from, on reads only; clients replace its `${f}` with a file name.
     public var downloadURL: String?
+    /// The stored asset this value names: set by the server when a receipt is redeemed, kept
+    /// with the record, and never sent to clients (they get ``downloadURL`` instead).
+    package var assetID: String?
 
     /// Creates asset metadata.
     public init(

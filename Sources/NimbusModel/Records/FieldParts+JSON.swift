@@ -35,7 +35,7 @@ extension Asset {
     package static func read(_ json: JSONValue, at path: String) throws(NimbusError) -> Asset {
         let members = try json.object(at: path)
         func text(_ key: String) throws(NimbusError) -> String? { try members.optional(key)?.string(at: jsonPath(path, key)) }
-        return Asset(
+        var asset = Asset(
             fileChecksum: try text("fileChecksum"),
             size: try members.optional("size")?.integer(at: jsonPath(path, "size")),
             referenceChecksum: try text("referenceChecksum"),
@@ -43,6 +43,9 @@ extension Asset {
             receipt: try text("receipt"),
             downloadURL: try text("downloadURL")
         )
+        // Read from storage; what a client sends here, the engine replaces (see `AssetReceipts`).
+        asset.assetID = try text("assetID")
+        return asset
     }
 }
 

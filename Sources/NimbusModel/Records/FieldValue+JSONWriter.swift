@@ -61,6 +61,7 @@ extension FieldValue {
             if let value = asset.wrappingKey { writer.field("wrappingKey", value) }
             if let value = asset.receipt { writer.field("receipt", value) }
             if let value = asset.downloadURL { writer.field("downloadURL", value) }
+            if let value = asset.assetID { writer.field("assetID", value) }
             writer.endObject()
         case .location(let location):
             location.write(to: &writer)

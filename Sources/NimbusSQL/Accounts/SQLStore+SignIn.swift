@@ -152,7 +152,7 @@ extension SQLStore: SignInStore {
             let found = try await connection.query("SELECT is_developer FROM users WHERE container = ? AND user_record_name = ?", binds)
             guard let row = found.first, row.int(0) == 0 else { return false }
             // What the user owns: every environment's private database.
-            for table in ["records", "record_references", "storage_usage", "databases"] {
+            for table in ["records", "record_references", "record_assets", "storage_usage", "databases"] {
                 try await connection.execute("DELETE FROM \(table) WHERE container = ? AND owner = ?", binds)
             }
             try await connection.execute(

@@ -21,6 +21,9 @@ final class SQLZoneTransaction: ZoneTransaction {
     let startedAt: Int64
     /// Names this transaction looked up and found absent: saving one cannot replace references.
     private var knownAbsent: Set<NameKey> = []
+    /// Whether each record this transaction looked up named assets: saving or deleting one that
+    /// did not need not remove its asset references.
+    private var namedAssets: [NameKey: Bool] = [:]
     /// The zone's position in the database change feed, once this transaction has changed it.
     private var databasePosition: Int64?
     /// The zone counter before this transaction's first change, and its last counter so far.
@@ -71,7 +74,10 @@ final class SQLZoneTransaction: ZoneTransaction {
             zoneBinds + [names.count == 1 ? .text(names[0]) : SQLStore.jsonArray(names)]
         )
         var found: [NameKey: Record] = [:]
-        for name in names { sizes[NameKey(name)] = 0 }
+        for name in names {
+            sizes[NameKey(name)] = 0
+            namedAssets[NameKey(name)] = false
+        }
         for row in rows {
             if row.int(RecordRowCodec.columnCount) != 0 {
                 let share = row.string(RecordRowCodec.shareColumn)
@@ -80,6 +86,7 @@ final class SQLZoneTransaction: ZoneTransaction {
                 let record = try codec.record(from: row, zoneID: zone.zoneID)
                 found[NameKey(record.recordID.recordName)] = record
                 sizes[NameKey(record.recordID.recordName)] = Self.size(fields: row[4], encrypted: row[5])
+                namedAssets[NameKey(record.recordID.recordName)] = !record.assetIDs.isEmpty
             }
         }
         for name in names where found[NameKey(name)] == nil { knownAbsent.insert(NameKey(name)) }
@@ -134,6 +141,7 @@ final class SQLZoneTransaction: ZoneTransaction {
         for index in saved.indices {
             let name = saved[index].recordID.recordName
             try await replaceReferences(of: name, with: saved[index].references, hadNone: knownAbsent.contains(NameKey(name)))
+            try await replaceAssetReferences(of: name, with: saved[index].assetIDs)
             knownAbsent.remove(NameKey(name))
         }
         return saved
@@ -250,6 +258,7 @@ final class SQLZoneTransaction: ZoneTransaction {
             )
             tombstoneShares[NameKey(tombstone.recordName)] = rows.first?[0].text.map { ($0, counter) }
             try await replaceReferences(of: tombstone.recordName, with: [], hadNone: false)
+            try await replaceAssetReferences(of: tombstone.recordName, with: [])
         }
     }
 
@@ -357,6 +366,33 @@ final class SQLZoneTransaction: ZoneTransaction {
                 """,
                 zoneBinds + [.text(reference.recordName), .text(sourceName), .text(reference.action.rawValue)]
             )
+        }
+    }
+
+    /// Records which assets a record's fields name, so the collector keeps them. An asset that
+    /// is gone, or belongs to another database, fails the write.
+    private func replaceAssetReferences(of recordName: String, with assetIDs: Set<String>) async throws {
+        if namedAssets[NameKey(recordName)] != false {
+            try await connection.execute(
+                "DELETE FROM record_assets WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND record_name = ?",
+                zoneBinds + [.text(recordName)]
+            )
+        }
+        namedAssets[NameKey(recordName)] = !assetIDs.isEmpty
+        for assetID in assetIDs.sorted() {
+            let inserted = try await connection.query(
+                """
+                INSERT INTO record_assets (container, environment, owner, zone_name, record_name, asset_id)
+                SELECT container, environment, owner, ?, ?, asset_id FROM assets
+                WHERE asset_id = ? AND container = ? AND environment = ? AND owner = ?
+                RETURNING asset_id
+                """,
+                [
+                    .text(zone.zoneID.zoneName), .text(recordName), .text(assetID), .text(tenant.container), .text(tenant.environment.rawValue),
+                    .text(tenant.owner),
+                ]
+            )
+            guard !inserted.isEmpty else { throw StoreError(.assetNotFound, detail: "asset \(assetID)") }
         }
     }
 }

@@ -502,6 +502,27 @@ enum SQLMigrations {
         Migration(version: 19) { _ in
             ["ALTER TABLE users ADD COLUMN is_discoverable BIGINT NOT NULL DEFAULT 1"]
         },
+        // Assets: uploaded files (their encrypted bytes are in the blob store, named by
+        // asset_id) and the records whose fields name them. An asset no record names is
+        // collected after the retention period.
+        Migration(version: 20) { dialect in
+            [
+                """
+                CREATE TABLE assets (
+                    asset_id TEXT PRIMARY KEY, container TEXT NOT NULL, environment TEXT NOT NULL, owner TEXT NOT NULL,
+                    size BIGINT NOT NULL, checksum TEXT NOT NULL, wrapped_key \(dialect.blobType) NOT NULL,
+                    content_type TEXT, file_name TEXT, created_at BIGINT NOT NULL)
+                """,
+                "CREATE INDEX assets_by_age ON assets (created_at)",
+                """
+                CREATE TABLE record_assets (
+                    container TEXT NOT NULL, environment TEXT NOT NULL, owner TEXT NOT NULL, zone_name TEXT NOT NULL,
+                    record_name TEXT NOT NULL, asset_id TEXT NOT NULL,
+                    PRIMARY KEY (container, environment, owner, zone_name, record_name, asset_id))
+                """,
+                "CREATE INDEX record_assets_by_asset ON record_assets (asset_id)",
+            ]
+        },
     ]
 
     /// Brings the schema up to the latest version (or to `through`, for tests of an upgrade).

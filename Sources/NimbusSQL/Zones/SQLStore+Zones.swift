@@ -137,7 +137,7 @@ extension SQLStore {
                 Self.binds(tenant, zone: name)
             )
             // Its shares go with it: their participants lose access at once.
-            for table in ["record_references", "shares", "share_participants", "share_exits", "share_links", "share_requests"] {
+            for table in ["record_references", "record_assets", "shares", "share_participants", "share_exits", "share_links", "share_requests"] {
                 try await connection.execute(
                     "DELETE FROM \(table) WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ?",
                     Self.binds(tenant, zone: name)

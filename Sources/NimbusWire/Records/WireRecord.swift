@@ -17,8 +17,37 @@ public struct WireRecord: WireResponse {
     public var record: Record
 
     /// Wraps a record, keeping only `desiredKeys` (all fields when `nil`).
-    public init(_ record: Record, desiredKeys: Set<NameKey>?) {
+    /// - Parameter downloadURL: The download URL of a stored asset, by its identifier. Stored
+    ///   assets' identifiers never reach clients: without this, their assets carry no URL.
+    public init(_ record: Record, desiredKeys: Set<NameKey>?, downloadURL: ((String) -> String)? = nil) {
         self.record = record.keeping(fields: desiredKeys)
+        guard self.record.fields.values.contains(where: \.isAsset) else { return }
+        for (name, value) in self.record.fields {
+            switch value {
+            case .asset(let asset):
+                self.record.fields[name] = .asset(Self.presented(asset, downloadURL))
+            case .list(.asset, let elements):
+                self.record.fields[name] = .list(
+                    elementType: .asset,
+                    elements.map { element in
+                        guard case .asset(let asset) = element else { return element }
+                        return .asset(Self.presented(asset, downloadURL))
+                    }
+                )
+            default:
+                break
+            }
+        }
+    }
+
+    private static func presented(_ asset: Asset, _ downloadURL: ((String) -> String)?) -> Asset {
+        var presented = asset
+        if let id = asset.assetID {
+            presented.downloadURL = downloadURL?(id)
+            presented.assetID = nil
+        }
+        presented.receipt = nil
+        return presented
     }
 
     package func write(to writer: inout JSONWriter, options: WireOptions) {

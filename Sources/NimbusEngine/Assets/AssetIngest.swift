@@ -1,0 +1,109 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+import Crypto
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// One upload in progress: clear bytes in, encrypted chunks out to a file in the blob store's
+/// incoming directory, the checksum and size counted on the way. Memory is one chunk.
+///
+/// Not shared between tasks: the request that uploads owns it, and ``discard()`` runs if it
+/// does not finish (a body over the limit, a dropped connection).
+public final class AssetIngest {
+    /// The asset this upload becomes.
+    public let assetID: String
+    /// The most clear bytes it takes.
+    public let limit: Int64
+    let key: SymmetricKey
+    let path: String
+    private var descriptor: Int32
+    private var pending: [UInt8] = []
+    private var nextChunk: Int64 = 0
+    private var hash = SHA256()
+    /// Clear bytes taken so far.
+    public private(set) var size: Int64 = 0
+
+    init(assetID: String, directory: String, key: SymmetricKey, limit: Int64) throws {
+        self.assetID = assetID
+        self.key = key
+        self.limit = limit
+        path = "\(directory)/\(assetID).part"
+        descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw FileAssetBlobStoreError(operation: "create", path: path, code: errno) }
+        pending.reserveCapacity(AssetCipher.chunkSize)
+    }
+
+    deinit {
+        if descriptor >= 0 {
+            close(descriptor)
+            unlink(path)
+        }
+    }
+
+    /// Takes the next bytes of the upload.
+    /// - Throws: ``AssetTooLarge`` past the limit (the upload is then discarded).
+    public func append(_ bytes: some Collection<UInt8>) throws {
+        guard size + Int64(bytes.count) <= limit else {
+            discard()
+            throw AssetTooLarge(limit: limit)
+        }
+        size += Int64(bytes.count)
+        hash.update(data: Array(bytes))
+        var rest = bytes[...]
+        while !rest.isEmpty {
+            let room = AssetCipher.chunkSize - pending.count
+            pending.append(contentsOf: rest.prefix(room))
+            rest = rest.dropFirst(room)
+            if pending.count == AssetCipher.chunkSize { try writeChunk() }
+        }
+    }
+
+    /// Seals the last chunk and closes the file: what is left is keeping it in the store.
+    /// - Returns: the clear bytes' SHA-256, base64 (CloudKit's `fileChecksum`).
+    func finish() throws -> String {
+        if !pending.isEmpty || nextChunk == 0 { try writeChunk() }
+        close(descriptor)
+        descriptor = -1
+        return Data(hash.finalize()).base64EncodedString()
+    }
+
+    /// Removes what was written.
+    public func discard() {
+        guard descriptor >= 0 else { return }
+        close(descriptor)
+        descriptor = -1
+        unlink(path)
+    }
+
+    private func writeChunk() throws {
+        let sealed = try AssetCipher.seal(pending, index: nextChunk, key: key)
+        nextChunk += 1
+        pending.removeAll(keepingCapacity: true)
+        var written = 0
+        while written < sealed.count {
+            let count = sealed.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, sealed.count - written) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { throw FileAssetBlobStoreError(operation: "write", path: path, code: errno) }
+            written += count
+        }
+    }
+}
+
+/// An upload past the asset size limit.
+public struct AssetTooLarge: Error {
+    /// The limit, in bytes.
+    public var limit: Int64
+}

@@ -1,0 +1,101 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+import HTTPTypes
+import Hummingbird
+import NimbusEngine
+import NimbusModel
+import NimbusStore
+import NimbusWire
+
+/// Where asset bytes go in and come out: `POST /assets/1/upload/{token}` (the URL
+/// `assets/upload` answers) and `GET /assets/1/download/{token}/{file name}` (a record's
+/// `downloadURL`, its `${f}` replaced by any name).
+///
+/// The tokens in the paths are the credentials: an upload URL allows one asset for one field
+/// of one record, for 15 minutes; a download URL one asset, for about an hour. Either one
+/// forged, expired or naming nothing gets the same `404`.
+struct AssetRoutes: Sendable {
+    let assets: AssetService
+
+    func add(to router: some RouterMethods<NimbusRequestContext>) {
+        router.post("/assets/1/upload/:token", use: upload)
+        router.get("/assets/1/download/:token/:file", use: download)
+        router.head("/assets/1/download/:token/:file", use: download)
+    }
+
+    @Sendable
+    private func upload(_ request: Request, context: NimbusRequestContext) async throws -> Response {
+        let token = context.parameters.get("token") ?? ""
+        let (grant, ingest) = try assets.beginUpload(token: token)
+        let limit = assets.configuration.maximumSize
+        // A raw body that says it is too large is refused before a byte is read.
+        if let length = request.headers[.contentLength].flatMap(Int64.init), length > limit,
+            !(request.headers[.contentType]?.lowercased().hasPrefix("multipart/") ?? false)
+        {
+            ingest.discard()
+            var rest = request.body.makeAsyncIterator()
+            return tooLarge(limit: limit, bodyRead: try await AssetUploadBody.drain(&rest), context: context)
+        }
+        let described: AssetUploadBody.Described
+        do {
+            described = try await AssetUploadBody.read(request.body, headers: request.headers, into: ingest)
+        } catch let refused as AssetUploadTooLarge {
+            return tooLarge(limit: refused.limit, bodyRead: refused.bodyRead, context: context)
+        } catch {
+            ingest.discard()
+            throw error
+        }
+        let uploaded = try await assets.finishUpload(ingest, grant: grant, contentType: described.contentType, fileName: described.fileName)
+        return JSONResponse.ok(
+            AssetUploadedResponse(fileChecksum: uploaded.fileChecksum, size: uploaded.size, receipt: uploaded.receipt).jsonBytes()
+        )
+    }
+
+    /// `413` in the CloudKit shape; if the body was not read to its end, the connection closes.
+    private func tooLarge(limit: Int64, bodyRead: Bool, context: NimbusRequestContext) -> Response {
+        let error = NimbusError.limitExceeded("the asset is larger than this container's limit of \(limit) bytes; nothing was kept")
+        var response = CloudKitErrorResponse(error: error, requestID: context.requestID).response()
+        response.status = .contentTooLarge
+        if !bodyRead { response.headers[.connection] = "close" }
+        return response
+    }
+
+    @Sendable
+    private func download(_ request: Request, context: NimbusRequestContext) async throws -> Response {
+        let opened = try await assets.openDownload(token: context.parameters.get("token") ?? "")
+        let asset = opened.asset
+        let tag = "\"\(asset.checksum)\""
+        var headers = AssetDownloadHeaders.make(for: asset, requestedName: context.parameters.get("file"), etag: tag)
+        if let match = request.headers[.ifNoneMatch], match == tag || match == "*" {
+            return Response(status: .notModified, headers: headers)
+        }
+        var range: ClosedRange<Int64>? = nil
+        if let header = request.headers[.range], request.headers[.ifRange].map({ $0 == tag }) ?? true {
+            switch ByteRange.parse(header, size: asset.size) {
+            case .whole: break
+            case .range(let parsed): range = parsed
+            case .unsatisfiable:
+                headers[.contentRange] = "bytes */\(asset.size)"
+                return Response(status: .rangeNotSatisfiable, headers: headers)
+            }
+        }
+        let status: HTTPResponse.Status
+        let length: Int64
+        if let range {
+            status = .partialContent
+            length = range.upperBound - range.lowerBound + 1
+            headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(asset.size)"
+        } else {
+            status = .ok
+            length = asset.size
+        }
+        headers[.contentLength] = String(length)
+        if request.method == .head || length == 0 { return Response(status: status, headers: headers) }
+        let bytes = opened.bytes(in: range)
+        return Response(status: status, headers: headers, body: ResponseBody(asyncSequence: bytes.map { ByteBuffer(bytes: $0) }))
+    }
+}

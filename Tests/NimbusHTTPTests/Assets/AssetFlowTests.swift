@@ -1,0 +1,126 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import NIOCore
+import NimbusEngine
+import Testing
+
+@Suite("assets: upload, save, read back and download over the CKWS flow")
+struct AssetFlowTests {
+    @Test("raw upload, save, lookup with a downloadURL, download whole, by ranges, and revalidated with its ETag")
+    func rawUploadAndDownload() async throws {
+        try await HTTPFixture.with { f, client in
+            let session = AssetSession(f: f, client: client)
+            // Three chunks and a bit, so ranges cross chunk boundaries.
+            let bytes = AssetSession.bytes(200_000)
+            let path = try await session.uploadPath(record: "p1", field: "image", as: f.alice)
+            let single = try AssetSession.singleFile(try await session.uploadRaw(bytes, to: path))
+            #expect(single.fields["fileChecksum"] as? String == AssetSession.checksum(bytes))
+            #expect(single.fields["size"] as? Int == bytes.count)
+            #expect(single.fields["receipt"] as? String != nil)
+
+            let saved = try await session.saveRecordWith(single.json, record: "p1", as: f.alice)
+            #expect(AssetSession.asset(saved)?["receipt"] == nil && AssetSession.asset(saved)?["assetID"] == nil)
+            let lookup = try await session.postOK("records/lookup", #"{"records":[{"recordName":"p1"}]}"#, as: f.alice)
+            let record = try #require((lookup["records"] as? [[String: Any]])?.first)
+            let asset = try #require(AssetSession.asset(record))
+            #expect(asset["fileChecksum"] as? String == AssetSession.checksum(bytes))
+            #expect(asset["size"] as? Int == bytes.count)
+            #expect(asset["receipt"] == nil && asset["assetID"] == nil)
+
+            let download = try AssetSession.downloadPath(asset, name: "holiday.png")
+            let whole = try await session.download(download)
+            #expect(whole.status == .ok)
+            #expect(Array(whole.body.readableBytesView) == bytes)
+            #expect(whole.headers[.contentType] == "image/png")
+            #expect(whole.headers[.acceptRanges] == "bytes")
+            #expect(whole.headers[.contentDisposition]?.hasPrefix(#"inline; filename="picture.png""#) == true)
+            #expect(whole.headers[HTTPField.Name("X-Content-Type-Options")!] == "nosniff")
+            let etag = try #require(whole.headers[.eTag])
+
+            let middle = try await session.download(download, headers: [.range: "bytes=65530-65545"])
+            #expect(middle.status == .partialContent)
+            #expect(middle.headers[.contentRange] == "bytes 65530-65545/200000")
+            #expect(Array(middle.body.readableBytesView) == Array(bytes[65530...65545]))
+            let tail = try await session.download(download, headers: [.range: "bytes=-10"])
+            #expect(Array(tail.body.readableBytesView) == Array(bytes.suffix(10)))
+            let open = try await session.download(download, headers: [.range: "bytes=131072-"])
+            #expect(Array(open.body.readableBytesView) == Array(bytes[131072...]))
+            let past = try await session.download(download, headers: [.range: "bytes=200000-"])
+            #expect(past.status == .rangeNotSatisfiable)
+            #expect(past.headers[.contentRange] == "bytes */200000")
+            let cached = try await session.download(download, headers: [.ifNoneMatch: etag])
+            #expect(cached.status == .notModified)
+            #expect(cached.body.readableBytes == 0)
+
+            // At rest the bytes are encrypted: no stretch of them is in the stored file.
+            let blobs = session.storedBlobs()
+            #expect(blobs.count == 1)
+            let stored = try [UInt8](Data(contentsOf: try #require(blobs.first)))
+            #expect(stored.count > bytes.count)
+            #expect(!Data(stored).contains(Data(bytes[1000..<1064])))
+        }
+    }
+
+    @Test("a multipart upload (CloudyKit's style) into an asset list; saving a record read back keeps its assets")
+    func multipartAndList() async throws {
+        try await HTTPFixture.with { f, client in
+            let session = AssetSession(f: f, client: client)
+            let first = AssetSession.bytes(70_000, seed: 1)
+            let second = AssetSession.bytes(10, seed: 2)
+            var singles: [String] = []
+            for bytes in [first, second] {
+                let path = try await session.uploadPath(record: "album", field: "pages", as: f.alice)
+                singles.append(try AssetSession.singleFile(try await session.uploadMultipart(bytes, to: path)).json)
+            }
+            let saved = try await session.postOK(
+                "records/modify",
+                #"{"operations":[{"operationType":"create","record":{"recordName":"album","recordType":"Photo","fields":{"pages":{"value":[\#(singles.joined(separator: ","))],"type":"ASSETID_LIST"}}}}]}"#,
+                as: f.alice
+            )
+            let record = try #require((saved["records"] as? [[String: Any]])?.first)
+            let pages = try #require(((record["fields"] as? [String: Any])?["pages"] as? [String: Any])?["value"] as? [[String: Any]])
+            #expect(pages.count == 2)
+            for (page, bytes) in zip(pages, [first, second]) {
+                let response = try await session.download(try AssetSession.downloadPath(page))
+                #expect(Array(response.body.readableBytesView) == bytes)
+                #expect(response.headers[.contentType] == "text/plain")
+                #expect(response.headers[.contentDisposition]?.contains(#"filename="notes.txt""#) == true)
+            }
+
+            // A client saves back what it read (downloadURL and checksum, no receipt): the assets stay.
+            let tag = try #require(record["recordChangeTag"] as? String)
+            let readBack = try JSONSerialization.data(withJSONObject: pages)
+            let resaved = try await session.postOK(
+                "records/modify",
+                #"{"operations":[{"operationType":"update","record":{"recordName":"album","recordType":"Photo","recordChangeTag":"\#(tag)","fields":{"pages":{"value":\#(String(decoding: readBack, as: UTF8.self))}}}}]}"#,
+                as: f.alice
+            )
+            let again = try #require((resaved["records"] as? [[String: Any]])?.first)
+            #expect(again["serverErrorCode"] == nil, "\(again)")
+            let pagesAgain = try #require(((again["fields"] as? [String: Any])?["pages"] as? [String: Any])?["value"] as? [[String: Any]])
+            let response = try await session.download(try AssetSession.downloadPath(pagesAgain.first))
+            #expect(Array(response.body.readableBytesView) == first)
+        }
+    }
+}
+
+extension AssetSession {
+    /// Saves a new `Photo` with the `singleFile` dictionary in `image`; returns the saved record.
+    func saveRecordWith(_ singleFile: String, record: String, field: String = "image", as user: User) async throws -> [String: Any] {
+        let saved = try await postOK(
+            "records/modify",
+            #"{"operations":[{"operationType":"create","record":{"recordName":"\#(record)","recordType":"Photo","fields":{"\#(field)":{"value":\#(singleFile)}}}}]}"#,
+            as: user
+        )
+        let first = try #require((saved["records"] as? [[String: Any]])?.first)
+        #expect(first["serverErrorCode"] == nil, "\(first)")
+        return first
+    }
+}
