@@ -58,6 +58,8 @@ struct Serve: AsyncParsableCommand {
             configuration.requestHeadTimeout = .seconds(seconds)
         }
         configuration.smtp = try Self.smtp(url: smtpURL ?? environment["NIMBUS_SMTP_URL"], environment)
+        configuration.assets = try Self.assetLimits(environment)
+        configuration.assetStore = try Self.s3(environment)
         if let port, !(0...65535).contains(port) { throw ValidationError("--port must be from 0 to 65535") }
         // Read and checked before anything opens: a bad file stops the start at once.
         let signInConfig = try environment["NIMBUS_SIGN_IN_CONFIG"].map { try SignInConfigFile(path: $0) }
@@ -72,6 +74,7 @@ struct Serve: AsyncParsableCommand {
                 instance,
                 logger: logger,
                 beforeServing: {
+                    try await instance.checkAssetStore()
                     quickstart.set(try await NimbusServer.makeQuickstart(instance))
                     try await signInConfig?.apply(to: instance)
                 },

@@ -121,8 +121,14 @@ public struct NimbusInstance: Sendable {
             cursorKey: keys.token,
             logger: logger
         )
+        let blobs: any AssetBlobStore =
+            if let s3 = configuration.assetStore {
+                try S3AssetBlobStore(configuration: s3, incomingDirectory: configuration.dataDirectory + "/assets/incoming")
+            } else {
+                try FileAssetBlobStore(directory: configuration.dataDirectory + "/assets")
+            }
         let assets = AssetService(
-            blobs: try FileAssetBlobStore(directory: configuration.dataDirectory + "/assets"),
+            blobs: blobs,
             store: store,
             tokenKey: keys.token,
             encryptionKey: keys.field,
@@ -192,6 +198,12 @@ public struct NimbusInstance: Sendable {
     public func pruneInboxes() async throws -> Int {
         let cutoff = clock.millisecondsSince1970 - Int64(configuration.inboxRetention.components.seconds) * 1000
         return try await store.pruneInboxes(before: cutoff) + store.pruneCourierTokens(unusedSince: cutoff)
+    }
+
+    /// Checks that the asset store answers (an S3 bucket with these credentials), so a start
+    /// with a wrong one fails at once, with the reason.
+    public func checkAssetStore() async throws {
+        if let s3 = assets.blobs as? S3AssetBlobStore { try await s3.checkBucket() }
     }
 
     /// Schema export, import and deployment to production.

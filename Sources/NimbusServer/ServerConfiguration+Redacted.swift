@@ -4,6 +4,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 
+import NimbusEngine
 import NimbusSQL
 
 /// A configuration describes itself without its secrets: the keys, the database password and
@@ -31,6 +32,8 @@ extension ServerConfiguration: RedactedDescription {
             ("firstByteTimeout", "\(firstByteTimeout)"),
             ("requestHeadTimeout", "\(requestHeadTimeout)"),
             ("smtp", smtp.map { "\($0)" } ?? "none (mail goes to the log)"),
+            ("assets", "\(assets.maximumSize) bytes at most, unreferenced kept \(assets.retention)"),
+            ("assetStore", assetStore.map { "\($0)" } ?? "the data directory"),
         ]
     }
 

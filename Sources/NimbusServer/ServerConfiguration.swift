@@ -65,6 +65,9 @@ public struct ServerConfiguration: Sendable {
     public var smtp: SMTPConfiguration?
     /// Asset limits and the retention of uploads no record references.
     public var assets = AssetService.Configuration()
+    /// Where asset bytes are kept: `nil` (the default), the data directory's `assets/`; or an
+    /// S3-compatible bucket, which several instances share.
+    public var assetStore: S3Configuration?
 
     /// Creates a configuration with the defaults above.
     public init(

@@ -119,7 +119,22 @@ struct AssetSession {
         try await client.execute(uri: path, method: .get, headers: headers) { $0 }
     }
 
-    /// The files the blob store holds.
+    /// Runs `body` against a server whose blob store is of `kind`.
+    static func withFixture(
+        _ kind: AssetBlobStoreTests.Kind,
+        _ body: @escaping @Sendable (HTTPFixture, any TestClientProtocol) async throws -> Void
+    ) async throws {
+        switch kind {
+        case .dataDirectory:
+            try await HTTPFixture.with(body)
+        case .s3:
+            try await TestS3Server.with { server in
+                try await HTTPFixture.with(configure: { $0.assetStore = server.configuration }, body)
+            }
+        }
+    }
+
+    /// The files the data directory's blob store holds.
     func storedBlobs() -> [URL] {
         let root = f.directory.appendingPathComponent("assets/blobs")
         let found = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
