@@ -23,7 +23,7 @@ struct ContainerCommand: AsyncParsableCommand {
     /// `nimbus container configure ID [--app-url-scheme S] [--fallback-url U]`.
     struct Configure: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Set a container's app URL scheme and fallback URL, where share pages send people."
+            abstract: "Set a container's app URL scheme and fallback URL (where share pages send people), quota and asset limit."
         )
 
         @OptionGroup var data: DataOptions
@@ -34,6 +34,8 @@ struct ContainerCommand: AsyncParsableCommand {
         var fallbackURL: String?
         @Option(help: "Megabytes of records each user may store (shared records count against their owner); 0 removes the quota.")
         var userQuotaMb: Int64?
+        @Option(help: "Megabytes one asset may have (up to 5000); 0 goes back to the server's limit (50 by default).")
+        var assetMaxMb: Int64?
         @Flag(help: "Print one JSON object.") var json = false
 
         func run() async throws {
@@ -42,7 +44,8 @@ struct ContainerCommand: AsyncParsableCommand {
                     id,
                     appURLScheme: appURLScheme,
                     fallbackURL: fallbackURL,
-                    userQuotaBytes: userQuotaMb.map { $0 == 0 ? nil : $0 * 1_000_000 }
+                    userQuotaBytes: userQuotaMb.map { $0 == 0 ? nil : $0 * 1_000_000 },
+                    maximumAssetBytes: assetMaxMb.map { $0 == 0 ? nil : $0 * 1_000_000 }
                 )
             }
             Output.print(
@@ -50,6 +53,7 @@ struct ContainerCommand: AsyncParsableCommand {
                 [
                     "container": id, "appURLScheme": settings.appURLScheme ?? "", "fallbackURL": settings.fallbackURL ?? "",
                     "userQuotaBytes": settings.userQuotaBytes.map { "\($0)" } ?? "",
+                    "maximumAssetBytes": settings.maximumAssetBytes.map { "\($0)" } ?? "",
                 ]
             )
         }

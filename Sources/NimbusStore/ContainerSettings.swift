@@ -16,12 +16,21 @@ public struct ContainerSettings: Sendable, Hashable {
     /// How many bytes of records each user's private database may hold (shared records
     /// count against their owner); `nil`: no limit.
     public var userQuotaBytes: Int64?
+    /// The largest asset, in bytes; `nil`: the server's limit (50 MB by default).
+    public var maximumAssetBytes: Int64?
 
     /// Creates settings; absent values are unset.
-    public init(container: String, appURLScheme: String? = nil, fallbackURL: String? = nil, userQuotaBytes: Int64? = nil) {
+    public init(
+        container: String,
+        appURLScheme: String? = nil,
+        fallbackURL: String? = nil,
+        userQuotaBytes: Int64? = nil,
+        maximumAssetBytes: Int64? = nil
+    ) {
         self.container = container
         self.appURLScheme = appURLScheme
         self.fallbackURL = fallbackURL
         self.userQuotaBytes = userQuotaBytes
+        self.maximumAssetBytes = maximumAssetBytes
     }
 }

@@ -56,6 +56,7 @@ public struct TestDatabase: Sendable {
             arguments = ["sqlite3", sqlitePath, sql]
         }
         let result = try await ProcessLaunch.runToCompletion("/usr/bin/env", arguments)
+        guard result.status == 0 else { throw InspectionFailure(command: arguments[0], status: result.status, stderr: result.stderr) }
         return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
@@ -75,4 +76,13 @@ public struct TestDatabase: Sendable {
         Task { await store.run() }
         return store
     }
+}
+
+/// The database's command-line tool failed: what it said, so a test's failure says why.
+public struct InspectionFailure: Error, CustomStringConvertible {
+    public var command: String
+    public var status: Int32
+    public var stderr: String
+
+    public var description: String { "\(command) exited with \(status): \(stderr)" }
 }

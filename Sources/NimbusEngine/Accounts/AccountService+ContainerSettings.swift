@@ -17,19 +17,31 @@ extension AccountService {
         }
     }
 
+    /// The largest asset limit a container may have: 5 GB, the most one S3 `PUT` takes.
+    public static let largestAssetLimit: Int64 = 5_000_000_000
+
     /// Changes a container's settings; `nil` leaves a value as it is, an empty string unsets it.
     /// `userQuotaBytes`: `.some(nil)` removes the per-user storage quota, `.some(n)` sets it;
     /// writes that would take an owner past it are `QUOTA_EXCEEDED` (running servers see a new
     /// quota within ten seconds).
-    /// - Throws: `.badRequest` for a scheme that is not a URL scheme or a fallback URL that is
-    ///   not `http(s)`.
+    /// `maximumAssetBytes`: `.some(nil)` goes back to the server's limit, `.some(n)` sets the
+    /// container's own (at most 5 GB, the most one S3 `PUT` takes).
+    /// - Throws: `.badRequest` for a scheme that is not a URL scheme, a fallback URL that is
+    ///   not `http(s)`, or an asset limit out of range.
     public func configureContainer(
         _ container: String,
         appURLScheme: String?,
         fallbackURL: String?,
-        userQuotaBytes: Int64?? = .none
+        userQuotaBytes: Int64?? = .none,
+        maximumAssetBytes: Int64?? = .none
     ) async throws(NimbusError) -> ContainerSettings {
         var settings = try await containerSettings(container)
+        if let maximumAssetBytes {
+            if let bytes = maximumAssetBytes, !(1...Self.largestAssetLimit).contains(bytes) {
+                throw .badRequest("an asset size limit must be from 1 byte to \(Self.largestAssetLimit) bytes")
+            }
+            settings.maximumAssetBytes = maximumAssetBytes
+        }
         if let userQuotaBytes {
             if let bytes = userQuotaBytes, bytes <= 0 { throw .badRequest("a storage quota must be a positive number of bytes") }
             settings.userQuotaBytes = userQuotaBytes

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 import Crypto
+public import NimbusModel
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -27,6 +28,8 @@ public final class AssetIngest {
     public let assetID: String
     /// The most clear bytes it takes.
     public let limit: Int64
+    /// The bytes left under the owner's quota, when they have one.
+    public let room: Int64?
     let key: SymmetricKey
     let path: String
     private var descriptor: Int32
@@ -36,10 +39,11 @@ public final class AssetIngest {
     /// Clear bytes taken so far.
     public private(set) var size: Int64 = 0
 
-    init(assetID: String, directory: String, key: SymmetricKey, limit: Int64) throws {
+    init(assetID: String, directory: String, key: SymmetricKey, limit: Int64, room: Int64? = nil) throws {
         self.assetID = assetID
         self.key = key
         self.limit = limit
+        self.room = room
         path = "\(directory)/\(assetID).part"
         descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw FileAssetBlobStoreError(operation: "create", path: path, code: errno) }
@@ -54,11 +58,13 @@ public final class AssetIngest {
     }
 
     /// Takes the next bytes of the upload.
-    /// - Throws: ``AssetTooLarge`` past the limit (the upload is then discarded).
+    /// - Throws: ``AssetTooLarge`` past the limit or the owner's quota (the upload is then
+    ///   discarded).
     public func append(_ bytes: some Collection<UInt8>) throws {
-        guard size + Int64(bytes.count) <= limit else {
+        let total = size + Int64(bytes.count)
+        guard total <= limit, total <= room ?? .max else {
             discard()
-            throw AssetTooLarge(limit: limit)
+            throw AssetTooLarge(error: total > limit ? AssetService.tooLarge(limit: limit) : AssetService.overQuota(room: room ?? 0))
         }
         size += Int64(bytes.count)
         hash.update(data: Array(bytes))
@@ -80,11 +86,12 @@ public final class AssetIngest {
         return Data(hash.finalize()).base64EncodedString()
     }
 
-    /// Removes what was written.
+    /// Removes what was written (before or after ``finish()``; not once it is kept).
     public func discard() {
-        guard descriptor >= 0 else { return }
-        close(descriptor)
-        descriptor = -1
+        if descriptor >= 0 {
+            close(descriptor)
+            descriptor = -1
+        }
         unlink(path)
     }
 
@@ -102,8 +109,8 @@ public final class AssetIngest {
     }
 }
 
-/// An upload past the asset size limit.
+/// An upload past the asset size limit or its owner's quota.
 public struct AssetTooLarge: Error {
-    /// The limit, in bytes.
-    public var limit: Int64
+    /// What the client is told: `.limitExceeded` or `.quotaExceeded`.
+    public var error: NimbusError
 }

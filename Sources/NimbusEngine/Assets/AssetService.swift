@@ -73,24 +73,48 @@ public struct AssetService: Sendable {
     }
 
     /// Starts the upload an upload URL's token allows.
-    /// - Throws: `.notFound`-like `.unknownItem` for a token that is forged, expired or foreign,
-    ///   so a URL reveals nothing; `.internalError` if the blob store cannot take a file.
-    public func beginUpload(token: String) throws(NimbusError) -> (grant: AssetUploadGrant, ingest: AssetIngest) {
+    /// - Parameter declaredSize: The size the request says the asset has (its
+    ///   `Content-Length`), when it says: an asset that says it is too large, or would not fit
+    ///   in its owner's quota, is refused before a byte is read.
+    /// - Throws: `.unknownItem` for a token that is forged, expired or foreign, so a URL reveals
+    ///   nothing; `.limitExceeded` and `.quotaExceeded` for a declared size too large;
+    ///   `.internalError` if the blob store cannot take a file.
+    public func beginUpload(token: String, declaredSize: Int64? = nil) async throws(NimbusError) -> (grant: AssetUploadGrant, ingest: AssetIngest) {
         guard let grant = tokens.openUpload(token, now: clock.millisecondsSince1970) else {
             throw NimbusError(.unknownItem, "this upload URL is not valid (it may have expired): ask assets/upload for another")
         }
+        let allowance: AssetAllowance
+        do {
+            allowance = try await store.uploadAllowance(for: grant.tenant)
+        } catch {
+            throw NimbusError.fromStore(error, logger: logger)
+        }
+        let limit = allowance.maximumSize ?? configuration.maximumSize
+        if let declaredSize, declaredSize > limit { throw Self.tooLarge(limit: limit) }
+        if let declaredSize, let room = allowance.room, declaredSize > room { throw Self.overQuota(room: room) }
         do {
             let ingest = try AssetIngest(
                 assetID: Self.makeID(),
                 directory: blobs.incomingDirectory,
                 key: AssetCipher.makeKey(),
-                limit: configuration.maximumSize
+                limit: limit,
+                room: allowance.room
             )
             return (grant, ingest)
         } catch {
             logger.error("Cannot start an asset upload", metadata: [LogKey.error: "\(error)"])
             throw NimbusError(.internalError, "internal error")
         }
+    }
+
+    /// The error of an asset over the size limit.
+    public static func tooLarge(limit: Int64) -> NimbusError {
+        .limitExceeded("the asset is larger than this container's limit of \(limit) bytes; nothing was kept")
+    }
+
+    /// The error of an asset that does not fit in its owner's quota.
+    public static func overQuota(room: Int64) -> NimbusError {
+        NimbusError(.quotaExceeded, "the asset does not fit in the owner's storage quota (\(room) bytes left); nothing was kept")
     }
 
     /// Keeps a finished upload: its metadata in the database, then its bytes in the blob

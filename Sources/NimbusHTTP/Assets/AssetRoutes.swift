@@ -30,21 +30,28 @@ struct AssetRoutes: Sendable {
     @Sendable
     private func upload(_ request: Request, context: NimbusRequestContext) async throws -> Response {
         let token = context.parameters.get("token") ?? ""
-        let (grant, ingest) = try assets.beginUpload(token: token)
-        let limit = assets.configuration.maximumSize
-        // A raw body that says it is too large is refused before a byte is read.
-        if let length = request.headers[.contentLength].flatMap(Int64.init), length > limit,
-            !(request.headers[.contentType]?.lowercased().hasPrefix("multipart/") ?? false)
-        {
-            ingest.discard()
+        // A multipart body is a little larger than its file: only a raw body's length is the asset's.
+        let isMultipart = request.headers[.contentType]?.lowercased().hasPrefix("multipart/") ?? false
+        let declared = isMultipart ? nil : request.headers[.contentLength].flatMap(Int64.init)
+        var begun: (grant: AssetUploadGrant, ingest: AssetIngest)?
+        var refusal: NimbusError?
+        do {
+            begun = try await assets.beginUpload(token: token, declaredSize: declared)
+        } catch {
+            refusal = error
+        }
+        guard let (grant, ingest) = begun else {
+            let error = refusal ?? NimbusError(.internalError, "internal error")
+            guard error.code == .limitExceeded || error.code == .quotaExceeded else { throw error }
+            // Refused before a byte is read.
             var rest = request.body.makeAsyncIterator()
-            return tooLarge(limit: limit, bodyRead: try await AssetUploadBody.drain(&rest), context: context)
+            return tooLarge(error, bodyRead: try await AssetUploadBody.drain(&rest), context: context)
         }
         let described: AssetUploadBody.Described
         do {
             described = try await AssetUploadBody.read(request.body, headers: request.headers, into: ingest)
         } catch let refused as AssetUploadTooLarge {
-            return tooLarge(limit: refused.limit, bodyRead: refused.bodyRead, context: context)
+            return tooLarge(refused.error, bodyRead: refused.bodyRead, context: context)
         } catch {
             ingest.discard()
             throw error
@@ -56,8 +63,7 @@ struct AssetRoutes: Sendable {
     }
 
     /// `413` in the CloudKit shape; if the body was not read to its end, the connection closes.
-    private func tooLarge(limit: Int64, bodyRead: Bool, context: NimbusRequestContext) -> Response {
-        let error = NimbusError.limitExceeded("the asset is larger than this container's limit of \(limit) bytes; nothing was kept")
+    private func tooLarge(_ error: NimbusError, bodyRead: Bool, context: NimbusRequestContext) -> Response {
         var response = CloudKitErrorResponse(error: error, requestID: context.requestID).response()
         response.status = .contentTooLarge
         if !bodyRead { response.headers[.connection] = "close" }

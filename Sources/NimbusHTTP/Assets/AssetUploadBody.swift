@@ -88,7 +88,7 @@ struct AssetUploadBody {
         do {
             try ingest.append(bytes)
         } catch let tooLarge as AssetTooLarge {
-            throw AssetUploadTooLarge(limit: tooLarge.limit, bodyRead: try await drain(&rest))
+            throw AssetUploadTooLarge(error: tooLarge.error, bodyRead: try await drain(&rest))
         }
     }
 
@@ -128,9 +128,9 @@ struct AssetUploadBody {
     }
 }
 
-/// An upload refused for its size; whether its whole body was read (if not, the connection
+/// An upload refused for its size (over the limit or the owner's quota); whether its whole body was read (if not, the connection
 /// must close).
 struct AssetUploadTooLarge: Error {
-    var limit: Int64
+    var error: NimbusError
     var bodyRead: Bool
 }

@@ -47,16 +47,19 @@ extension SQLStore {
         return quota
     }
 
-    /// Counts every owner's storage in a container afresh, from the records stored.
+    /// Counts every owner's storage in a container afresh, from the records and assets stored.
     static func recountStorage(of container: String, on connection: any SQLConnection, dialect: SQLDialect) async throws {
         try await connection.execute("DELETE FROM storage_usage WHERE container = ?", [.text(container)])
         try await connection.execute(
             """
             INSERT INTO storage_usage (container, environment, owner, bytes)
-            SELECT container, environment, owner, SUM(\(dialect.recordSize)) FROM records
-            WHERE container = ? AND is_deleted = 0 GROUP BY container, environment, owner
+            SELECT container, environment, owner, SUM(bytes) FROM (
+                SELECT container, environment, owner, \(dialect.recordSize) AS bytes FROM records WHERE container = ? AND is_deleted = 0
+                UNION ALL
+                SELECT container, environment, owner, size AS bytes FROM assets WHERE container = ?) stored
+            GROUP BY container, environment, owner
             """,
-            [.text(container)]
+            [.text(container), .text(container)]
         )
     }
 

@@ -523,6 +523,10 @@ enum SQLMigrations {
                 "CREATE INDEX record_assets_by_asset ON record_assets (asset_id)",
             ]
         },
+        // A container's own limit on the size of an asset.
+        Migration(version: 21) { _ in
+            ["ALTER TABLE container_settings ADD COLUMN max_asset_bytes BIGINT"]
+        },
     ]
 
     /// Brings the schema up to the latest version (or to `through`, for tests of an upgrade).

@@ -50,6 +50,7 @@ public struct S3AssetBlobStore: AssetBlobStore {
         request.body = .stream(FileChunks(path: path), length: .known(size))
         let response = try await client.execute(request, timeout: .seconds(300))
         guard response.status == .ok else { throw try await failure("PUT", response) }
+        try await Self.discardBody(of: response)
         _ = unlink(path)
     }
 
@@ -68,8 +69,10 @@ public struct S3AssetBlobStore: AssetBlobStore {
             }
             return Array(body.readableBytesView.prefix(length))
         case .rangeNotSatisfiable:
+            try await Self.discardBody(of: response)
             return []
         case .notFound:
+            try await Self.discardBody(of: response)
             throw AssetBlobMissing(id: id)
         default:
             throw try await failure("GET", response)
@@ -81,20 +84,29 @@ public struct S3AssetBlobStore: AssetBlobStore {
         guard response.status == .noContent || response.status == .ok || response.status == .notFound else {
             throw try await failure("DELETE", response)
         }
+        try await Self.discardBody(of: response)
     }
 
     /// Creates the bucket (for tests and first set-up; `nimbus serve` expects it to exist).
     public func createBucket() async throws {
         let response = try await client.execute(try signed("PUT", key: nil), timeout: .seconds(60))
         guard response.status == .ok || response.status == .conflict else { throw try await failure("PUT bucket", response) }
+        try await Self.discardBody(of: response)
     }
 
     /// Checks that the bucket answers with these credentials: a start fails early, and clearly.
     public func checkBucket() async throws {
         let response = try await client.execute(try signed("HEAD", key: nil), timeout: .seconds(30))
+        try await Self.discardBody(of: response)
         guard response.status == .ok else {
             throw ServerError("the S3 bucket \(configuration.bucket) at \(configuration.endpoint) answers \(response.status.code)")
         }
+    }
+
+    /// Reads an answer's body to its end: a response whose body is left unread keeps its
+    /// connection from the client's pool.
+    private static func discardBody(of response: HTTPClientResponse) async throws {
+        for try await _ in response.body {}
     }
 
     private func signed(_ method: String, key: String?, extraHeaders: [String: String] = [:]) throws -> HTTPClientRequest {
