@@ -103,6 +103,15 @@ final class ServerProcess: Sendable {
         return nil
     }
 
+    /// The options a client subcommand needs to act as the user the first start made:
+    /// `--url`, `--container`, `--api-token`, `--web-auth-token`.
+    func clientOptions() throws -> [String] {
+        guard let container = exported("NIMBUS_CONTAINER"), let apiToken = exported("NIMBUS_API_TOKEN"),
+            let webAuthToken = exported("NIMBUS_WEB_AUTH_TOKEN")
+        else { throw EndToEndFailure("the server's first start printed no container, API token or user: \(stdout)") }
+        return ["--url", url, "--container", container, "--api-token", apiToken, "--web-auth-token", webAuthToken]
+    }
+
     /// Kills the process with SIGKILL, as a crash or an out-of-memory kill would, and waits for it.
     func kill() async {
         child.signal(SIGKILL)

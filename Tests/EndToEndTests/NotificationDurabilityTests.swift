@@ -17,12 +17,7 @@ struct NotificationDurabilityTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-e2e-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let server = try await ServerProcess(DataLocation(directory: directory))
-        let client = try [
-            "--url", server.url,
-            "--container", #require(server.exported("NIMBUS_CONTAINER")),
-            "--api-token", #require(server.exported("NIMBUS_API_TOKEN")),
-            "--web-auth-token", #require(server.exported("NIMBUS_WEB_AUTH_TOKEN")),
-        ]
+        let client = try server.clientOptions()
         func nimbus(_ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
             try await NimbusBinary.run(arguments + client)
         }

@@ -206,12 +206,7 @@ struct ServeAndAdminTests {
     func clientSubcommands() async throws {
         try await withDataDirectory { data in
             let server = try await ServerProcess(data)
-            let client = try [
-                "--url", server.url,
-                "--container", #require(server.exported("NIMBUS_CONTAINER")),
-                "--api-token", #require(server.exported("NIMBUS_API_TOKEN")),
-                "--web-auth-token", #require(server.exported("NIMBUS_WEB_AUTH_TOKEN")),
-            ]
+            let client = try server.clientOptions()
             func nimbus(_ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
                 try await NimbusBinary.run(arguments + client)
             }

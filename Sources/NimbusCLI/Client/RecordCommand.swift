@@ -21,15 +21,19 @@ struct RecordCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Fetch records by name.")
         @OptionGroup var client: ClientOptions
         @Option(help: "The zone (default: the default zone).") var zone = ZoneID.defaultZoneName
+        @Option(help: "Download each record's assets into this directory, as RECORD.FIELD[.N].") var download: String?
         @Argument(help: "Record names.") var names: [String]
 
         func run() async throws {
             let zoneID = client.zoneID(zone)
-            let results = try await client.database().records(named: names, in: zoneID)
+            let database = try client.database()
+            let results = try await database.records(named: names, in: zoneID)
             var failed = false
             for name in names {
                 switch results[NameKey(name)] {
-                case .success(let record)?: RecordOutput.print(record, json: client.json)
+                case .success(let record)?:
+                    RecordOutput.print(record, json: client.json)
+                    if let download { try await AssetTransfer.download(record, into: download, database: database) }
                 case .failure(let error)?:
                     failed = true
                     FileHandle.standardError.write(Data("\(name): \(error)\n".utf8))
@@ -54,12 +58,22 @@ struct RecordCommand: AsyncParsableCommand {
         @OptionGroup var client: ClientOptions
         @Option(help: "The zone (default: the default zone).") var zone = ZoneID.defaultZoneName
         @Flag(help: "Overwrite the server's record whatever its version (forceReplace).") var force = false
+        @Option(name: .customLong("asset"), help: "FIELD=PATH: upload the file as the field's asset (repeatable).") var assets: [String] = []
         @Argument(help: "The record as JSON (recordName and recordType required), or - to read it from standard input.") var record: String
+
+        func validate() throws {
+            for asset in assets where !asset.contains("=") { throw ValidationError("--asset takes FIELD=PATH, not \(asset)") }
+        }
 
         func run() async throws {
             let bytes: [UInt8] = record == "-" ? Array(FileHandle.standardInput.readDataToEndOfFile()) : Array(record.utf8)
-            let parsed = try Record(wireJSON: bytes, in: client.zoneID(zone))
-            let saved = try await client.database().save(parsed, savePolicy: force ? .allKeys : .ifServerRecordUnchanged)
+            var parsed = try Record(wireJSON: bytes, in: client.zoneID(zone))
+            let database = try client.database()
+            for asset in assets {
+                let (field, path) = (String(asset.prefix { $0 != "=" }), String(asset.drop { $0 != "=" }.dropFirst()))
+                parsed.fields[NameKey(field)] = .asset(try await AssetTransfer.upload(path, field: field, of: parsed, database: database))
+            }
+            let saved = try await database.save(parsed, savePolicy: force ? .allKeys : .ifServerRecordUnchanged)
             RecordOutput.print(saved, json: client.json)
         }
     }

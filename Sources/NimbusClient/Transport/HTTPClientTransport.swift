@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 public import AsyncHTTPClient
+import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -76,6 +77,58 @@ public struct HTTPClientTransport: ClientTransport {
         return ClientResponse(status: Int(response.status.code), headers: headers, body: Array(body.readableBytesView))
     }
 
+    public func upload(_ request: ClientRequest, bodyFile path: String, progress: @escaping @Sendable (Int64) -> Void) async throws
+        -> ClientResponse
+    {
+        guard let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int64 else {
+            throw NimbusError(.badRequest, "cannot read \(path)")
+        }
+        var outgoing = HTTPClientRequest(url: request.url)
+        outgoing.method = .init(rawValue: request.method)
+        for (name, value) in request.headers { outgoing.headers.add(name: name, value: value) }
+        outgoing.body = .stream(FileReadingSequence(path: path, progress: progress), length: .known(size))
+        return try await execute(outgoing, url: request.url, writingTo: nil, progress: { _ in })
+    }
+
+    public func download(_ request: ClientRequest, appendingTo path: String, progress: @escaping @Sendable (Int64) -> Void) async throws
+        -> ClientResponse
+    {
+        var outgoing = HTTPClientRequest(url: request.url)
+        outgoing.method = .init(rawValue: request.method)
+        for (name, value) in request.headers { outgoing.headers.add(name: name, value: value) }
+        return try await execute(outgoing, url: request.url, writingTo: path, progress: progress)
+    }
+
+    /// Runs a request; a `2xx` body goes to `path` (appended) when one is given, as it arrives.
+    private func execute(
+        _ outgoing: HTTPClientRequest,
+        url: String,
+        writingTo path: String?,
+        progress: @escaping @Sendable (Int64) -> Void
+    ) async throws -> ClientResponse {
+        let response: HTTPClientResponse
+        do {
+            response = try await client.execute(outgoing, deadline: .distantFuture)
+        } catch {
+            if let unreachable = Self.unreachable(error, url: url) { throw unreachable }
+            throw error
+        }
+        var headers: [String: String] = [:]
+        for header in response.headers { headers[header.name.lowercased()] = header.value }
+        guard let path, (200..<300).contains(Int(response.status.code)) else {
+            let body = try await response.body.collect(upTo: maximumResponseBytes)
+            return ClientResponse(status: Int(response.status.code), headers: headers, body: Array(body.readableBytesView))
+        }
+        let appender = FileAppender(path: path)
+        var written: Int64 = 0
+        for try await buffer in response.body {
+            try appender.append(buffer.readableBytesView)
+            written += Int64(buffer.readableBytes)
+            progress(written)
+        }
+        return ClientResponse(status: Int(response.status.code), headers: headers)
+    }
+
     // MARK: - Private
 
     /// The error of a request that never reached the server, or `nil` for any other failure
@@ -130,6 +183,32 @@ public struct HTTPClientTransport: ClientTransport {
             let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
             clients[key] = client
             return client
+        }
+    }
+}
+
+/// A file's bytes a megabyte at a time, for a streamed request body, reporting how many were read.
+struct FileReadingSequence: AsyncSequence, Sendable {
+    typealias Element = ByteBuffer
+    let path: String
+    let progress: @Sendable (Int64) -> Void
+
+    func makeAsyncIterator() -> Iterator { Iterator(handle: FileHandle(forReadingAtPath: path), progress: progress) }
+
+    struct Iterator: AsyncIteratorProtocol {
+        let handle: FileHandle?
+        let progress: @Sendable (Int64) -> Void
+        var sent: Int64 = 0
+
+        mutating func next() async throws -> ByteBuffer? {
+            guard let handle else { throw NimbusError(.badRequest, "cannot read the asset's file") }
+            guard let data = try handle.read(upToCount: 1 << 20), !data.isEmpty else {
+                try? handle.close()
+                return nil
+            }
+            sent += Int64(data.count)
+            progress(sent)
+            return ByteBuffer(bytes: data)
         }
     }
 }
