@@ -30,7 +30,7 @@ MB = 1_000_000
 
 class Server:
     def __init__(self, binary, data):
-        environment = dict(os.environ, NIMBUS_LOG_LEVEL="warning", NIMBUS_ASSET_MAX_BYTES=str(60 * MB))
+        environment = dict(os.environ, NIMBUS_LOG_LEVEL="info", NIMBUS_ASSET_MAX_BYTES=str(60 * MB))
         for name in ["NIMBUS_DATABASE_URL", "NIMBUS_PORT", "NIMBUS_HOSTNAME", "NIMBUS_PUBLIC_URL", "NIMBUS_S3_BUCKET"]:
             environment.pop(name, None)
         self.process = subprocess.Popen(
@@ -199,7 +199,15 @@ def main():
 
         sampler = threading.Thread(target=sample)
         sampler.start()
-        threads = [threading.Thread(target=client.upload, args=(path, big)) for path in paths]
+        uploaded = []
+
+        def upload(path):
+            try:
+                uploaded.append(client.upload(path, big)["size"])
+            except SystemExit as failure:
+                print("a concurrent upload failed: %s" % failure, file=sys.stderr)
+
+        threads = [threading.Thread(target=upload, args=(path,)) for path in paths]
         start = time.perf_counter()
         for thread in threads:
             thread.start()
@@ -208,8 +216,10 @@ def main():
         elapsed = time.perf_counter() - start
         done.set()
         sampler.join()
+        if len(uploaded) != 20 or any(size != len(big) for size in uploaded):
+            raise SystemExit("only %d of the 20 concurrent uploads succeeded" % len(uploaded))
         summary["20 x 50 MB concurrent uploads"] = {
-            "seconds": round(elapsed, 2), "rss before MB": round(before, 1), "rss peak MB": round(peak[0], 1),
+            "seconds": round(elapsed, 2), "MB/s": round(20 * len(big) / MB / elapsed, 1), "rss before MB": round(before, 1), "rss peak MB": round(peak[0], 1),
             "rss growth MB": round(peak[0] - before, 1),
         }
         print("20 concurrent 50 MB uploads: %s" % json.dumps(summary["20 x 50 MB concurrent uploads"]), flush=True)

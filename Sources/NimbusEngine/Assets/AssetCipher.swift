@@ -34,10 +34,9 @@ public enum AssetCipher {
         max(1, (size + Int64(chunkSize) - 1) / Int64(chunkSize))
     }
 
-    /// Seals chunk `index` of an asset.
-    static func seal(_ chunk: some DataProtocol, index: Int64, key: SymmetricKey) throws -> [UInt8] {
-        let box = try AES.GCM.seal(chunk, using: key, nonce: nonce(index))
-        return Array(box.ciphertext) + Array(box.tag)
+    /// Seals chunk `index` of an asset; its stored form is the ciphertext, then the tag.
+    static func sealedBox(_ chunk: some DataProtocol, index: Int64, key: SymmetricKey) throws -> AES.GCM.SealedBox {
+        try AES.GCM.seal(chunk, using: key, nonce: nonce(index))
     }
 
     /// Opens chunk `index` of an asset.

@@ -67,7 +67,9 @@ public final class AssetIngest {
             throw AssetTooLarge(error: total > limit ? AssetService.tooLarge(limit: limit) : AssetService.overQuota(room: room ?? 0))
         }
         size += Int64(bytes.count)
-        hash.update(data: Array(bytes))
+        // Hashed where the bytes lie: a copy per piece cost as much as the hash.
+        let hashed: Void? = bytes.withContiguousStorageIfAvailable { hash.update(bufferPointer: UnsafeRawBufferPointer($0)) }
+        if hashed == nil { hash.update(data: Array(bytes)) }
         var rest = bytes[...]
         while !rest.isEmpty {
             let room = AssetCipher.chunkSize - pending.count
@@ -96,12 +98,18 @@ public final class AssetIngest {
     }
 
     private func writeChunk() throws {
-        let sealed = try AssetCipher.seal(pending, index: nextChunk, key: key)
+        let box = try AssetCipher.sealedBox(pending, index: nextChunk, key: key)
         nextChunk += 1
         pending.removeAll(keepingCapacity: true)
+        // The ciphertext, then its tag: the stored form, without joining them in a new array.
+        try box.ciphertext.withUnsafeBytes { try writeAll($0) }
+        try box.tag.withUnsafeBytes { try writeAll($0) }
+    }
+
+    private func writeAll(_ bytes: UnsafeRawBufferPointer) throws {
         var written = 0
-        while written < sealed.count {
-            let count = sealed.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, sealed.count - written) }
+        while written < bytes.count {
+            let count = write(descriptor, bytes.baseAddress! + written, bytes.count - written)
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { throw FileAssetBlobStoreError(operation: "write", path: path, code: errno) }
             written += count
