@@ -87,12 +87,25 @@ struct AssetTokens: Sendable {
         )
     }
 
-    /// The receipt's asset, if it was made for this field of this record and has not expired.
+    /// A receipt for an asset a record of the zone holds already (`assets/rereference`): any
+    /// record and field of that zone may redeem it.
+    func zoneReceipt(_ receipt: AssetReceipt, tenant: Tenant, zone: String) -> String {
+        sealer.seal(Self.encode(receipt), scope: Self.zoneReceiptScope(tenant, zone: zone))
+    }
+
+    /// The receipt's asset, if it was made for this field of this record (or, from
+    /// `assets/rereference`, for this zone) and has not expired.
     func openReceipt(_ token: String, tenant: Tenant, zone: String, record: String, field: String, now: Int64) -> AssetReceipt? {
-        guard let payload = sealer.open(token, scope: Self.receiptScope(tenant, zone: zone, record: record, field: field)),
+        guard
+            let payload = sealer.open(token, scope: Self.receiptScope(tenant, zone: zone, record: record, field: field))
+                ?? sealer.open(token, scope: Self.zoneReceiptScope(tenant, zone: zone)),
             let receipt = try? JSONDecoder().decode(AssetReceipt.self, from: payload), receipt.expiresAt > now
         else { return nil }
         return receipt
+    }
+
+    private static func zoneReceiptScope(_ tenant: Tenant, zone: String) -> String {
+        ["asset rereference", tenant.container, tenant.environment.rawValue, tenant.owner, zone].joined(separator: "\u{1F}")
     }
 
     func downloadToken(assetID: String, now: Int64) -> String {

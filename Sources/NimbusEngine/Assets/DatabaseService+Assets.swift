@@ -87,6 +87,45 @@ extension DatabaseService {
     }
 }
 
+extension DatabaseService {
+    /// The assets records of one zone hold, each with a receipt any record of the zone may
+    /// redeem within 12 hours, so another record takes the same asset without an upload
+    /// (CKWS `assets/rereference`). An asset list gives one asset per element.
+    /// - Returns: per item, in order: the assets, or `.unknownItem` for a record the caller
+    ///   cannot read (or that does not exist) and for a field that holds no stored asset.
+    public func rereferenceAssets(
+        _ items: [(recordName: String, fieldName: String)],
+        inZone zoneID: ZoneID?,
+        access: DatabaseAccess
+    ) async throws(NimbusError) -> [Result<[Asset], NimbusError>] {
+        let target = try await target(zone: zoneID, access: access)
+        let found = try await lookupRecords(named: items.map(\.recordName), inZone: zoneID, access: access)
+        let tokens = AssetTokens(sealer: sealer)
+        let expires = clock.millisecondsSince1970 + AssetTokens.receiptLifetime
+        return zip(items, found).map { item, result in
+            guard case .success(let record) = result else { return .failure(NimbusError.recordNotFound) }
+            let held: [Asset] =
+                switch record.fields[NameKey(item.fieldName)] {
+                case .asset(let asset)?: [asset]
+                case .list(.asset, let elements)?: elements.compactMap { if case .asset(let asset) = $0 { asset } else { nil } }
+                default: []
+                }
+            let stored = held.compactMap { asset in asset.assetID.map { (asset: asset, id: $0) } }
+            guard !stored.isEmpty else { return .failure(NimbusError(.unknownItem, "field '\(item.fieldName)' holds no asset")) }
+            return .success(
+                stored.map { asset, id in
+                    let receipt = AssetReceipt(assetID: id, checksum: asset.fileChecksum ?? "", size: asset.size ?? 0, expiresAt: expires)
+                    return Asset(
+                        fileChecksum: asset.fileChecksum,
+                        size: asset.size,
+                        receipt: tokens.zoneReceipt(receipt, tenant: target.tenant, zone: target.zoneName)
+                    )
+                }
+            )
+        }
+    }
+}
+
 /// What the record planner needs to turn the asset values a client sends into stored ones.
 struct AssetRedemption: Sendable {
     let tokens: AssetTokens

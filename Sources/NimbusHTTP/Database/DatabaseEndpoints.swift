@@ -150,6 +150,23 @@ struct DatabaseEndpoints {
                     }
                 )
             )
+        case .assetsRereference:
+            let request = try AssetsRereferenceRequest.parse(body)
+            let results = try await database.rereferenceAssets(
+                request.assets.map { (recordName: $0.recordName, fieldName: $0.fieldName) },
+                inZone: request.zoneID,
+                access: access
+            )
+            return encode(
+                AssetsRereferenceResponse(
+                    items: zip(request.assets, results).map { item, result in
+                        switch result {
+                        case .success(let assets): .assets(recordName: item.recordName, fieldName: item.fieldName, assets)
+                        case .failure(let error): .error(itemError(error, recordName: item.recordName))
+                        }
+                    }
+                )
+            )
         case .recordsResolve:
             return try await resolveShares(accept: false)
         case .recordsAccept:

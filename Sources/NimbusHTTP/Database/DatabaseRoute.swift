@@ -31,6 +31,7 @@ public struct DatabaseRoute: Sendable, Hashable {
         case recordsQuery = "records/query"
         case recordsCount = "records/count"
         case assetsUpload = "assets/upload"
+        case assetsRereference = "assets/rereference"
         case linksCreate = "links/create"
         case linksList = "links/list"
         case linksRevoke = "links/revoke"
@@ -98,6 +99,7 @@ public struct DatabaseRoute: Sendable, Hashable {
         case ("records", "query"): .recordsQuery
         case ("records", "count"): .recordsCount
         case ("assets", "upload"): .assetsUpload
+        case ("assets", "rereference"): .assetsRereference
         case ("links", "create"): .linksCreate
         case ("links", "list"): .linksList
         case ("links", "revoke"): .linksRevoke

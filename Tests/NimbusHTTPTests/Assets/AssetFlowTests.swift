@@ -115,6 +115,57 @@ struct AssetFlowTests {
     }
 }
 
+@Suite("assets: assets/rereference")
+struct AssetRereferenceTests {
+    @Test("another record of the zone takes a record's asset without an upload; other zones and other users cannot")
+    func rereference() async throws {
+        try await HTTPFixture.with { f, client in
+            let session = AssetSession(f: f, client: client)
+            let bytes = AssetSession.bytes(90_000)
+            try await session.saveRecord("p1", bytes: bytes, as: f.alice)
+            let answer = try await session.postOK(
+                "assets/rereference",
+                #"{"assets":[{"recordName":"p1","fieldName":"image"},{"recordName":"p1","fieldName":"nothing"},{"recordName":"gone","fieldName":"image"}]}"#,
+                as: f.alice
+            )
+            let items = try #require(answer["assets"] as? [[String: Any]])
+            #expect(items.count == 3)
+            #expect(items[0]["fileChecksum"] as? String == AssetSession.checksum(bytes) && items[0]["receipt"] is String)
+            #expect(items[1]["serverErrorCode"] as? String == "NOT_FOUND" && items[2]["serverErrorCode"] as? String == "NOT_FOUND")
+            var single = items[0]
+            single.removeValue(forKey: "recordName")
+            single.removeValue(forKey: "fieldName")
+            let json = String(decoding: try JSONSerialization.data(withJSONObject: single), as: UTF8.self)
+
+            // Any record and field of the zone may take it.
+            let copy = try await session.saveRecordWith(json, record: "p2", field: "cover", as: f.alice)
+            let downloaded = try await session.download(try AssetSession.downloadPath(AssetSession.asset(copy, field: "cover")))
+            #expect(Array(downloaded.body.readableBytesView) == bytes)
+            // Deleting the first record leaves the asset to the second.
+            _ = try await session.postOK("records/modify", #"{"operations":[{"operationType":"delete","record":{"recordName":"p1"}}]}"#, as: f.alice)
+            f.clock.advance(by: .seconds(24 * 60 * 60 + 1))
+            await f.waitForIdleLoops()
+            _ = try await f.instance.assets.collect()
+            #expect(session.storedBlobs().count == 1)
+
+            // Not in another zone of hers, and not Bob's to take.
+            _ = try await session.postOK(
+                "zones/modify",
+                #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Other"}}}]}"#,
+                as: f.alice
+            )
+            let elsewhere = try await session.post(
+                "records/modify",
+                #"{"zoneID":{"zoneName":"Other"},"operations":[{"operationType":"create","record":{"recordName":"p3","recordType":"Photo","fields":{"image":{"value":\#(json)}}}}]}"#,
+                as: f.alice
+            )
+            #expect((try elsewhere.json["records"] as? [[String: Any]])?.first?["serverErrorCode"] as? String == "BAD_REQUEST")
+            let bobs = try await session.postOK("assets/rereference", #"{"assets":[{"recordName":"p2","fieldName":"cover"}]}"#, as: f.bob)
+            #expect((bobs["assets"] as? [[String: Any]])?.first?["serverErrorCode"] as? String == "NOT_FOUND")
+        }
+    }
+}
+
 extension AssetSession {
     /// Saves a new `Photo` with the `singleFile` dictionary in `image`; returns the saved record.
     func saveRecordWith(_ singleFile: String, record: String, field: String = "image", as user: User) async throws -> [String: Any] {
