@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 import Crypto
+import Foundation
 public import Logging
 public import NimbusModel
 public import NimbusStore
@@ -190,7 +191,22 @@ public struct AssetService: Sendable {
             if batch.count < 100 { break }
         }
         if removed > 0 { logger.info("Collected unreferenced assets", metadata: [LogKey.count: "\(removed)"]) }
+        sweepIncoming(olderThan: cutoff)
         return removed
+    }
+
+    /// Removes uploads in progress older than the retention: what a server that stopped in the
+    /// middle of an upload left behind. (Any older upload is long dead: its URL lived 15 minutes.)
+    private func sweepIncoming(olderThan cutoff: Int64) {
+        let directory = blobs.incomingDirectory
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        for name in names where name.hasSuffix(".part") {
+            let path = directory + "/" + name
+            guard let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date,
+                Int64(modified.timeIntervalSince1970 * 1000) < cutoff
+            else { continue }
+            try? FileManager.default.removeItem(atPath: path)
+        }
     }
 
     /// A new asset identifier: 128 random bits, hex.
