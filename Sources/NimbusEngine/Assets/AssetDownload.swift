@@ -15,9 +15,10 @@ public struct AssetDownload: Sendable {
     let blobs: any AssetBlobStore
 
     /// The clear bytes of `range` (all of them when `nil`), read and opened a group of chunks
-    /// at a time as the consumer asks for them: memory stays flat whatever the size.
+    /// at a time as the consumer asks for them: memory stays flat whatever the size. An empty
+    /// asset has none.
     public func bytes(in range: ClosedRange<Int64>? = nil) -> AssetBytes {
-        AssetBytes(download: self, range: range ?? 0...(asset.size - 1))
+        AssetBytes(download: self, range: range ?? 0...Swift.max(0, asset.size - 1))
     }
 }
 
