@@ -7,23 +7,6 @@
 public import NimbusModel
 import NimbusStore
 
-/// One asset a client means to upload (`assets/upload`'s `tokens` entries).
-public struct AssetUploadRequest: Sendable, Hashable {
-    /// The record the asset is for; a new random name when absent.
-    public var recordName: String?
-    /// The record's type (CloudKit clients send it; it is not checked here, but at the save).
-    public var recordType: String?
-    /// The asset field.
-    public var fieldName: String
-
-    /// Creates a request.
-    public init(recordName: String?, recordType: String?, fieldName: String) {
-        self.recordName = recordName
-        self.recordType = recordType
-        self.fieldName = fieldName
-    }
-}
-
 /// An upload URL's token, for the record and field it was asked for.
 public struct AssetUploadToken: Sendable, Hashable {
     /// The record.

@@ -134,11 +134,7 @@ struct DatabaseEndpoints {
             return encode(RecordsCountResponse(count: count))
         case .assetsUpload:
             let request = try AssetsUploadRequest.parse(body)
-            let tokens = try await database.assetUploadURLs(
-                request.tokens.map { AssetUploadRequest(recordName: $0.recordName, recordType: $0.recordType, fieldName: $0.fieldName) },
-                inZone: request.zoneID,
-                access: access
-            )
+            let tokens = try await database.assetUploadURLs(request.tokens, inZone: request.zoneID, access: access)
             return encode(
                 AssetsUploadResponse(
                     tokens: tokens.map {
