@@ -168,7 +168,7 @@ public struct NimbusInstance: Sendable {
         let webhooks = WebhookDelivery(
             tokens: store,
             notifications: store,
-            sender: WebhookClient(client: WebhookClient.sharedClient, clock: clock),
+            sender: WebhookClient(client: OutboundHTTPClient.shared, clock: clock),
             serverKey: keys.token,
             wake: dispatcher.hub.writtenForWebhooks,
             clock: clock,

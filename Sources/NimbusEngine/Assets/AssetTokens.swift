@@ -13,8 +13,8 @@ public import NimbusStore
     import Foundation
 #endif
 
-/// What an upload URL allows: one asset, for one field of one record of one zone, by one
-/// user, until it expires.
+/// What an upload URL allows: one asset, for one field of one record of one zone, until it
+/// expires (the URL is the credential, as CloudKit's).
 public struct AssetUploadGrant: Codable, Sendable, Hashable {
     /// The container of the zone the asset is for.
     public var container: String
@@ -29,8 +29,6 @@ public struct AssetUploadGrant: Codable, Sendable, Hashable {
     public var recordName: String
     /// The record's field the asset is for.
     public var fieldName: String
-    /// Who may upload (the signed-in user who asked).
-    public var uploader: String
     /// When the URL stops working, in milliseconds since 1970.
     public var expiresAt: Int64
 

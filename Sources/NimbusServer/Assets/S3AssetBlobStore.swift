@@ -39,7 +39,7 @@ public struct S3AssetBlobStore: AssetBlobStore {
             secretAccessKey: configuration.secretAccessKey,
             region: configuration.region
         )
-        client = WebhookClient.sharedClient
+        client = OutboundHTTPClient.shared
         self.incomingDirectory = incomingDirectory
         try FileManager.default.createDirectory(atPath: incomingDirectory, withIntermediateDirectories: true)
     }
@@ -59,15 +59,11 @@ public struct S3AssetBlobStore: AssetBlobStore {
         let request = try signed("GET", key: id, extraHeaders: ["range": "bytes=\(offset)-\(offset + Int64(length) - 1)"])
         let response = try await client.execute(request, timeout: .seconds(60))
         switch response.status {
-        case .ok, .partialContent:
-            let body = try await response.body.collect(upTo: length + 1)
-            // A store that ignored the range sent the whole object.
-            if response.status == .ok {
-                let all = Array(body.readableBytesView)
-                let start = Int(Swift.min(offset, Int64(all.count)))
-                return Array(all[start..<Swift.min(start + length, all.count)])
-            }
-            return Array(body.readableBytesView.prefix(length))
+        case .ok:
+            // A store that ignored the range sends the whole object: keep the range of it.
+            return try await Self.readBody(of: response, from: offset, length: length)
+        case .partialContent:
+            return try await Self.readBody(of: response, from: 0, length: length)
         case .rangeNotSatisfiable:
             try await Self.discardBody(of: response)
             return []
@@ -109,6 +105,22 @@ public struct S3AssetBlobStore: AssetBlobStore {
         for try await _ in response.body {}
     }
 
+    /// Up to `length` bytes of an answer's body from `offset` on; the rest is read and dropped,
+    /// so the connection goes back to the pool whatever the body's size.
+    private static func readBody(of response: HTTPClientResponse, from offset: Int64, length: Int) async throws -> [UInt8] {
+        var kept: [UInt8] = []
+        var position: Int64 = 0
+        for try await buffer in response.body {
+            let start = Swift.max(offset - position, 0)
+            let room = Int64(length - kept.count)
+            if start < Int64(buffer.readableBytes), room > 0 {
+                kept += buffer.readableBytesView.dropFirst(Int(start)).prefix(Int(room))
+            }
+            position += Int64(buffer.readableBytes)
+        }
+        return kept
+    }
+
     private func signed(_ method: String, key: String?, extraHeaders: [String: String] = [:]) throws -> HTTPClientRequest {
         let path = "/\(configuration.bucket)" + (key.map { "/\(configuration.keyPrefix)\($0)" } ?? "")
         guard let url = URL(string: configuration.endpoint + S3RequestSigner.encode(path, slash: false)), let host = url.host else {
@@ -127,8 +139,8 @@ public struct S3AssetBlobStore: AssetBlobStore {
     }
 
     private func failure(_ operation: String, _ response: HTTPClientResponse) async throws -> ServerError {
-        let body = try? await response.body.collect(upTo: 4096)
-        let text = body.map { String(buffer: $0) } ?? ""
+        let body = (try? await Self.readBody(of: response, from: 0, length: 4096)) ?? []
+        let text = String(decoding: body, as: UTF8.self)
         // S3 errors name the code (`<Code>AccessDenied</Code>`); nothing in them is secret.
         let code = text.range(of: "<Code>").flatMap { start in
             text[start.upperBound...].range(of: "</Code>").map { String(text[start.upperBound..<$0.lowerBound]) }

@@ -22,7 +22,7 @@ struct HTTPOpenIDDocumentFetcher: OpenIDDocumentFetcher {
         guard OpenIDURLPolicy.isAllowed(url) else { throw Failure(description: "\(url) is neither https nor loopback") }
         var request = HTTPClientRequest(url: url)
         request.headers.add(name: "Accept", value: "application/json")
-        let response = try await WebhookClient.sharedClient.execute(request, timeout: .seconds(10))
+        let response = try await OutboundHTTPClient.shared.execute(request, timeout: .seconds(10))
         guard response.status == .ok else { throw Failure(description: "\(url) answered \(response.status.code)") }
         let body = try await response.body.collect(upTo: 1 << 20)
         return Array(body.readableBytesView)
@@ -35,7 +35,7 @@ struct HTTPOpenIDDocumentFetcher: OpenIDDocumentFetcher {
         request.headers.add(name: "Accept", value: "application/json")
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
         request.body = .bytes(ByteBuffer(string: FormEncoding.encode(form)))
-        let response = try await WebhookClient.sharedClient.execute(request, timeout: .seconds(10))
+        let response = try await OutboundHTTPClient.shared.execute(request, timeout: .seconds(10))
         // The body of a refusal names the OAuth error (`invalid_grant`): kept for the message.
         let body = try await response.body.collect(upTo: 1 << 20)
         guard response.status == .ok else {

@@ -17,15 +17,6 @@ struct WebhookClient: WebhookSender {
     let client: HTTPClient
     let clock: any NimbusClock
 
-    /// The client webhooks are sent with: it follows no redirect (a receiver must not send the
-    /// signed notifications on to another address, or over plain HTTP), and lives as long as
-    /// the process, as AsyncHTTPClient's shared client does.
-    static let sharedClient: HTTPClient = {
-        var configuration = HTTPClient.Configuration.singletonConfiguration
-        configuration.redirectConfiguration = .disallow
-        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-    }()
-
     func send(_ entries: [InboxEntry], to url: String, secret: String) async -> WebhookOutcome {
         var body = Array(#"{"notifications":["#.utf8)
         for (index, entry) in entries.enumerated() {
