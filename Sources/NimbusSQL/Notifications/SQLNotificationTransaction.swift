@@ -273,7 +273,7 @@ struct SQLNotificationTransaction: NotificationTransaction {
             if seen.insert(recipient).inserted { recipients.append(recipient) }
         }
         for payload in InboxAnnouncementCoding.payloads(of: InboxAnnouncement(instance: instance, recipients: recipients)) {
-            _ = try await connection.query("SELECT pg_notify(?, ?)", [.text(InboxAnnouncementCoding.channel), .text(payload)])
+            _ = try await connection.query("SELECT pg_notify(\(SchemaChannel.nameSQL), ?)", [.text(InboxAnnouncementCoding.channel), .text(payload)])
         }
     }
 

@@ -199,7 +199,8 @@ package final class PostgreSQLDatabase: SQLDatabase {
         }
     }
 
-    /// Holds one pooled connection for `LISTEN` until cancelled.
+    /// Holds one pooled connection for `LISTEN` on the store's own channel of that name
+    /// (``SchemaChannel``) until cancelled.
     ///
     /// The listening runs in a task of its own, and cancellation returns at once whatever that
     /// task is doing: postgres-nio may not answer a cancellation while it waits for a lease or
@@ -214,7 +215,10 @@ package final class PostgreSQLDatabase: SQLDatabase {
                 let listening = Task {
                     do {
                         try await client.withConnection { connection in
-                            try await connection.listen(on: channel) { notifications in
+                            let sql = PostgresSQLConnection(connection: connection, logger: logger, deadline: nil)
+                            guard case .text(let scoped)? = try await sql.query("SELECT \(SchemaChannel.nameSQL)", [.text(channel)]).first?[0]
+                            else { throw StoreError(.database, detail: "current_schema() named no schema to listen in") }
+                            try await connection.listen(on: scoped) { notifications in
                                 for try await notification in notifications { receive(notification.payload) }
                             }
                         }

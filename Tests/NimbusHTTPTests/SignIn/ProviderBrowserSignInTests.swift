@@ -31,6 +31,7 @@ struct ProviderBrowserSignInTests {
     func codeFlow() async throws {
         try await TestOpenIDIssuer.with { issuer in
             try await HTTPFixture.with { f, client in
+                issuer.issueTokens { IDTokenExchangeTests.now(f) }
                 issuer.requireClientSecret("s3cret")
                 try await f.configureSignIn {
                     $0.providers = [
@@ -72,7 +73,9 @@ struct ProviderBrowserSignInTests {
                 )
                 // The same person through the app's ID token exchange is the same user.
                 let nonce = UUID().uuidString
-                let idToken = try await issuer.sign(issuer.claims(subject: "web-1", audience: "web-client", nonce: nonce, now: Date()))
+                let idToken = try await issuer.sign(
+                    issuer.claims(subject: "web-1", audience: "web-client", nonce: nonce, now: IDTokenExchangeTests.now(f))
+                )
                 let native = try await f.auth(client, "token", ["provider": "acme", "idToken": idToken, "nonce": nonce]).json
                 #expect(native["userRecordName"] as? String == me.userRecordName)
             }
@@ -83,6 +86,7 @@ struct ProviderBrowserSignInTests {
     func bindings() async throws {
         try await TestOpenIDIssuer.with { issuer in
             try await HTTPFixture.with { f, client in
+                issuer.issueTokens { IDTokenExchangeTests.now(f) }
                 try await f.configureSignIn {
                     $0.providers = [SignInProvider(name: "acme", kind: .generic, issuer: issuer.url, clientIDs: ["web-client"])]
                 }

@@ -27,6 +27,8 @@ final class TestOpenIDIssuer: Sendable {
         var keySetFetches = 0
         var codes: [String: PendingCode] = [:]
         var clientSecret: String?
+        /// The time the token endpoint's tokens are issued at.
+        var now: @Sendable () -> Date = { Date() }
     }
 
     /// A code the authorization endpoint gave, waiting for the token endpoint.
@@ -44,6 +46,13 @@ final class TestOpenIDIssuer: Sendable {
 
     /// How many times the key set was fetched.
     var keySetFetches: Int { state.withLock { $0.keySetFetches } }
+
+    /// Issues the token endpoint's tokens at `now` (the server's clock) rather than the real
+    /// time: a server on a test's clock, which does not move while the test runs, refuses a
+    /// token issued more than its leeway after it, and a loaded suite gets there.
+    func issueTokens(at now: @escaping @Sendable () -> Date) {
+        state.withLock { $0.now = now }
+    }
 
     /// The key ID tokens are signed with now.
     var currentKeyID: String { state.withLock { $0.keys.last!.kid } }
@@ -188,7 +197,13 @@ final class TestOpenIDIssuer: Sendable {
                 body: .init(byteBuffer: ByteBuffer(string: #"{"error":"invalid_grant"}"#))
             )
         }
-        let claims = claims(subject: pending.subject, audience: pending.clientID, nonce: pending.nonce, now: Date(), name: "Web \(pending.subject)")
+        let claims = claims(
+            subject: pending.subject,
+            audience: pending.clientID,
+            nonce: pending.nonce,
+            now: state.withLock { $0.now }(),
+            name: "Web \(pending.subject)"
+        )
         return Self.json(["id_token": try await sign(claims), "access_token": "unused", "token_type": "Bearer"])
     }
 
