@@ -102,6 +102,7 @@ let package = Package(
                 "NimbusEngine",
                 "NimbusModel",
                 "NimbusStore",
+                "NimbusWeb",
                 "NimbusWire",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -114,6 +115,13 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
             resources: [.copy("OpenAPI/openapi.json")],
+            swiftSettings: swiftSettings
+        ),
+        // The files the server hands to browsers: nimbus.js (the JavaScript client) and the
+        // bundled apps. No Swift dependency: they are bytes with a content type.
+        .target(
+            name: "NimbusWeb",
+            resources: [.copy("Resources")],
             swiftSettings: swiftSettings
         ),
         // Pushes to Apple's push service (HTTP/2, provider tokens) for the engine's APNs delivery.
@@ -200,6 +208,7 @@ let package = Package(
                 "NimbusModel",
                 "NimbusServer",
                 "NimbusStore",
+                "NimbusWeb",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -10,6 +10,7 @@ import Logging
 import NimbusAPNs
 import NimbusEngine
 import NimbusServer
+import NimbusWeb
 import Synchronization
 
 /// `nimbus serve`: runs the server on the embedded SQLite store, or on PostgreSQL with `--database`.
@@ -26,6 +27,14 @@ struct Serve: AsyncParsableCommand {
 
     @Option(name: .customLong("smtp-url"), help: "The SMTP server for sign-in mail (or NIMBUS_SMTP_URL); default: mail goes to the log.")
     var smtpURL: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Bundled web apps to serve under /apps/NAME/, comma-separated (or NIMBUS_APPS).",
+            discussion: "Available: \(WebFiles.apps.joined(separator: ", "))."
+        )
+    )
+    var apps: String?
 
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
@@ -60,6 +69,7 @@ struct Serve: AsyncParsableCommand {
         configuration.smtp = try Self.smtp(url: smtpURL ?? environment["NIMBUS_SMTP_URL"], environment)
         configuration.assets = try Self.assetLimits(environment)
         configuration.assetStore = try Self.s3(environment)
+        configuration.apps = try Self.apps(apps ?? environment["NIMBUS_APPS"])
         if let port, !(0...65535).contains(port) { throw ValidationError("--port must be from 0 to 65535") }
         // Read and checked before anything opens: a bad file stops the start at once.
         let signInConfig = try environment["NIMBUS_SIGN_IN_CONFIG"].map { try SignInConfigFile(path: $0) }
@@ -84,6 +94,15 @@ struct Serve: AsyncParsableCommand {
             quickstart.print(url: NimbusServer.configuredURL(configuration))
             throw error
         }
+    }
+
+    /// `--apps chat` (or `NIMBUS_APPS`): the bundled apps to serve; a name none has stops the start.
+    static func apps(_ text: String?) throws -> Set<String> {
+        let names = Set((text ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+        for name in names where !WebFiles.hasApp(name) {
+            throw ValidationError("no bundled app '\(name)'; the apps are: \(WebFiles.apps.joined(separator: ", "))")
+        }
+        return names
     }
 
     /// A whole number from an environment variable, or `nil` when it is not set.

@@ -95,7 +95,12 @@ public enum NimbusServer {
         )
         return NimbusRouter.make(
             services: services,
-            configuration: .init(maximumBodySize: instance.configuration.maximumBodySize, publicAddress: address, serverKey: instance.tokenKey),
+            configuration: .init(
+                maximumBodySize: instance.configuration.maximumBodySize,
+                publicAddress: address,
+                serverKey: instance.tokenKey,
+                apps: instance.configuration.apps
+            ),
             metrics: HTTPMetrics(factory: PrometheusMetricsFactory(registry: registry)),
             renderMetrics: { registry.emitToString() },
             logger: logger

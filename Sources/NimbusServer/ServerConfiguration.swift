@@ -68,6 +68,9 @@ public struct ServerConfiguration: Sendable {
     /// Where asset bytes are kept: `nil` (the default), the data directory's `assets/`; or an
     /// S3-compatible bucket, which several instances share.
     public var assetStore: S3Configuration?
+    /// The bundled web apps served under `/apps/{name}/` (`nimbus serve --apps chat`); none by
+    /// default, so a server shows only what its operator chose.
+    public var apps: Set<String> = []
 
     /// Creates a configuration with the defaults above.
     public init(

@@ -37,6 +37,8 @@ struct OpenAPIDocumentTests {
                 "/signin/{container}/{environment}": ["get", "post"],
                 "/auth/1/{container}/{environment}/{action}": ["get", "post"],
                 "/share/{shortGUID}": ["get", "post"],
+                "/js/{file}": ["get", "head"],
+                "/apps/{app}/{path}": ["get", "head"],
             ]
             for (path, expected) in others {
                 #expect(expected.isSubset(of: methods(path)), "\(path): \(methods(path))")

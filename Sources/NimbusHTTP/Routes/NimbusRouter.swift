@@ -30,19 +30,22 @@ public enum NimbusRouter {
         /// The server's secret key (32 bytes), from which the keys of the pages' sealed values
         /// are derived.
         public var serverKey: [UInt8]
+        /// The bundled web apps served under `/apps/{name}/` (`nimbus serve --apps chat`).
+        public var apps: Set<String>
 
         /// Creates a configuration.
-        public init(maximumBodySize: Int = 16 * 1024 * 1024, publicAddress: PublicAddress, serverKey: [UInt8]) {
+        public init(maximumBodySize: Int = 16 * 1024 * 1024, publicAddress: PublicAddress, serverKey: [UInt8], apps: Set<String> = []) {
             self.maximumBodySize = maximumBodySize
             self.publicAddress = publicAddress
             self.serverKey = serverKey
+            self.apps = apps
         }
     }
 
     /// The browser-facing headers: the API's own, readable by pages of any origin (CloudKit JS).
     static let cors = CORSMiddleware<NimbusRequestContext>(
         allowOrigin: .all,
-        allowHeaders: [.contentType, HeaderName.keyID, HeaderName.date, HeaderName.signature],
+        allowHeaders: [.contentType, .contentDisposition, HeaderName.keyID, HeaderName.date, HeaderName.signature, HeaderName.deviceID],
         allowMethods: [.get, .post, .options],
         exposedHeaders: [HeaderName.requestUUID.canonicalName, HeaderName.webAuthToken.canonicalName],
         maxAge: .seconds(600)
@@ -77,6 +80,7 @@ public enum NimbusRouter {
         AuthRoutes(services: services, bodies: bodies).add(to: router)
         DatabaseRoutes(services: services, bodies: bodies, metrics: metrics, publicAddress: configuration.publicAddress).add(to: router)
         AssetRoutes(assets: services.assets).add(to: router)
+        WebFileRoutes(apps: configuration.apps).add(to: router)
         return router
     }
 }
