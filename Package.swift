@@ -205,6 +205,7 @@ let package = Package(
                 "NimbusAPNs",
                 "NimbusClient",
                 "NimbusEngine",
+                "NimbusHTTP",
                 "NimbusModel",
                 "NimbusServer",
                 "NimbusStore",

@@ -9,6 +9,7 @@ import Foundation
 import Logging
 import NimbusAPNs
 import NimbusEngine
+import NimbusHTTP
 import NimbusServer
 import NimbusWeb
 import Synchronization
@@ -69,7 +70,7 @@ struct Serve: AsyncParsableCommand {
         configuration.smtp = try Self.smtp(url: smtpURL ?? environment["NIMBUS_SMTP_URL"], environment)
         configuration.assets = try Self.assetLimits(environment)
         configuration.assetStore = try Self.s3(environment)
-        configuration.apps = try Self.apps(apps ?? environment["NIMBUS_APPS"])
+        configuration.apps = try Self.apps(apps ?? environment["NIMBUS_APPS"], environment)
         if let port, !(0...65535).contains(port) { throw ValidationError("--port must be from 0 to 65535") }
         // Read and checked before anything opens: a bad file stops the start at once.
         let signInConfig = try environment["NIMBUS_SIGN_IN_CONFIG"].map { try SignInConfigFile(path: $0) }
@@ -96,13 +97,30 @@ struct Serve: AsyncParsableCommand {
         }
     }
 
-    /// `--apps chat` (or `NIMBUS_APPS`): the bundled apps to serve; a name none has stops the start.
-    static func apps(_ text: String?) throws -> Set<String> {
+    /// `--apps chat` (or `NIMBUS_APPS`): the bundled apps to serve, for the container
+    /// `NIMBUS_APPS_CONTAINER` names, with its API token `NIMBUS_APPS_API_TOKEN` (and
+    /// `NIMBUS_APPS_ENVIRONMENT`, `development` by default). A name no app has, or an app
+    /// without its container, stops the start.
+    static func apps(_ text: String?, _ environment: [String: String]) throws -> [WebApp] {
         let names = Set((text ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+        guard !names.isEmpty else { return [] }
         for name in names where !WebFiles.hasApp(name) {
             throw ValidationError("no bundled app '\(name)'; the apps are: \(WebFiles.apps.joined(separator: ", "))")
         }
-        return names
+        guard let container = environment["NIMBUS_APPS_CONTAINER"], !container.isEmpty,
+            let apiToken = environment["NIMBUS_APPS_API_TOKEN"], apiToken.utf8.count == 64,
+            apiToken.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) })
+        else {
+            throw ValidationError(
+                "--apps needs the container the apps use: NIMBUS_APPS_CONTAINER=ID and NIMBUS_APPS_API_TOKEN=TOKEN "
+                    + "(64 hex digits, from nimbus container create)"
+            )
+        }
+        let environmentName = environment["NIMBUS_APPS_ENVIRONMENT"] ?? "development"
+        guard environmentName == "development" || environmentName == "production" else {
+            throw ValidationError("NIMBUS_APPS_ENVIRONMENT must be development or production")
+        }
+        return names.sorted().map { WebApp(name: $0, containerIdentifier: container, environment: environmentName, apiToken: apiToken) }
     }
 
     /// A whole number from an environment variable, or `nil` when it is not set.

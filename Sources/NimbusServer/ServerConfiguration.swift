@@ -6,6 +6,7 @@
 
 public import NimbusAPNs
 public import NimbusEngine
+public import NimbusHTTP
 
 /// How to run a Nimbus server; every value has a documented default.
 ///
@@ -70,7 +71,7 @@ public struct ServerConfiguration: Sendable {
     public var assetStore: S3Configuration?
     /// The bundled web apps served under `/apps/{name}/` (`nimbus serve --apps chat`); none by
     /// default, so a server shows only what its operator chose.
-    public var apps: Set<String> = []
+    public var apps: [WebApp] = []
 
     /// Creates a configuration with the defaults above.
     public init(

@@ -7,6 +7,7 @@
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import NimbusHTTP
 import Testing
 
 /// The files the server hands to browsers: the JavaScript client, cached by tag.
@@ -33,6 +34,41 @@ struct WebFileTests {
                 // One answer for a file or an app that is not there, or not turned on.
                 try await client.send(.get, path).expectError("NOT_FOUND", status: .notFound)
             }
+        }
+    }
+
+    @Test("a bundled app turned on is served with its settings and a policy that keeps its pages to this server")
+    func chatApp() async throws {
+        let app = WebApp(
+            name: "chat",
+            containerIdentifier: HTTPFixture.container,
+            environment: "development",
+            apiToken: String(repeating: "a", count: 64)
+        )
+        try await HTTPFixture.with(configure: { $0.apps = [app] }) { _, client in
+            let page = try await client.send(.get, "/apps/chat/")
+            #expect(page.status == .ok)
+            #expect(page.headers[.contentType] == "text/html; charset=utf-8")
+            let policy = try #require(page.headers[.contentSecurityPolicy])
+            #expect(policy.contains("default-src 'self'") && policy.contains("frame-ancestors 'none'"))
+            #expect(String(buffer: page.body).contains("<script type=\"module\" src=\"app.js\">"))
+
+            let moved = try await client.send(.get, "/apps/chat")
+            #expect(moved.status == .permanentRedirect)
+            #expect(moved.headers[.location] == "/apps/chat/")
+
+            let config = try await client.send(.get, "/apps/chat/config.json")
+            #expect(config.status == .ok)
+            #expect(config.headers[.cacheControl] == "no-store")
+            let settings = try config.json
+            #expect(settings["containerIdentifier"] as? String == HTTPFixture.container)
+            #expect(settings["apiToken"] as? String == app.apiToken)
+
+            let script = try await client.send(.get, "/apps/chat/app.js")
+            #expect(script.headers[.contentType] == "text/javascript; charset=utf-8")
+            #expect(script.headers[.contentSecurityPolicy] == nil, "a policy is for pages")
+            try await client.send(.get, "/apps/other/").expectError("NOT_FOUND", status: .notFound)
+            try await client.send(.get, "/apps/chat/../../Package.swift").expectError("NOT_FOUND", status: .notFound)
         }
     }
 }

@@ -31,10 +31,10 @@ public enum NimbusRouter {
         /// are derived.
         public var serverKey: [UInt8]
         /// The bundled web apps served under `/apps/{name}/` (`nimbus serve --apps chat`).
-        public var apps: Set<String>
+        public var apps: [WebApp]
 
         /// Creates a configuration.
-        public init(maximumBodySize: Int = 16 * 1024 * 1024, publicAddress: PublicAddress, serverKey: [UInt8], apps: Set<String> = []) {
+        public init(maximumBodySize: Int = 16 * 1024 * 1024, publicAddress: PublicAddress, serverKey: [UInt8], apps: [WebApp] = []) {
             self.maximumBodySize = maximumBodySize
             self.publicAddress = publicAddress
             self.serverKey = serverKey

@@ -18,8 +18,12 @@ import NimbusWeb
 /// app's pages carry a content security policy that lets them load only their own origin's
 /// scripts and styles and talk only to this server.
 struct WebFileRoutes: Sendable {
-    /// The apps turned on.
-    let apps: Set<String>
+    /// The apps turned on, by name.
+    let apps: [String: WebApp]
+
+    init(apps: [WebApp]) {
+        self.apps = Dictionary(apps.map { ($0.name, $0) }) { first, _ in first }
+    }
 
     static let appPolicy =
         "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' blob: data:; media-src 'self' blob:; "
@@ -35,14 +39,25 @@ struct WebFileRoutes: Sendable {
         let apps = apps
         router.route("/apps/:app", methods: [.get, .head]) { request, context in
             let app = context.parameters.get("app") ?? ""
-            guard apps.contains(app) else { throw Self.notFound }
-            // Relative links of the page resolve under the folder.
+            guard apps[app] != nil else { throw Self.notFound }
+            // The router takes `/apps/chat/` here too: that is the page. Without the slash, the
+            // page's relative links would resolve outside its folder: send the browser to it.
+            if request.uri.path.hasSuffix("/") {
+                return try Self.respond(to: request, path: "apps/\(app)/index.html", policy: Self.appPolicy)
+            }
             return Response(status: .permanentRedirect, headers: [.location: "/apps/\(app)/"])
         }
         router.route("/apps/:app/**", methods: [.get, .head]) { request, context in
             let app = context.parameters.get("app") ?? ""
-            guard apps.contains(app) else { throw Self.notFound }
+            guard let settings = apps[app] else { throw Self.notFound }
             let rest = context.parameters.getCatchAll().joined(separator: "/")
+            if rest == "config.json" {
+                return Response(
+                    status: .ok,
+                    headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                    body: .init(byteBuffer: ByteBuffer(bytes: settings.configJSON))
+                )
+            }
             return try Self.respond(to: request, path: "apps/\(app)/\(rest.isEmpty ? "index.html" : rest)", policy: Self.appPolicy)
         }
     }

@@ -1,0 +1,483 @@
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+
+// The chat app, modelled on Tact, on nimbus.js. How it maps onto Nimbus (docs/chat.md):
+// - a person signs up with a name alone (an anonymous account kept on this device);
+// - a chat is a `Chat` record in the owner's private zone `Chats`, shared on its own (a record
+//   share): messages are `Message` records whose parent is the chat, reactions `Reaction`
+//   records whose parent is the message, so the share carries the whole conversation;
+// - history is a query by parent, newest first, 50 at a time: no helper field;
+// - people join through an invitation link (`?join=` and the link's short GUID);
+// - a database subscription in the private and the shared database feeds the notification
+//   stream, and any notification refreshes what is on screen.
+
+import { configure, downloadURLOf, getDefaultContainer } from '/js/nimbus.js';
+
+const PAGE = 50;
+const ZONE = 'Chats';
+const $ = (id) => document.getElementById(id);
+
+const state = {
+  container: null,
+  me: null,
+  myName: '',
+  chats: [],
+  current: null, // {record, database, zoneID, isOwner, shareName}
+  messages: [], // oldest first
+  older: null, // the query response to continue from, or null
+  reactions: new Map(), // message name -> [reaction records]
+  refreshing: null,
+};
+
+function status(text) {
+  $('status').textContent = text;
+}
+
+function failure(error) {
+  console.error(error);
+  status(`Something went wrong: ${error.reason || error.message}`);
+}
+
+function chatKey(chat) {
+  return `${chat.zoneID.ownerRecordName || 'mine'}/${chat.record.recordName}`;
+}
+
+function newName(prefix) {
+  const bytes = new Uint8Array(8);
+  crypto.getRandomValues(bytes);
+  return prefix + '-' + Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+// MARK: Starting
+
+async function start() {
+  const config = await (await fetch('config.json')).json();
+  configure({ containers: [{ ...config, serverURL: location.origin, apiTokenAuth: { apiToken: config.apiToken, persist: true } }] });
+  state.container = getDefaultContainer();
+  const invitation = new URLSearchParams(location.search).get('join');
+  let user = await state.container.setUpAuth();
+  if (!user && state.container.tokenStore.get(state.container.credentialKey)) {
+    // This device's anonymous account: sign in again with its credential.
+    try {
+      user = await state.container.signIn();
+    } catch {
+      user = null;
+    }
+  }
+  if (!user) {
+    showWelcome(invitation);
+    return;
+  }
+  await enter(invitation);
+}
+
+function showWelcome(invitation) {
+  $('welcome').hidden = false;
+  $('app').hidden = true;
+  if (invitation) {
+    $('welcome-title').textContent = 'You have been invited to a chat';
+    $('welcome-text').textContent = 'Choose the name the others will see, and you are in.';
+  }
+  $('name').focus();
+  $('signup').onsubmit = async (event) => {
+    event.preventDefault();
+    const name = $('name').value.trim();
+    if (!name) return;
+    $('welcome-error').textContent = '';
+    try {
+      await state.container.signUp({ name });
+      localStorage.setItem('chat.name', name);
+      await enter(invitation);
+    } catch (error) {
+      $('welcome-error').textContent = error.reason || error.message;
+    }
+  };
+}
+
+async function enter(invitation) {
+  state.me = await state.container.fetchCurrentUser();
+  state.myName = localStorage.getItem('chat.name') || state.me.firstName || 'Me';
+  $('me').textContent = `Signed in as ${state.myName}`;
+  $('welcome').hidden = true;
+  $('app').hidden = false;
+  await ensureSetUp();
+  let opened = null;
+  if (invitation) {
+    opened = await join(invitation);
+    history.replaceState(null, '', location.pathname);
+  }
+  await refreshChats();
+  if (opened) {
+    const chat = state.chats.find((c) => c.record.recordName === opened);
+    if (chat) await openChat(chat);
+  } else if (state.chats.length > 0) {
+    await openChat(state.chats[0]);
+  }
+  state.container.addNotificationListener(() => scheduleRefresh());
+  state.container.registerForNotifications({ onReconnect: () => scheduleRefresh() });
+  wireControls();
+}
+
+/** The zone of one's own chats, and a subscription to each database (saving one is idempotent). */
+async function ensureSetUp() {
+  const privateDB = state.container.privateCloudDatabase;
+  const zones = await privateDB.fetchRecordZones(ZONE);
+  if (zones.hasErrors) await privateDB.saveRecordZones(ZONE);
+  await privateDB.saveSubscriptions({ subscriptionID: 'chat-private', subscriptionType: 'database' });
+  await state.container.sharedCloudDatabase.saveSubscriptions({ subscriptionID: 'chat-shared', subscriptionType: 'database' });
+}
+
+async function join(shortGUID) {
+  try {
+    const accepted = await state.container.acceptShares(shortGUID);
+    if (accepted.hasErrors) throw accepted.errors[0];
+    const share = accepted.shares[0];
+    status('You joined the chat.');
+    return share.rootRecordName || share.rootRecord?.recordName || null;
+  } catch (error) {
+    status(`That invitation did not work: ${error.reason || error.message}`);
+    return null;
+  }
+}
+
+// MARK: Chats
+
+async function refreshChats() {
+  const chats = [];
+  const privateDB = state.container.privateCloudDatabase;
+  const mine = await privateDB.performQuery({ recordType: 'Chat', sortBy: [{ fieldName: '___createTime', ascending: false }] }, { zoneID: ZONE, resultsLimit: 200 });
+  for (const record of mine.records) chats.push({ record, database: privateDB, zoneID: { zoneName: ZONE }, isOwner: true });
+  const sharedDB = state.container.sharedCloudDatabase;
+  const zones = await sharedDB.fetchAllRecordZones();
+  for (const zone of zones.zones) {
+    const found = await sharedDB.performQuery({ recordType: 'Chat' }, { zoneID: zone.zoneID, resultsLimit: 200 });
+    for (const record of found.records) chats.push({ record, database: sharedDB, zoneID: zone.zoneID, isOwner: false });
+  }
+  state.chats = chats;
+  renderChats();
+  if (state.current && !chats.some((c) => chatKey(c) === chatKey(state.current))) {
+    state.current = null;
+    $('conversation').hidden = true;
+    status('You are no longer in that chat.');
+  } else if (state.current) {
+    state.current = chats.find((c) => chatKey(c) === chatKey(state.current));
+    $('chat-title').textContent = chatName(state.current);
+  }
+}
+
+function chatName(chat) {
+  return chat.record.fields.name?.value || 'Chat';
+}
+
+function renderChats() {
+  const list = $('chats');
+  list.replaceChildren();
+  for (const chat of state.chats) {
+    const item = document.createElement('li');
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.textContent = chatName(chat) + (chat.isOwner ? '' : ' (joined)');
+    button.dataset.chat = chat.record.recordName;
+    if (state.current && chatKey(chat) === chatKey(state.current)) button.setAttribute('aria-current', 'true');
+    button.onclick = () => openChat(chat).catch(failure);
+    item.append(button);
+    list.append(item);
+  }
+}
+
+async function createChat(name) {
+  const db = state.container.privateCloudDatabase;
+  const recordName = newName('chat');
+  const saved = await db.saveRecords({ recordName, recordType: 'Chat', fields: { name: { value: name } } }, { zoneID: ZONE });
+  if (saved.hasErrors) throw saved.errors[0];
+  await db.shareRecord(saved.records[0], { zoneID: ZONE, title: name, shareName: `share-${recordName}` });
+  await refreshChats();
+  const chat = state.chats.find((c) => c.isOwner && c.record.recordName === recordName);
+  await openChat(chat);
+  status(`Created "${name}". Make an invitation link under Members to add people.`);
+}
+
+// MARK: A conversation
+
+async function openChat(chat) {
+  state.current = chat;
+  state.messages = [];
+  state.older = null;
+  state.reactions = new Map();
+  $('conversation').hidden = false;
+  $('members').hidden = true;
+  $('members-toggle').setAttribute('aria-expanded', 'false');
+  $('invite-link').hidden = true;
+  $('chat-title').textContent = chatName(chat);
+  $('leave').hidden = chat.isOwner;
+  $('invite-area').hidden = !chat.isOwner;
+  renderChats();
+  await loadNewest();
+}
+
+function messageQuery(chat) {
+  return {
+    recordType: 'Message',
+    filterBy: [{ fieldName: 'parent', comparator: 'EQUALS', fieldValue: { value: { recordName: chat.record.recordName }, type: 'REFERENCE' } }],
+    sortBy: [{ fieldName: '___createTime', ascending: false }],
+  };
+}
+
+async function loadNewest() {
+  const chat = state.current;
+  const page = await chat.database.performQuery(messageQuery(chat), { zoneID: chat.zoneID, resultsLimit: PAGE });
+  if (state.current !== chat) return;
+  // Keep older pages already loaded; the newest page replaces what it covers.
+  const newest = page.records.slice().reverse();
+  const names = new Set(newest.map((m) => m.recordName));
+  const oldest = newest[0]?.created?.timestamp ?? Infinity;
+  const kept = state.messages.filter((m) => !names.has(m.recordName) && (m.created?.timestamp ?? 0) < oldest);
+  state.messages = [...kept, ...newest];
+  if (kept.length === 0) state.older = page.moreComing ? page : null;
+  await loadReactions(newest);
+  renderMessages();
+}
+
+async function loadOlder() {
+  const chat = state.current;
+  if (!state.older) return;
+  const page = await chat.database.performQuery(state.older);
+  if (state.current !== chat) return;
+  const older = page.records.slice().reverse();
+  state.messages = [...older, ...state.messages];
+  state.older = page.moreComing ? page : null;
+  await loadReactions(older);
+  renderMessages();
+}
+
+async function loadReactions(messages) {
+  if (messages.length === 0) return;
+  const chat = state.current;
+  const query = {
+    recordType: 'Reaction',
+    filterBy: [{ fieldName: 'parent', comparator: 'IN', fieldValue: { value: messages.map((m) => ({ recordName: m.recordName })), type: 'REFERENCE_LIST' } }],
+  };
+  let page = await chat.database.performQuery(query, { zoneID: chat.zoneID, resultsLimit: 200 });
+  for (const message of messages) state.reactions.set(message.recordName, []);
+  for (;;) {
+    for (const reaction of page.records) {
+      const parent = reaction.parent?.recordName;
+      if (state.reactions.has(parent)) state.reactions.get(parent).push(reaction);
+    }
+    if (!page.moreComing) break;
+    page = await chat.database.performQuery(page);
+  }
+}
+
+function renderMessages() {
+  const list = $('messages');
+  list.replaceChildren();
+  for (const message of state.messages) list.append(renderMessage(message));
+  $('older').hidden = !state.older;
+  const history = list.parentElement;
+  history.scrollTop = history.scrollHeight;
+}
+
+function renderMessage(message) {
+  const item = document.createElement('li');
+  const mine = message.created?.userRecordName === state.me.userRecordName;
+  item.className = 'message' + (mine ? ' mine' : '');
+  item.dataset.message = message.recordName;
+  const sender = document.createElement('span');
+  sender.className = 'sender';
+  sender.textContent = mine ? 'You' : message.fields.senderName?.value || 'Someone';
+  item.append(sender);
+  if (message.fields.text?.value) {
+    const text = document.createElement('p');
+    text.className = 'text';
+    text.textContent = message.fields.text.value;
+    item.append(text);
+  }
+  if (message.fields.image?.value?.downloadURL) {
+    const image = document.createElement('img');
+    image.src = downloadURLOf(message.fields.image, 'picture');
+    image.alt = `Picture from ${sender.textContent}`;
+    item.append(image);
+  }
+  const reactions = state.reactions.get(message.recordName) || [];
+  const likes = reactions.filter((r) => r.fields.emoji?.value === '👍');
+  const mineLike = likes.find((r) => r.created?.userRecordName === state.me.userRecordName);
+  const row = document.createElement('div');
+  row.className = 'reactions';
+  const like = document.createElement('button');
+  like.type = 'button';
+  like.className = 'like';
+  like.setAttribute('aria-pressed', mineLike ? 'true' : 'false');
+  // In words, not an emoji alone: readable where no emoji font is installed.
+  like.textContent = `${mineLike ? 'Liked' : 'Like'} · ${likes.length}`;
+  like.setAttribute('aria-label', `${mineLike ? 'Unlike' : 'Like'} (${likes.length} ${likes.length === 1 ? 'like' : 'likes'})`);
+  like.onclick = () => toggleLike(message, mineLike).catch(failure);
+  row.append(like);
+  item.append(row);
+  return item;
+}
+
+async function send() {
+  const chat = state.current;
+  const text = $('text').value.trim();
+  const file = $('picture').files[0];
+  if (!text && !file) return;
+  const fields = { senderName: { value: state.myName } };
+  if (text) fields.text = { value: text };
+  if (file) fields.image = { value: file };
+  const progress = $('upload-progress');
+  progress.hidden = !file;
+  progress.value = 0;
+  const saved = await chat.database.saveRecords(
+    { recordName: newName('msg'), recordType: 'Message', parent: { recordName: chat.record.recordName }, fields },
+    { zoneID: chat.zoneID, onUploadProgress: ({ sent, total }) => (progress.value = total ? sent / total : 1) },
+  );
+  progress.hidden = true;
+  if (saved.hasErrors) throw saved.errors[0];
+  $('text').value = '';
+  $('picture').value = '';
+  await loadNewest();
+}
+
+async function toggleLike(message, mine) {
+  const chat = state.current;
+  if (mine) {
+    const deleted = await chat.database.deleteRecords(mine, { zoneID: chat.zoneID });
+    if (deleted.hasErrors) throw deleted.errors[0];
+  } else {
+    const saved = await chat.database.saveRecords(
+      { recordName: newName('like'), recordType: 'Reaction', parent: { recordName: message.recordName }, fields: { emoji: { value: '👍' } } },
+      { zoneID: chat.zoneID },
+    );
+    if (saved.hasErrors) throw saved.errors[0];
+  }
+  await loadNewest();
+}
+
+async function rename(name) {
+  const chat = state.current;
+  if (!name) return;
+  const saved = await chat.database.saveRecords({ ...chat.record, fields: { ...chat.record.fields, name: { value: name } } }, { zoneID: chat.zoneID });
+  if (saved.hasErrors) throw saved.errors[0];
+  $('rename-form').hidden = true;
+  await refreshChats();
+  status(`The chat is now called "${name}".`);
+}
+
+// MARK: Members
+
+async function currentShare() {
+  const chat = state.current;
+  const shareName = chat.record.share?.recordName;
+  if (!shareName) return null;
+  const found = await chat.database.fetchRecords(shareName, { zoneID: chat.zoneID });
+  return found.records[0] || null;
+}
+
+function participantName(participant) {
+  const identity = participant.userIdentity || {};
+  const components = identity.nameComponents || {};
+  return [components.givenName, components.familyName].filter(Boolean).join(' ') || identity.lookupInfo?.emailAddress || identity.userRecordName || 'Someone';
+}
+
+async function showMembers() {
+  const share = await currentShare();
+  const list = $('member-list');
+  list.replaceChildren();
+  for (const participant of share?.participants || []) {
+    const item = document.createElement('li');
+    const isMe = participant.userIdentity?.userRecordName === state.me.userRecordName;
+    const role = participant.type === 'OWNER' ? 'owner' : participant.acceptanceStatus === 'ACCEPTED' ? 'member' : 'invited';
+    item.textContent = `${isMe ? 'You' : participantName(participant)} (${role})`;
+    if (state.current.isOwner && participant.type !== 'OWNER') {
+      const remove = document.createElement('button');
+      remove.type = 'button';
+      remove.textContent = 'Remove';
+      remove.setAttribute('aria-label', `Remove ${participantName(participant)}`);
+      remove.onclick = () => removeMember(share, participant).catch(failure);
+      item.append(' ', remove);
+    }
+    list.append(item);
+  }
+}
+
+async function removeMember(share, participant) {
+  await state.current.database.updateShare(share, { participants: share.participants.filter((p) => p !== participant) });
+  status(`${participantName(participant)} was removed.`);
+  await showMembers();
+}
+
+async function invite() {
+  const chat = state.current;
+  const link = await chat.database.createInvitationLink({ zoneID: chat.zoneID, shareName: chat.record.share.recordName, permission: 'READ_WRITE' });
+  const field = $('invite-link');
+  field.value = `${location.origin}${location.pathname}?join=${encodeURIComponent(link.shortGUID)}`;
+  field.hidden = false;
+  field.select();
+  status('Send this link to the people you want in the chat.');
+}
+
+async function leave() {
+  const chat = state.current;
+  await state.container.sharedCloudDatabase.leaveShare({ recordName: chat.record.share.recordName, zoneID: chat.zoneID });
+  state.current = null;
+  $('conversation').hidden = true;
+  await refreshChats();
+  status(`You left "${chatName(chat)}".`);
+}
+
+// MARK: Live updates
+
+/** Refreshes the chat list and the open conversation, one refresh at a time. */
+function scheduleRefresh() {
+  if (state.refreshing) {
+    state.refreshing.again = true;
+    return;
+  }
+  const run = { again: false };
+  state.refreshing = run;
+  (async () => {
+    do {
+      run.again = false;
+      await refreshChats();
+      if (state.current) await loadNewest();
+    } while (run.again);
+  })()
+    .catch(failure)
+    .finally(() => (state.refreshing = null));
+}
+
+function wireControls() {
+  $('new-chat').onsubmit = (event) => {
+    event.preventDefault();
+    const name = $('chat-name').value.trim();
+    if (!name) return;
+    $('chat-name').value = '';
+    createChat(name).catch(failure);
+  };
+  $('composer').onsubmit = (event) => {
+    event.preventDefault();
+    send().catch(failure);
+  };
+  $('older').onclick = () => loadOlder().catch(failure);
+  $('rename').onclick = () => {
+    $('rename-form').hidden = false;
+    $('new-name').value = chatName(state.current);
+    $('new-name').focus();
+  };
+  $('rename-form').onsubmit = (event) => {
+    event.preventDefault();
+    rename($('new-name').value.trim()).catch(failure);
+  };
+  $('members-toggle').onclick = () => {
+    const members = $('members');
+    members.hidden = !members.hidden;
+    $('members-toggle').setAttribute('aria-expanded', String(!members.hidden));
+    if (!members.hidden) showMembers().catch(failure);
+  };
+  $('invite').onclick = () => invite().catch(failure);
+  $('leave').onclick = () => leave().catch(failure);
+}
+
+start().catch(failure);

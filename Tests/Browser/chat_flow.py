@@ -1,0 +1,211 @@
+#!/usr/bin/env python3
+# The chat app (`nimbus serve --apps chat`) in real headless Chromium, three people in three
+# browsers (each its own profile, as three phones): Alice signs up with a name, makes a chat
+# and an invitation link; Bob opens the link without an account, signs up on the landing page
+# and lands in the chat; he sends a picture that Alice sees arrive without reloading; Carol
+# joins by the same link and likes Bob's message, which Bob sees; Alice renames the chat and
+# removes Bob, whose view changes at once. Screenshots of each step go to the artefacts
+# directory (one at a phone's size). Exits non-zero on any failure.
+# Usage: Tests/Browser/chat_flow.py --nimbus PATH --artefacts DIR
+
+import argparse
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import zlib
+
+from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions
+from selenium.webdriver.support.ui import WebDriverWait
+
+from sign_in_flow import Process
+
+WAIT_SECONDS = 20
+
+
+def png(path, width=64, height=48):
+    """Writes a small striped PNG: a picture a person would send."""
+    rows = b"".join(b"\x00" + bytes(v for x in range(width) for v in (x * 4 % 256, y * 5 % 256, 160)) for y in range(height))
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    with open(path, "wb") as file:
+        file.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+
+
+def browser(width=1000, height=800):
+    options = webdriver.ChromeOptions()
+    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=%d,%d" % (width, height)]:
+        options.add_argument(argument)
+    service = Service(executable_path=shutil.which("chromedriver") or "/usr/bin/chromedriver")
+    return webdriver.Chrome(options=options, service=service)
+
+
+class Person:
+    def __init__(self, name, artefacts, counter, width=1000, height=800):
+        self.name = name
+        self.driver = browser(width, height)
+        self.artefacts = artefacts
+        self.counter = counter
+
+    def wait(self, condition, message):
+        # The page redraws a list when something arrives: an element found a moment ago may be
+        # gone, and is looked up again.
+        wait = WebDriverWait(self.driver, WAIT_SECONDS, ignored_exceptions=(StaleElementReferenceException,))
+        return wait.until(condition, message="%s: %s" % (self.name, message))
+
+    def element(self, element_id):
+        return self.wait(expected_conditions.visibility_of_element_located((By.ID, element_id)), "#%s visible" % element_id)
+
+    def shot(self, label):
+        self.counter[0] += 1
+        path = os.path.join(self.artefacts, "chat-%02d-%s-%s.png" % (self.counter[0], self.name.lower(), label))
+        self.driver.save_screenshot(path)
+        print("chat test: screenshot %s" % path, flush=True)
+
+    def sign_up(self):
+        field = self.element("name")
+        field.send_keys(self.name)
+        self.driver.find_element(By.CSS_SELECTOR, "#signup button").click()
+        self.wait(expected_conditions.text_to_be_present_in_element((By.ID, "me"), "Signed in as %s" % self.name), "signed in")
+
+    def message_with(self, text):
+        return self.wait(
+            expected_conditions.visibility_of_element_located((By.XPATH, "//li[contains(@class,'message')][.//p[text()=%s]]" % json.dumps(text))),
+            "a message saying %r" % text,
+        )
+
+    def send(self, text, picture=None):
+        self.element("text").send_keys(text)
+        if picture:
+            self.driver.find_element(By.ID, "picture").send_keys(picture)
+        self.driver.find_element(By.CSS_SELECTOR, "#composer button[type=submit]").click()
+        return self.message_with(text)
+
+    def quit(self):
+        self.driver.quit()
+
+
+def main():
+    parser = argparse.ArgumentParser(description="The chat app in headless Chromium.")
+    parser.add_argument("--nimbus", required=True)
+    parser.add_argument("--artefacts", required=True)
+    options = parser.parse_args()
+    os.makedirs(options.artefacts, exist_ok=True)
+    work = tempfile.mkdtemp(prefix="nimbus-chat-")
+    data = os.path.join(work, "data")
+    picture = os.path.join(work, "tea.png")
+    png(picture)
+    environment = dict(os.environ, NIMBUS_LOG_LEVEL="info")
+    for name in ["NIMBUS_DATABASE_URL", "NIMBUS_PORT", "NIMBUS_HOSTNAME", "NIMBUS_PUBLIC_URL"]:
+        environment.pop(name, None)
+    created = json.loads(subprocess.run(
+        [options.nimbus, "container", "create", "iCloud.com.example.chat", "--data", data, "--json"],
+        check=True, capture_output=True, env=environment,
+    ).stdout)
+    environment.update(NIMBUS_APPS_CONTAINER="iCloud.com.example.chat", NIMBUS_APPS_API_TOKEN=created["apiToken"])
+    server = Process([options.nimbus, "serve", "--data", data, "--hostname", "127.0.0.1", "--port", "0", "--apps", "chat"], environment)
+    counter = [0]
+    people = []
+    try:
+        base = server.wait_for(r"nimbus\.url=(http://127\.0\.0\.1:[0-9]+).*Nimbus ready").group(1)
+        app = base + "/apps/chat/"
+
+        alice = Person("Alice", options.artefacts, counter)
+        people.append(alice)
+        alice.driver.get(app)
+        alice.element("welcome")
+        alice.shot("welcome")
+        alice.sign_up()
+        alice.element("chat-name").send_keys("Tea")
+        alice.driver.find_element(By.CSS_SELECTOR, "#new-chat button").click()
+        alice.wait(expected_conditions.text_to_be_present_in_element((By.ID, "chat-title"), "Tea"), "the new chat open")
+        alice.send("Hello, who wants tea?")
+        alice.element("members-toggle").click()
+        alice.element("invite").click()
+        link = alice.element("invite-link").get_attribute("value")
+        assert "?join=" in link, link
+        alice.shot("invitation-link")
+
+        # Bob has no account: the link's landing page signs him up and takes him to the chat.
+        bob = Person("Bob", options.artefacts, counter)
+        people.append(bob)
+        bob.driver.get(link)
+        bob.wait(expected_conditions.text_to_be_present_in_element((By.ID, "welcome-title"), "invited"), "the invitation landing page")
+        bob.shot("invited")
+        bob.sign_up()
+        bob.wait(expected_conditions.text_to_be_present_in_element((By.ID, "chat-title"), "Tea"), "in the chat after signing up")
+        bob.message_with("Hello, who wants tea?")
+        bob.send("Me! Here is my cup.", picture=picture)
+        mine = "li.message.mine img"
+        bob.wait(lambda driver: driver.execute_script("return document.querySelector(arguments[0])?.naturalWidth", mine) == 64, "his picture shown")
+        bob.shot("picture-sent")
+
+        # Alice sees it arrive without reloading: the notification stream.
+        arrived = alice.message_with("Me! Here is my cup.")
+        assert "Bob" in arrived.text, arrived.text
+        theirs = "li.message:not(.mine) img"
+        alice.wait(lambda driver: driver.execute_script("return document.querySelector(arguments[0])?.naturalWidth", theirs) == 64, "Bob's picture loaded")
+        alice.shot("picture-received")
+
+        # Carol, on a phone-sized screen, joins by the same link and likes Bob's message.
+        carol = Person("Carol", options.artefacts, counter, width=390, height=844)
+        people.append(carol)
+        carol.driver.get(link)
+        carol.sign_up()
+        carol.wait(expected_conditions.text_to_be_present_in_element((By.ID, "chat-title"), "Tea"), "in the chat")
+        liked = carol.message_with("Me! Here is my cup.")
+        liked.find_element(By.CSS_SELECTOR, "button.like").click()
+        carol.wait(lambda driver: "Liked · 1" in carol.message_with("Me! Here is my cup.").text, "her like counted")
+        carol.shot("phone-liked")
+        bob.wait(lambda driver: "Like · 1" in bob.message_with("Me! Here is my cup.").text, "Carol's like reaches Bob")
+
+        # Alice renames the chat; everyone's title follows.
+        alice.element("rename").click()
+        field = alice.element("new-name")
+        field.clear()
+        field.send_keys("Tea time")
+        alice.driver.find_element(By.CSS_SELECTOR, "#rename-form button").click()
+        for person in (alice, bob, carol):
+            person.wait(expected_conditions.text_to_be_present_in_element((By.ID, "chat-title"), "Tea time"), "the new name")
+
+        # Alice removes Bob: his chat goes away at once.
+        alice.element("members-toggle").click()
+        alice.element("members-toggle").click()
+        remove = alice.wait(expected_conditions.element_to_be_clickable((By.CSS_SELECTOR, "#member-list button[aria-label='Remove Bob']")), "Bob listed")
+        alice.shot("members")
+        remove.click()
+        bob.wait(expected_conditions.text_to_be_present_in_element((By.ID, "status"), "no longer in that chat"), "removed")
+        assert not bob.driver.find_elements(By.CSS_SELECTOR, "#chats button"), "the chat is gone from Bob's list"
+        bob.shot("removed")
+        # Carol is still in, and still sees everything.
+        carol.message_with("Hello, who wants tea?")
+        print("chat test: passed", flush=True)
+    except Exception:
+        for person in people:
+            try:
+                person.shot("failure")
+                logs = person.driver.get_log("browser")
+                for entry in logs[-10:]:
+                    print("chat test: %s console: %s" % (person.name, entry.get("message")), file=sys.stderr)
+            except Exception:
+                pass
+        print("chat test: the server's output ends:\n%s" % "\n".join(server.lines[-30:]), file=sys.stderr)
+        raise
+    finally:
+        for person in people:
+            person.quit()
+        server.stop()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
