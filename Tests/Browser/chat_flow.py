@@ -90,6 +90,13 @@ class Person:
         self.driver.find_element(By.CSS_SELECTOR, "#composer button[type=submit]").click()
         return self.message_with(text)
 
+    def notices(self):
+        return [item.text for item in self.driver.find_elements(By.CSS_SELECTOR, "#notices li")]
+
+    def noticed(self, record_name):
+        """Whether a notice on screen is about the record (notices list the records they are about)."""
+        return bool(self.driver.find_elements(By.CSS_SELECTOR, "#notices li[data-records~=%s]" % json.dumps(record_name)))
+
     def quit(self):
         self.driver.quit()
 
@@ -167,6 +174,24 @@ def main():
         carol.wait(lambda driver: "Liked · 1" in carol.message_with("Me! Here is my cup.").text, "her like counted")
         carol.shot("phone-liked")
         bob.wait(lambda driver: "Like · 1" in bob.message_with("Me! Here is my cup.").text, "Carol's like reaches Bob")
+
+        # The rules decide per recipient, on the server: the like alerts its author only.
+        bob.wait(lambda driver: "Someone reacted to your message" in bob.notices(), "the like's notice")
+        alice.wait(lambda driver: "New message" in alice.notices(), "Bob's message alerted Alice")
+
+        # Carol mutes the chat: a message shows up on her screen without an alert, unless it
+        # mentions her. A stream delivers in order, so once a later notice is on screen, an
+        # earlier one that was sent is too.
+        carol.element("mute").click()
+        carol.wait(expected_conditions.text_to_be_present_in_element((By.ID, "mute"), "Unmute"), "muted")
+        plain = bob.send("Anyone for biscuits?").get_attribute("data-message")
+        carol.message_with("Anyone for biscuits?")
+        alice.wait(lambda driver: alice.noticed(plain), "Alice, not muted, is alerted")
+        assert not any("reacted" in text for text in alice.notices()), "the like alerted only its author: %s" % alice.notices()
+        mention = bob.send("@Carol these are for you").get_attribute("data-message")
+        carol.wait(lambda driver: carol.noticed(mention), "the mention alerts her")
+        assert not carol.noticed(plain), "the muted chat's other message did not alert her"
+        carol.shot("muted-mention")
 
         # Alice renames the chat; everyone's title follows.
         alice.element("rename").click()

@@ -10,12 +10,53 @@
 // - history is a query by parent, newest first, 50 at a time: no helper field;
 // - people join through an invitation link (`?join=` and the link's short GUID);
 // - a database subscription in the private and the shared database feeds the notification
-//   stream, and any notification refreshes what is on screen.
+//   stream, and any notification refreshes what is on screen;
+// - a person's settings are records of their own private zone `Settings`: a `Mute` per muted
+//   chat, a `ReadMarker` per chat (how far they read, on every device of theirs); the
+//   subscriptions' rules read them on the server, per recipient (seed 001's notification posts):
+//   nothing to the sender, reactions to the message's author only, nothing from a muted chat
+//   unless it mentions you, and only a silent update for what you already read elsewhere.
 
 import { configure, downloadURLOf, getDefaultContainer } from '/js/nimbus.js';
 
 const PAGE = 50;
 const ZONE = 'Chats';
+const SETTINGS = 'Settings';
+
+/** The rules every subscription of the app carries: see docs/notifications.md. */
+const RULES = [
+  { name: 'not-the-sender', when: { recipientIsWriter: true }, then: 'none' },
+  { name: 'reactions-to-the-author', recordTypes: ['Reaction'], when: { not: { recipientIs: '$parent.___createdBy' } }, then: 'none' },
+  // Muted: no alert unless it mentions you. Silent rather than nothing, so a page with the chat
+  // open still shows the message; a phone's push for it is only a background refresh.
+  {
+    name: 'muted-unless-mentioned',
+    recordTypes: ['Message'],
+    reasons: ['create'],
+    when: {
+      all: [
+        { recipientHas: { recordType: 'Mute', zoneName: SETTINGS, filterBy: [{ fieldName: 'chat', comparator: 'EQUALS', fieldValue: { value: '$record.parent' } }] } },
+        { not: { field: { of: 'record', fieldName: 'mentions', comparator: 'LIST_CONTAINS', fieldValue: { value: '$recipient' } } } },
+      ],
+    },
+    then: 'silent',
+  },
+  {
+    name: 'already-read',
+    recordTypes: ['Message'],
+    when: {
+      recipientHas: {
+        recordType: 'ReadMarker',
+        zoneName: SETTINGS,
+        filterBy: [
+          { fieldName: 'chat', comparator: 'EQUALS', fieldValue: { value: '$record.parent' } },
+          { fieldName: 'readThrough', comparator: 'GREATER_THAN_OR_EQUALS', fieldValue: { value: '$record.___createTime' } },
+        ],
+      },
+    },
+    then: 'silent',
+  },
+];
 const $ = (id) => document.getElementById(id);
 
 const state = {
@@ -27,6 +68,9 @@ const state = {
   messages: [], // oldest first
   older: null, // the query response to continue from, or null
   reactions: new Map(), // message name -> [reaction records]
+  mutes: new Set(), // chat record names
+  readMarkers: new Map(), // chat record name -> ReadMarker record
+  members: [], // the open chat's participants, for mentions
   refreshing: null,
 };
 
@@ -114,7 +158,10 @@ async function enter(invitation) {
   } else if (state.chats.length > 0) {
     await openChat(state.chats[0]);
   }
-  state.container.addNotificationListener(() => scheduleRefresh());
+  state.container.addNotificationListener((notification) => {
+    notice(notification);
+    scheduleRefresh();
+  });
   state.container.registerForNotifications({ onReconnect: () => scheduleRefresh() });
   wireControls();
 }
@@ -122,10 +169,12 @@ async function enter(invitation) {
 /** The zone of one's own chats, and a subscription to each database (saving one is idempotent). */
 async function ensureSetUp() {
   const privateDB = state.container.privateCloudDatabase;
-  const zones = await privateDB.fetchRecordZones(ZONE);
-  if (zones.hasErrors) await privateDB.saveRecordZones(ZONE);
-  await privateDB.saveSubscriptions({ subscriptionID: 'chat-private', subscriptionType: 'database' });
-  await state.container.sharedCloudDatabase.saveSubscriptions({ subscriptionID: 'chat-shared', subscriptionType: 'database' });
+  const zones = await privateDB.fetchRecordZones([ZONE, SETTINGS]);
+  const missing = zones.errors.map((error) => error.zoneID?.zoneName).filter(Boolean);
+  if (missing.length > 0) await privateDB.saveRecordZones(missing);
+  const notificationInfo = { alertBody: 'New in a chat', shouldSendContentAvailable: true };
+  await privateDB.saveSubscriptions({ subscriptionID: 'chat-private', subscriptionType: 'database', notificationInfo, rules: RULES });
+  await state.container.sharedCloudDatabase.saveSubscriptions({ subscriptionID: 'chat-shared', subscriptionType: 'database', notificationInfo, rules: RULES });
 }
 
 async function join(shortGUID) {
@@ -155,6 +204,7 @@ async function refreshChats() {
     for (const record of found.records) chats.push({ record, database: sharedDB, zoneID: zone.zoneID, isOwner: false });
   }
   state.chats = chats;
+  await loadSettings();
   renderChats();
   if (state.current && !chats.some((c) => chatKey(c) === chatKey(state.current))) {
     state.current = null;
@@ -164,6 +214,15 @@ async function refreshChats() {
     state.current = chats.find((c) => chatKey(c) === chatKey(state.current));
     $('chat-title').textContent = chatName(state.current);
   }
+}
+
+/** This person's mutes and read markers, from their own private database. */
+async function loadSettings() {
+  const privateDB = state.container.privateCloudDatabase;
+  const mutes = await privateDB.performQuery({ recordType: 'Mute' }, { zoneID: SETTINGS, resultsLimit: 200 });
+  state.mutes = new Set(mutes.records.map((r) => r.fields.chat?.value));
+  const markers = await privateDB.performQuery({ recordType: 'ReadMarker' }, { zoneID: SETTINGS, resultsLimit: 200 });
+  state.readMarkers = new Map(markers.records.map((r) => [r.fields.chat?.value, r]));
 }
 
 function chatName(chat) {
@@ -177,7 +236,10 @@ function renderChats() {
     const item = document.createElement('li');
     const button = document.createElement('button');
     button.type = 'button';
-    button.textContent = chatName(chat) + (chat.isOwner ? '' : ' (joined)');
+    const notes = [];
+    if (!chat.isOwner) notes.push('joined');
+    if (state.mutes.has(chat.record.recordName)) notes.push('muted');
+    button.textContent = chatName(chat) + (notes.length ? ` (${notes.join(', ')})` : '');
     button.dataset.chat = chat.record.recordName;
     if (state.current && chatKey(chat) === chatKey(state.current)) button.setAttribute('aria-current', 'true');
     button.onclick = () => openChat(chat).catch(failure);
@@ -212,8 +274,10 @@ async function openChat(chat) {
   $('chat-title').textContent = chatName(chat);
   $('leave').hidden = chat.isOwner;
   $('invite-area').hidden = !chat.isOwner;
+  renderMute();
   renderChats();
   await loadNewest();
+  loadMembers().catch(failure);
 }
 
 function messageQuery(chat) {
@@ -237,6 +301,7 @@ async function loadNewest() {
   if (kept.length === 0) state.older = page.moreComing ? page : null;
   await loadReactions(newest);
   renderMessages();
+  await markRead();
 }
 
 async function loadOlder() {
@@ -325,6 +390,10 @@ async function send() {
   if (!text && !file) return;
   const fields = { senderName: { value: state.myName } };
   if (text) fields.text = { value: text };
+  // Whom a mention names is looked up in the members as they are now (people join any time).
+  if (text.includes('@')) await loadMembers();
+  const mentions = text ? mentionsIn(text) : [];
+  if (mentions.length > 0) fields.mentions = { value: mentions, type: 'STRING_LIST' };
   if (file) fields.image = { value: file };
   const progress = $('upload-progress');
   progress.hidden = !file;
@@ -363,6 +432,78 @@ async function rename(name) {
   $('rename-form').hidden = true;
   await refreshChats();
   status(`The chat is now called "${name}".`);
+}
+
+// MARK: Muting, read markers, mentions
+
+function renderMute() {
+  const muted = state.mutes.has(state.current.record.recordName);
+  $('mute').textContent = muted ? 'Unmute' : 'Mute';
+  $('mute').setAttribute('aria-pressed', String(muted));
+}
+
+async function toggleMute() {
+  const chat = state.current;
+  const privateDB = state.container.privateCloudDatabase;
+  const recordName = `mute-${chat.record.recordName}`;
+  if (state.mutes.has(chat.record.recordName)) {
+    await privateDB.deleteRecords(recordName, { zoneID: SETTINGS });
+    state.mutes.delete(chat.record.recordName);
+    status(`"${chatName(chat)}" is no longer muted.`);
+  } else {
+    const saved = await privateDB.saveRecords({ recordName, recordType: 'Mute', fields: { chat: { value: chat.record.recordName } } }, { zoneID: SETTINGS, operationType: 'forceReplace' });
+    if (saved.hasErrors) throw saved.errors[0];
+    state.mutes.add(chat.record.recordName);
+    status(`"${chatName(chat)}" is muted: you hear of it only when someone mentions you.`);
+  }
+  renderMute();
+  renderChats();
+}
+
+/** Moves this person's read marker to the newest message shown (on every device of theirs). */
+async function markRead() {
+  const chat = state.current;
+  const newest = state.messages.at(-1)?.created?.timestamp;
+  if (!chat || newest == null) return;
+  const current = state.readMarkers.get(chat.record.recordName);
+  if ((current?.fields.readThrough?.value ?? 0) >= newest) return;
+  const saved = await state.container.privateCloudDatabase.saveRecords(
+    { recordName: `read-${chat.record.recordName}`, recordType: 'ReadMarker', fields: { chat: { value: chat.record.recordName }, readThrough: { value: newest, type: 'TIMESTAMP' } } },
+    { zoneID: SETTINGS, operationType: 'forceReplace' },
+  );
+  if (!saved.hasErrors) state.readMarkers.set(chat.record.recordName, saved.records[0]);
+}
+
+/** The user record names of the members a text mentions (`@Name`). */
+function mentionsIn(text) {
+  const mentioned = new Set();
+  for (const match of text.matchAll(/@([\p{L}\p{N}_.-]+)/gu)) {
+    const wanted = match[1].toLowerCase();
+    for (const member of state.members) {
+      const first = participantName(member).split(/\s+/)[0].toLowerCase();
+      const id = member.userIdentity?.userRecordName;
+      if (id && first === wanted && id !== state.me.userRecordName) mentioned.add(id);
+    }
+  }
+  return [...mentioned];
+}
+
+async function loadMembers() {
+  const share = await currentShare();
+  state.members = share?.participants || [];
+}
+
+/**
+ * A visible notification: a line on screen for the person. Silent ones (a message already
+ * read on another device) only refresh; the rules decided both on the server.
+ */
+function notice(notification) {
+  if (notification.ck?.nimbus?.decision !== 'visible') return;
+  const kinds = new Set((notification.ck.nimbus.changes || []).map((change) => change.rt));
+  const item = document.createElement('li');
+  item.textContent = kinds.has('Message') ? 'New message' : kinds.has('Reaction') ? 'Someone reacted to your message' : 'A chat changed';
+  item.dataset.records = (notification.ck.nimbus.changes || []).map((change) => change.rid).join(' ');
+  $('notices').prepend(item);
 }
 
 // MARK: Members
@@ -477,6 +618,7 @@ function wireControls() {
     if (!members.hidden) showMembers().catch(failure);
   };
   $('invite').onclick = () => invite().catch(failure);
+  $('mute').onclick = () => toggleMute().catch(failure);
   $('leave').onclick = () => leave().catch(failure);
 }
 
