@@ -3,8 +3,11 @@
 # browsers (each its own profile, as three phones): Alice signs up with a name, makes a chat
 # and an invitation link; Bob opens the link without an account, signs up on the landing page
 # and lands in the chat; he sends a picture that Alice sees arrive without reloading; Carol
-# joins by the same link and likes Bob's message, which Bob sees; Alice renames the chat and
-# removes Bob, whose view changes at once. Screenshots of each step go to the artefacts
+# joins by the same link and likes Bob's message, which Bob sees. The server's rules decide who
+# is alerted: the like only its author; Carol, who muted the chat, only by a mention. Alice adds
+# an email to her account (the code comes from the suite's SMTP server), signs in on a second
+# device, and the read marker follows her from one device to the other. Alice renames the chat
+# and removes Bob, whose view changes at once. Screenshots of each step go to the artefacts
 # directory (one at a phone's size). Exits non-zero on any failure.
 # Usage: Tests/Browser/chat_flow.py --nimbus PATH --artefacts DIR
 
@@ -25,7 +28,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
 
-from sign_in_flow import Process
+from sign_in_flow import MailServer, Process
 
 WAIT_SECONDS = 20
 
@@ -97,6 +100,9 @@ class Person:
         """Whether a notice on screen is about the record (notices list the records they are about)."""
         return bool(self.driver.find_elements(By.CSS_SELECTOR, "#notices li[data-records~=%s]" % json.dumps(record_name)))
 
+    def chat_button(self, name):
+        return self.driver.find_element(By.XPATH, "//ul[@id='chats']//button[starts-with(normalize-space(.), %s)]" % json.dumps(name))
+
     def quit(self):
         self.driver.quit()
 
@@ -111,7 +117,8 @@ def main():
     data = os.path.join(work, "data")
     picture = os.path.join(work, "tea.png")
     png(picture)
-    environment = dict(os.environ, NIMBUS_LOG_LEVEL="info")
+    mail = MailServer()
+    environment = dict(os.environ, NIMBUS_LOG_LEVEL="info", NIMBUS_SMTP_URL="smtp+plain://127.0.0.1:%d?from=nimbus@example.com" % mail.port)
     for name in ["NIMBUS_DATABASE_URL", "NIMBUS_PORT", "NIMBUS_HOSTNAME", "NIMBUS_PUBLIC_URL"]:
         environment.pop(name, None)
     created = json.loads(subprocess.run(
@@ -193,6 +200,43 @@ def main():
         assert not carol.noticed(plain), "the muted chat's other message did not alert her"
         carol.shot("muted-mention")
 
+        # Alice adds an email to her account, and signs in with it on her phone.
+        alice.element("account-toggle").click()
+        alice.element("link-address").send_keys("alice@example.com")
+        alice.element("link-password").send_keys("a long chat password")
+        alice.driver.find_element(By.CSS_SELECTOR, "#link-email button").click()
+        alice.element("link-code-value").send_keys(mail.code_for("alice@example.com"))
+        alice.driver.find_element(By.CSS_SELECTOR, "#link-code button").click()
+        alice.wait(expected_conditions.text_to_be_present_in_element((By.ID, "account-state"), "alice@example.com"), "the email linked")
+        alice.shot("account")
+        alice.element("account-toggle").click()
+        phone = Person("Alice", options.artefacts, counter, width=390, height=844)
+        people.append(phone)
+        phone.driver.get(app)
+        phone.element("welcome")
+        phone.driver.find_element(By.CSS_SELECTOR, "#have-account summary").click()
+        phone.element("signin-email").send_keys("alice@example.com")
+        phone.element("signin-password").send_keys("a long chat password")
+        phone.driver.find_element(By.CSS_SELECTOR, "#signin button").click()
+        phone.wait(expected_conditions.text_to_be_present_in_element((By.ID, "me"), "Signed in as Alice"), "the same account on the phone")
+        phone.wait(lambda driver: phone.chat_button("Tea"), "her chat on the phone")
+        phone.element("chat-name").send_keys("Plans")
+        phone.driver.find_element(By.CSS_SELECTOR, "#new-chat button").click()
+        phone.wait(expected_conditions.text_to_be_present_in_element((By.ID, "chat-title"), "Plans"), "another chat open on the phone")
+
+        # Alice closes the laptop; Bob writes; the phone shows Tea unread. Back on the laptop
+        # she reads it, and the phone's unread mark goes, by the read marker alone.
+        alice.driver.get("about:blank")
+        bob.send("Ping")
+        phone.wait(lambda driver: "unread" in phone.chat_button("Tea").text, "Tea unread on the phone")
+        phone.shot("unread")
+        alice.driver.get(app)
+        alice.wait(lambda driver: alice.chat_button("Tea"), "the laptop's chat list")
+        alice.chat_button("Tea").click()
+        alice.message_with("Ping")
+        phone.wait(lambda driver: "unread" not in phone.chat_button("Tea").text, "read on the laptop: not unread on the phone")
+        phone.shot("read-elsewhere")
+
         # Alice renames the chat; everyone's title follows.
         alice.element("rename").click()
         field = alice.element("new-name")
@@ -203,8 +247,10 @@ def main():
             person.wait(expected_conditions.text_to_be_present_in_element((By.ID, "chat-title"), "Tea time"), "the new name")
 
         # Alice removes Bob: his chat goes away at once.
-        alice.element("members-toggle").click()
-        alice.element("members-toggle").click()
+        toggle = alice.element("members-toggle")
+        if toggle.get_attribute("aria-expanded") == "true":
+            toggle.click()  # closed, then opened again: the list as it is now
+        toggle.click()
         remove = alice.wait(expected_conditions.element_to_be_clickable((By.CSS_SELECTOR, "#member-list button[aria-label='Remove Bob']")), "Bob listed")
         alice.shot("members")
         remove.click()
@@ -229,6 +275,7 @@ def main():
         for person in people:
             person.quit()
         server.stop()
+        mail.stop()
         shutil.rmtree(work, ignore_errors=True)
 
 

@@ -125,7 +125,8 @@ export class Container {
   requestCode(fields: { email: string }): Promise<{ status: string; expiresAt: number }>;
   signIn(fields?: { email: string; password: string } | { anonymousCredential: string }): Promise<UserIdentity>;
   signInWithIDToken(fields: { provider: string; idToken: string; nonce?: string }): Promise<UserIdentity>;
-  link(fields: Record<string, unknown>): Promise<unknown>;
+  link(fields: { email: string; password?: string } | { provider: string; idToken: string; nonce?: string }): Promise<{ status: string; expiresAt?: number }>;
+  confirmLink(fields: { email: string; code: string }): Promise<Record<string, unknown>>;
   signInPageURL(options?: { callback?: string; state?: string }): string;
   completeRedirectSignIn(options?: { expectedState?: string }): Promise<UserIdentity | null>;
   signOut(options?: { everywhere?: boolean }): Promise<void>;

@@ -348,19 +348,31 @@ export class Container {
     return this.adoptSession(await this.auth('token', fields));
   }
 
-  /** Adds a way to sign in to the signed-in account (an email and password, or an ID token). */
+  /**
+   * Adds a way to sign in to the signed-in account: an ID token (`{provider, idToken, nonce}`)
+   * at once, or an email (`{email, password}`), which mails a code to `confirmLink` with.
+   */
   async link(fields) {
     return this.auth('link', fields);
   }
 
+  /** Finishes linking an email with the code mailed to it; the account then signs in with it. */
+  async confirmLink({ email, code }) {
+    const answer = await this.auth('verify', { email, code });
+    if (answer.ckWebAuthToken) await this.adoptSession(answer);
+    return answer;
+  }
+
   /** The signed-in person's account: name, email, discoverability, ways to sign in. */
   async fetchAccount() {
-    return this.auth('account', {});
+    const answer = await this.auth('account', {});
+    return answer.account ?? answer;
   }
 
   /** Changes the signed-in person's name or discoverability. */
   async updateAccount(fields) {
-    return this.auth('account', fields);
+    const answer = await this.auth('account', fields);
+    return answer.account ?? answer;
   }
 
   /**

@@ -25,6 +25,9 @@ const SETTINGS = 'Settings';
 
 /** The rules every subscription of the app carries: see docs/notifications.md. */
 const RULES = [
+  // One's own settings, changed on another device: a quiet refresh there (the device that
+  // changed them is never told of its own change).
+  { name: 'my-settings', recordTypes: ['ReadMarker', 'Mute'], then: 'silent' },
   { name: 'not-the-sender', when: { recipientIsWriter: true }, then: 'none' },
   { name: 'reactions-to-the-author', recordTypes: ['Reaction'], when: { not: { recipientIs: '$parent.___createdBy' } }, then: 'none' },
   // Muted: no alert unless it mentions you. Silent rather than nothing, so a page with the chat
@@ -124,6 +127,16 @@ function showWelcome(invitation) {
     $('welcome-text').textContent = 'Choose the name the others will see, and you are in.';
   }
   $('name').focus();
+  $('signin').onsubmit = async (event) => {
+    event.preventDefault();
+    $('welcome-error').textContent = '';
+    try {
+      await state.container.signIn({ email: $('signin-email').value.trim(), password: $('signin-password').value });
+      await enter(invitation);
+    } catch (error) {
+      $('welcome-error').textContent = error.reason || error.message;
+    }
+  };
   $('signup').onsubmit = async (event) => {
     event.preventDefault();
     const name = $('name').value.trim();
@@ -141,7 +154,10 @@ function showWelcome(invitation) {
 
 async function enter(invitation) {
   state.me = await state.container.fetchCurrentUser();
-  state.myName = localStorage.getItem('chat.name') || state.me.firstName || 'Me';
+  const account = await state.container.fetchAccount().catch(() => null);
+  state.myName = account?.name || localStorage.getItem('chat.name') || state.me.firstName || 'Me';
+  renderAccount(account);
+  $('account-toggle').hidden = false;
   $('me').textContent = `Signed in as ${state.myName}`;
   $('welcome').hidden = true;
   $('app').hidden = false;
@@ -203,6 +219,7 @@ async function refreshChats() {
     const found = await sharedDB.performQuery({ recordType: 'Chat' }, { zoneID: zone.zoneID, resultsLimit: 200 });
     for (const record of found.records) chats.push({ record, database: sharedDB, zoneID: zone.zoneID, isOwner: false });
   }
+  await Promise.all(chats.map(async (chat) => (chat.newest = await newestMessageTime(chat))));
   state.chats = chats;
   await loadSettings();
   renderChats();
@@ -214,6 +231,17 @@ async function refreshChats() {
     state.current = chats.find((c) => chatKey(c) === chatKey(state.current));
     $('chat-title').textContent = chatName(state.current);
   }
+}
+
+/** When the chat's newest message was written (0 for none). */
+async function newestMessageTime(chat) {
+  const page = await chat.database.performQuery(messageQuery(chat), { zoneID: chat.zoneID, resultsLimit: 1, desiredKeys: ['senderName'] });
+  return page.records[0]?.created?.timestamp ?? 0;
+}
+
+function isUnread(chat) {
+  const readThrough = state.readMarkers.get(chat.record.recordName)?.fields.readThrough?.value ?? 0;
+  return chat.newest > readThrough && !(state.current && chatKey(chat) === chatKey(state.current));
 }
 
 /** This person's mutes and read markers, from their own private database. */
@@ -239,6 +267,7 @@ function renderChats() {
     const notes = [];
     if (!chat.isOwner) notes.push('joined');
     if (state.mutes.has(chat.record.recordName)) notes.push('muted');
+    if (isUnread(chat)) notes.push('unread');
     button.textContent = chatName(chat) + (notes.length ? ` (${notes.join(', ')})` : '');
     button.dataset.chat = chat.record.recordName;
     if (state.current && chatKey(chat) === chatKey(state.current)) button.setAttribute('aria-current', 'true');
@@ -472,6 +501,35 @@ async function markRead() {
     { zoneID: SETTINGS, operationType: 'forceReplace' },
   );
   if (!saved.hasErrors) state.readMarkers.set(chat.record.recordName, saved.records[0]);
+  renderChats();
+}
+
+// MARK: The account
+
+function renderAccount(account) {
+  const linked = account?.email || (account?.providers || []).includes('email');
+  const email = account?.email || localStorage.getItem('chat.email');
+  $('account-state').textContent = linked
+    ? `This account signs in with ${email || 'its email'} and its password on your other devices.`
+    : 'Add an email and a password; a code mailed to you proves the address.';
+  $('link-email').hidden = !!linked;
+  $('link-code').hidden = true;
+}
+
+async function linkEmail() {
+  await state.container.link({ email: $('link-address').value.trim(), password: $('link-password').value });
+  $('link-email').hidden = true;
+  $('link-code').hidden = false;
+  $('link-code-value').focus();
+  status('A code is on its way to that address.');
+}
+
+async function confirmLink() {
+  const email = $('link-address').value.trim();
+  await state.container.confirmLink({ email, code: $('link-code-value').value.trim() });
+  localStorage.setItem('chat.email', email);
+  renderAccount(await state.container.fetchAccount());
+  status('Done: sign in with this email on your other devices.');
 }
 
 /** The user record names of the members a text mentions (`@Name`). */
@@ -619,6 +677,19 @@ function wireControls() {
   };
   $('invite').onclick = () => invite().catch(failure);
   $('mute').onclick = () => toggleMute().catch(failure);
+  $('account-toggle').onclick = () => {
+    const panel = $('account');
+    panel.hidden = !panel.hidden;
+    $('account-toggle').setAttribute('aria-expanded', String(!panel.hidden));
+  };
+  $('link-email').onsubmit = (event) => {
+    event.preventDefault();
+    linkEmail().catch(failure);
+  };
+  $('link-code').onsubmit = (event) => {
+    event.preventDefault();
+    confirmLink().catch(failure);
+  };
   $('leave').onclick = () => leave().catch(failure);
 }
 
