@@ -200,6 +200,22 @@ def main():
         assert not carol.noticed(plain), "the muted chat's other message did not alert her"
         carol.shot("muted-mention")
 
+        # Carol gives Bob a name only she sees; his own stays under it; a blank one reverts.
+        carol.element("members-toggle").click()
+        carol.wait(expected_conditions.element_to_be_clickable((By.CSS_SELECTOR, "#member-list button[aria-label='Rename Bob for me']")), "Bob listed").click()
+        alias = carol.element("alias")
+        alias.clear()
+        alias.send_keys("Bobby Biscuits")
+        carol.driver.find_element(By.CSS_SELECTOR, "#alias-form button").click()
+        renamed = lambda driver: carol.message_with("Anyone for biscuits?").text.startswith("Bobby Biscuits\nBob\n")
+        carol.wait(renamed, "Bob shown by the name Carol gave him")
+        carol.shot("alias")
+        assert "Bobby" not in bob.message_with("Anyone for biscuits?").text and "Bobby" not in alice.message_with("Anyone for biscuits?").text
+        carol.wait(expected_conditions.element_to_be_clickable((By.CSS_SELECTOR, "#member-list button[aria-label='Rename Bob for me']")), "Bob listed").click()
+        carol.element("alias").clear()
+        carol.driver.find_element(By.CSS_SELECTOR, "#alias-form button").click()
+        carol.wait(lambda driver: carol.message_with("Anyone for biscuits?").text.startswith("Bob\n"), "his own name back")
+
         # Alice adds an email to her account, and signs in with it on her phone.
         alice.element("account-toggle").click()
         alice.element("link-address").send_keys("alice@example.com")

@@ -42,9 +42,9 @@ PASSWORD = "a long browser password"
 class Process:
     """A child process whose output lines are kept, for waiting on what it prints."""
 
-    def __init__(self, arguments, environment=None):
+    def __init__(self, arguments, environment=None, stdin=subprocess.DEVNULL):
         self.process = subprocess.Popen(
-            arguments, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=environment,
+            arguments, stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=environment,
         )
         self.lines = []
         self.changed = threading.Condition()

@@ -27,7 +27,7 @@ const SETTINGS = 'Settings';
 const RULES = [
   // One's own settings, changed on another device: a quiet refresh there (the device that
   // changed them is never told of its own change).
-  { name: 'my-settings', recordTypes: ['ReadMarker', 'Mute'], then: 'silent' },
+  { name: 'my-settings', recordTypes: ['ReadMarker', 'Mute', 'Alias'], then: 'silent' },
   { name: 'not-the-sender', when: { recipientIsWriter: true }, then: 'none' },
   { name: 'reactions-to-the-author', recordTypes: ['Reaction'], when: { not: { recipientIs: '$parent.___createdBy' } }, then: 'none' },
   // Muted: no alert unless it mentions you. Silent rather than nothing, so a page with the chat
@@ -73,6 +73,7 @@ const state = {
   reactions: new Map(), // message name -> [reaction records]
   mutes: new Set(), // chat record names
   readMarkers: new Map(), // chat record name -> ReadMarker record
+  aliases: new Map(), // user record name -> the name this person gave them
   members: [], // the open chat's participants, for mentions
   refreshing: null,
 };
@@ -251,6 +252,8 @@ async function loadSettings() {
   state.mutes = new Set(mutes.records.map((r) => r.fields.chat?.value));
   const markers = await privateDB.performQuery({ recordType: 'ReadMarker' }, { zoneID: SETTINGS, resultsLimit: 200 });
   state.readMarkers = new Map(markers.records.map((r) => [r.fields.chat?.value, r]));
+  const aliases = await privateDB.performQuery({ recordType: 'Alias' }, { zoneID: SETTINGS, resultsLimit: 200 });
+  state.aliases = new Map(aliases.records.map((r) => [r.fields.person?.value, r.fields.alias?.value]));
 }
 
 function chatName(chat) {
@@ -380,8 +383,17 @@ function renderMessage(message) {
   item.dataset.message = message.recordName;
   const sender = document.createElement('span');
   sender.className = 'sender';
-  sender.textContent = mine ? 'You' : message.fields.senderName?.value || 'Someone';
+  const original = message.fields.senderName?.value || 'Someone';
+  const alias = mine ? null : state.aliases.get(message.created?.userRecordName);
+  sender.textContent = mine ? 'You' : alias || original;
   item.append(sender);
+  if (alias) {
+    // The name they chose, under the one only this person sees.
+    const real = document.createElement('span');
+    real.className = 'original-name';
+    real.textContent = original;
+    item.append(real);
+  }
   if (message.fields.text?.value) {
     const text = document.createElement('p');
     text.className = 'text';
@@ -588,7 +600,17 @@ async function showMembers() {
     const item = document.createElement('li');
     const isMe = participant.userIdentity?.userRecordName === state.me.userRecordName;
     const role = participant.type === 'OWNER' ? 'owner' : participant.acceptanceStatus === 'ACCEPTED' ? 'member' : 'invited';
-    item.textContent = `${isMe ? 'You' : participantName(participant)} (${role})`;
+    const id = participant.userIdentity?.userRecordName;
+    const alias = isMe ? null : state.aliases.get(id);
+    item.textContent = `${isMe ? 'You' : alias ? `${alias} (${participantName(participant)})` : participantName(participant)} (${role})`;
+    if (!isMe && id) {
+      const rename = document.createElement('button');
+      rename.type = 'button';
+      rename.textContent = 'Rename for me';
+      rename.setAttribute('aria-label', `Rename ${participantName(participant)} for me`);
+      rename.onclick = () => askAlias(id, alias || participantName(participant));
+      item.append(' ', rename);
+    }
     if (state.current.isOwner && participant.type !== 'OWNER') {
       const remove = document.createElement('button');
       remove.type = 'button';
@@ -599,6 +621,33 @@ async function showMembers() {
     }
     list.append(item);
   }
+}
+
+function askAlias(userRecordName, current) {
+  $('alias-form').hidden = false;
+  $('alias-form').dataset.person = userRecordName;
+  $('alias').value = current;
+  $('alias').focus();
+}
+
+/** Saves the name only this person sees for someone; a blank one goes back to theirs. */
+async function saveAlias(userRecordName, alias) {
+  const privateDB = state.container.privateCloudDatabase;
+  const recordName = `alias-${userRecordName}`;
+  if (alias) {
+    const saved = await privateDB.saveRecords(
+      { recordName, recordType: 'Alias', fields: { person: { value: userRecordName }, alias: { value: alias } } },
+      { zoneID: SETTINGS, operationType: 'forceReplace' },
+    );
+    if (saved.hasErrors) throw saved.errors[0];
+    state.aliases.set(userRecordName, alias);
+  } else {
+    await privateDB.deleteRecords(recordName, { zoneID: SETTINGS });
+    state.aliases.delete(userRecordName);
+  }
+  $('alias-form').hidden = true;
+  renderMessages();
+  await showMembers();
 }
 
 async function removeMember(share, participant) {
@@ -677,6 +726,10 @@ function wireControls() {
   };
   $('invite').onclick = () => invite().catch(failure);
   $('mute').onclick = () => toggleMute().catch(failure);
+  $('alias-form').onsubmit = (event) => {
+    event.preventDefault();
+    saveAlias($('alias-form').dataset.person, $('alias').value.trim()).catch(failure);
+  };
   $('account-toggle').onclick = () => {
     const panel = $('account');
     panel.hidden = !panel.hidden;
