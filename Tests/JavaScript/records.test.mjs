@@ -7,29 +7,21 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { Container, CKError, configure, getDefaultContainer } from '../../Sources/NimbusWeb/Resources/js/nimbus.js';
-import { startServer } from './server.mjs';
+import { useServer } from './server.mjs';
 
-let server;
-before(async () => {
-  server = await startServer();
-});
-after(async () => {
-  await server?.stop();
-});
+const fixture = useServer({ before, after, Container });
 
 /** A new person on a new device: an anonymous account, signed in. */
 async function newPerson(name) {
-  const container = new Container({ containerIdentifier: server.container, serverURL: server.url, apiTokenAuth: { apiToken: server.apiToken } });
-  const identity = await container.signUp({ name });
-  assert.ok(identity.userRecordName, 'a sign-up with only a name signs in');
-  assert.equal(identity.isNewUser, true);
+  const container = await fixture.newPerson(name);
+  assert.ok(container.isSignedIn, 'a sign-up with only a name signs in');
   return container;
 }
 
 test('configure and getDefaultContainer give the container, with its three databases', async () => {
-  configure({ containers: [{ containerIdentifier: server.container, environment: 'development', serverURL: server.url, apiTokenAuth: { apiToken: server.apiToken } }] });
+  configure({ containers: [{ containerIdentifier: fixture.server.container, environment: 'development', serverURL: fixture.server.url, apiTokenAuth: { apiToken: fixture.server.apiToken } }] });
   const container = getDefaultContainer();
-  assert.equal(container.containerIdentifier, server.container);
+  assert.equal(container.containerIdentifier, fixture.server.container);
   assert.equal(container.publicCloudDatabase.databaseScope, 'public');
   assert.equal(container.privateCloudDatabase.databaseScope, 'private');
   assert.equal(container.sharedCloudDatabase.databaseScope, 'shared');
@@ -109,7 +101,7 @@ test('change feeds: a zone token brings back only what changed since, deletions 
 });
 
 test('errors come as CKError with CloudKit codes; a request without a user gets where to sign in', async () => {
-  const anonymous = new Container({ containerIdentifier: server.container, serverURL: server.url, apiTokenAuth: { apiToken: server.apiToken } });
+  const anonymous = new Container({ containerIdentifier: fixture.server.container, serverURL: fixture.server.url, apiTokenAuth: { apiToken: fixture.server.apiToken } });
   await assert.rejects(anonymous.privateCloudDatabase.fetchAllRecordZones(), (error) => {
     assert.ok(error instanceof CKError);
     assert.equal(error.ckErrorCode, 'AUTHENTICATION_REQUIRED');
@@ -122,7 +114,7 @@ test('errors come as CKError with CloudKit codes; a request without a user gets 
     dave.privateCloudDatabase.saveRecords({ recordName: 'x', recordType: 'T', fields: {} }, { zoneID: 'NoSuchZone' }),
     (error) => error.serverErrorCode === 'ZONE_NOT_FOUND' && error.status === 404,
   );
-  const wrongToken = new Container({ containerIdentifier: server.container, serverURL: server.url, apiTokenAuth: { apiToken: '0'.repeat(64) } });
+  const wrongToken = new Container({ containerIdentifier: fixture.server.container, serverURL: fixture.server.url, apiTokenAuth: { apiToken: '0'.repeat(64) } });
   await assert.rejects(wrongToken.publicCloudDatabase.performQuery({ recordType: 'T' }), (error) => error.serverErrorCode === 'AUTHENTICATION_FAILED');
 });
 
@@ -133,7 +125,7 @@ test('the anonymous account signs in again on the same device, and signing out e
   await erin.signOut();
   assert.equal(erin.isSignedIn, false);
   // The ended session's token no longer works.
-  const old = new Container({ containerIdentifier: server.container, serverURL: server.url, apiTokenAuth: { apiToken: server.apiToken, webAuthToken: first } });
+  const old = new Container({ containerIdentifier: fixture.server.container, serverURL: fixture.server.url, apiTokenAuth: { apiToken: fixture.server.apiToken, webAuthToken: first } });
   await assert.rejects(old.fetchCurrentUser(), (error) => ['AUTHENTICATION_FAILED', 'AUTHENTICATION_REQUIRED'].includes(error.serverErrorCode));
   const again = await erin.signIn();
   assert.equal(again.userRecordName, user.userRecordName);

@@ -57,3 +57,27 @@ export async function startServer({ environment = {}, args = [] } = {}) {
     },
   };
 }
+
+/**
+ * Starts a server before the file's tests and stops it after them. Returns the running
+ * server's fields (once started) and `newPerson(name)`: a new device of a new person, an
+ * anonymous account signed in.
+ */
+export function useServer({ before, after, Container }) {
+  const fixture = {
+    server: null,
+    async newPerson(name) {
+      const { server } = fixture;
+      const container = new Container({ containerIdentifier: server.container, serverURL: server.url, apiTokenAuth: { apiToken: server.apiToken } });
+      await container.signUp({ name });
+      return container;
+    },
+  };
+  before(async () => {
+    fixture.server = await startServer();
+  });
+  after(async () => {
+    await fixture.server?.stop();
+  });
+  return fixture;
+}

@@ -8,21 +8,10 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { Container } from '../../Sources/NimbusWeb/Resources/js/nimbus.js';
-import { startServer } from './server.mjs';
+import { useServer } from './server.mjs';
 
-let server;
-before(async () => {
-  server = await startServer();
-});
-after(async () => {
-  await server?.stop();
-});
-
-async function newPerson(name) {
-  const container = new Container({ containerIdentifier: server.container, serverURL: server.url, apiTokenAuth: { apiToken: server.apiToken } });
-  await container.signUp({ name });
-  return container;
-}
+const fixture = useServer({ before, after, Container });
+const newPerson = (name) => fixture.newPerson(name);
 
 /** Resolves with the next notification the container's stream delivers that `matches`. */
 function nextNotification(container, matches = () => true) {
@@ -86,7 +75,7 @@ test('a chat shared by link: the friend joins, reads and writes; the owner remov
 
 test('notifications arrive over the WebSocket, and after a drop the stream resumes where it was', async () => {
   const carol = await newPerson('Carol');
-  const phone = new Container({ containerIdentifier: server.container, serverURL: server.url, apiTokenAuth: { apiToken: server.apiToken, webAuthToken: carol.webAuthToken } });
+  const phone = new Container({ containerIdentifier: fixture.server.container, serverURL: fixture.server.url, apiTokenAuth: { apiToken: fixture.server.apiToken, webAuthToken: carol.webAuthToken } });
   const db = carol.privateCloudDatabase;
   await db.saveRecordZones('Notes');
   const subscribed = await db.saveSubscriptions({ subscriptionID: 'notes', subscriptionType: 'zone', zoneID: { zoneName: 'Notes' } });
