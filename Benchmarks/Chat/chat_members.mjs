@@ -119,6 +119,6 @@ for (let index = 0; index < messages; index++) {
   }
   while ((await nextLine()) !== 'next');
 }
-say({ event: 'done', sent, seen });
 for (const member of joined) member.closeNotificationStream();
-process.exit(0);
+// Standard output to a pipe is written in the background: exit once the last line is out.
+process.stdout.write(JSON.stringify({ event: 'done', sent, seen }) + '\n', () => process.exit(0));
