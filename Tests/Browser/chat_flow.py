@@ -7,7 +7,8 @@
 # is alerted: the like only its author; Carol, who muted the chat, only by a mention. Alice adds
 # an email to her account (the code comes from the suite's SMTP server), signs in on a second
 # device, and the read marker follows her from one device to the other. Alice renames the chat
-# and removes Bob, whose view changes at once. Screenshots of each step go to the artefacts
+# and removes Bob, whose view changes at once; she makes the chat private again, which removes
+# Carol, who joined by the joinable link. Bob and Carol start a direct message. Screenshots of each step go to the artefacts
 # directory (one at a phone's size). Exits non-zero on any failure.
 # Usage: Tests/Browser/chat_flow.py --nimbus PATH --artefacts DIR
 
@@ -170,11 +171,18 @@ def main():
         alice.wait(lambda driver: driver.execute_script("return document.querySelector(arguments[0])?.naturalWidth", theirs) == 64, "Bob's picture loaded")
         alice.shot("picture-received")
 
-        # Carol, on a phone-sized screen, joins by the same link and likes Bob's message.
+        # Carol, on a phone-sized screen, gets Bob's link second-hand: it let one person in, and
+        # lets no one else. Alice publishes a joinable link (seed 000), and Carol joins by it.
         carol = Person("Carol", options.artefacts, counter, width=390, height=844)
         people.append(carol)
         carol.driver.get(link)
         carol.sign_up()
+        carol.wait(expected_conditions.text_to_be_present_in_element((By.ID, "status"), "That invitation did not work"), "a used link refused")
+        assert not carol.driver.find_elements(By.CSS_SELECTOR, "#chats button"), "no chat from a used link"
+        alice.element("publish").click()
+        joinable = alice.element("joinable-link").get_attribute("value")
+        assert joinable != link and "?join=" in joinable, joinable
+        carol.driver.get(joinable)
         carol.wait(expected_conditions.text_to_be_present_in_element((By.ID, "chat-title"), "Tea"), "in the chat")
         liked = carol.message_with("Me! Here is my cup.")
         liked.find_element(By.CSS_SELECTOR, "button.like").click()
@@ -275,6 +283,23 @@ def main():
         bob.shot("removed")
         # Carol is still in, and still sees everything.
         carol.message_with("Hello, who wants tea?")
+
+        # Alice makes the chat private again: whoever joined by the joinable link is out
+        # (Carol); whoever was invited would stay (Nimbus's rule; CloudKit removed everyone).
+        alice.element("unpublish").click()
+        carol.wait(expected_conditions.text_to_be_present_in_element((By.ID, "status"), "no longer in that chat"), "out with the link")
+        alice.wait(expected_conditions.text_to_be_present_in_element((By.ID, "joinable-state"), "Only the people you invite"), "private again")
+        alice.wait(lambda driver: "Carol" not in driver.find_element(By.ID, "member-list").text, "Carol gone from the members")
+        alice.shot("private-again")
+
+        # Bob starts a direct message with Carol: a chat for two, and a link for one person.
+        bob.element("new-dm").click()
+        direct = bob.wait(lambda driver: driver.find_element(By.ID, "invite-link").get_attribute("value"), "the direct message's link")
+        carol.driver.get(direct)
+        carol.wait(expected_conditions.text_to_be_present_in_element((By.ID, "chat-title"), "Direct message"), "in the direct message")
+        carol.send("Sorry about the tea, Bob")
+        bob.message_with("Sorry about the tea, Bob")
+        bob.shot("direct-message")
         print("chat test: passed", flush=True)
     except Exception:
         for person in people:

@@ -289,7 +289,7 @@ async function createChat(name) {
   await refreshChats();
   const chat = state.chats.find((c) => c.isOwner && c.record.recordName === recordName);
   await openChat(chat);
-  status(`Created "${name}". Make an invitation link under Members to add people.`);
+  status(`Created "${name}". Invite people under Members.`);
 }
 
 // MARK: A conversation
@@ -594,12 +594,14 @@ function participantName(participant) {
 
 async function showMembers() {
   const share = await currentShare();
+  renderJoinable(share);
   const list = $('member-list');
   list.replaceChildren();
   for (const participant of share?.participants || []) {
     const item = document.createElement('li');
     const isMe = participant.userIdentity?.userRecordName === state.me.userRecordName;
-    const role = participant.type === 'OWNER' ? 'owner' : participant.acceptanceStatus === 'ACCEPTED' ? 'member' : 'invited';
+    const role =
+      participant.type === 'OWNER' ? 'owner' : participant.acceptanceStatus !== 'ACCEPTED' ? 'invited' : participant.type === 'PUBLIC_USER' ? 'joined by link' : 'member';
     const id = participant.userIdentity?.userRecordName;
     const alias = isMe ? null : state.aliases.get(id);
     item.textContent = `${isMe ? 'You' : alias ? `${alias} (${participantName(participant)})` : participantName(participant)} (${role})`;
@@ -656,14 +658,62 @@ async function removeMember(share, participant) {
   await showMembers();
 }
 
+function joinURL(shortGUID) {
+  return `${location.origin}${location.pathname}?join=${encodeURIComponent(shortGUID)}`;
+}
+
+/** A link that lets one person in, once: they join as a member, as one invited by name. */
 async function invite() {
   const chat = state.current;
-  const link = await chat.database.createInvitationLink({ zoneID: chat.zoneID, shareName: chat.record.share.recordName, permission: 'READ_WRITE' });
+  const link = await chat.database.createInvitationLink({ zoneID: chat.zoneID, shareName: chat.record.share.recordName, permission: 'READ_WRITE', singleUse: true });
   const field = $('invite-link');
-  field.value = `${location.origin}${location.pathname}?join=${encodeURIComponent(link.shortGUID)}`;
+  field.value = joinURL(link.shortGUID);
   field.hidden = false;
   field.select();
-  status('Send this link to the people you want in the chat.');
+  status('Send this link to one person: it lets one person in.');
+  return field.value;
+}
+
+/** The joinable state of the open chat's share (seed 000: "publishing a link"). */
+function renderJoinable(share) {
+  if (!state.current?.isOwner || !share) return;
+  const joinable = share.publicPermission && share.publicPermission !== 'NONE';
+  $('joinable-state').textContent = joinable ? 'Anyone with the joinable link can join.' : 'Only the people you invite can join.';
+  $('publish').hidden = joinable;
+  $('rotate').hidden = !joinable;
+  $('unpublish').hidden = !joinable;
+  $('joinable-link').hidden = !joinable;
+  if (joinable) $('joinable-link').value = joinURL(share.shortGUID);
+}
+
+/**
+ * Makes the chat joinable (the share's public permission), or private again. Going private
+ * removes those who joined by the link and keeps those who were invited: Nimbus's rule, where
+ * CloudKit removed everyone (docs/sharing.md).
+ */
+async function setJoinable(joinable) {
+  const share = await currentShare();
+  await state.current.database.updateShare(share, { publicPermission: joinable ? 'READ_WRITE' : 'NONE' });
+  status(joinable ? 'Anyone with the joinable link can join now.' : 'Private again: those who joined by the link are out; invited members stay.');
+  await showMembers();
+}
+
+/** A new joinable link; the old one stops working, and nobody who joined is removed. */
+async function rotateJoinable() {
+  const chat = state.current;
+  await chat.database.rotateMainLink({ zoneID: chat.zoneID, shareName: chat.record.share.recordName });
+  status('The old joinable link no longer works.');
+  await showMembers();
+}
+
+/** Tact's "New direct message": a chat for two, and a link for the one other person. */
+async function newDirectMessage() {
+  await createChat('Direct message');
+  $('members').hidden = false;
+  $('members-toggle').setAttribute('aria-expanded', 'true');
+  await showMembers();
+  await invite();
+  status('Send this link to the person you want to talk to.');
 }
 
 async function leave() {
@@ -725,6 +775,10 @@ function wireControls() {
     if (!members.hidden) showMembers().catch(failure);
   };
   $('invite').onclick = () => invite().catch(failure);
+  $('publish').onclick = () => setJoinable(true).catch(failure);
+  $('unpublish').onclick = () => setJoinable(false).catch(failure);
+  $('rotate').onclick = () => rotateJoinable().catch(failure);
+  $('new-dm').onclick = () => newDirectMessage().catch(failure);
   $('mute').onclick = () => toggleMute().catch(failure);
   $('alias-form').onsubmit = (event) => {
     event.preventDefault();
