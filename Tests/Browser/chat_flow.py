@@ -90,7 +90,7 @@ class Person:
     def send(self, text, picture=None):
         self.element("text").send_keys(text)
         if picture:
-            self.driver.find_element(By.ID, "picture").send_keys(picture)
+            self.driver.find_element(By.ID, "attachment").send_keys(picture)
         self.driver.find_element(By.CSS_SELECTOR, "#composer button[type=submit]").click()
         return self.message_with(text)
 
@@ -117,6 +117,7 @@ def main():
     work = tempfile.mkdtemp(prefix="nimbus-chat-")
     data = os.path.join(work, "data")
     picture = os.path.join(work, "tea.png")
+    notes = os.path.join(work, "notes.txt")
     png(picture)
     mail = MailServer()
     environment = dict(os.environ, NIMBUS_LOG_LEVEL="info", NIMBUS_SMTP_URL="smtp+plain://127.0.0.1:%d?from=nimbus@example.com" % mail.port)
@@ -299,7 +300,33 @@ def main():
         carol.wait(expected_conditions.text_to_be_present_in_element((By.ID, "chat-title"), "Direct message"), "in the direct message")
         carol.send("Sorry about the tea, Bob")
         bob.message_with("Sorry about the tea, Bob")
+        # A file that is not a picture arrives as a link to it, by its name and size.
+        with open(notes, "w") as file:
+            file.write("Oolong, Assam, Darjeeling\n")
+        carol.send("The list", picture=notes)
+        link_to_file = bob.wait(
+            expected_conditions.visibility_of_element_located((By.XPATH, "//li[contains(@class,'message')][.//p[text()='The list']]//a[@class='file']")),
+            "the file's link",
+        )
+        assert link_to_file.text == "notes.txt (26 bytes)", link_to_file.text
+        fetched = bob.driver.execute_async_script("fetch(arguments[0]).then(r => r.text()).then(arguments[1])", link_to_file.get_attribute("href"))
+        assert fetched == "Oolong, Assam, Darjeeling\n", fetched
         bob.shot("direct-message")
+
+        # Alice's "Plans" takes requests to join: Bob asks by its link, and she lets him in.
+        alice.chat_button("Plans").click()
+        alice.wait(expected_conditions.text_to_be_present_in_element((By.ID, "chat-title"), "Plans"), "Plans open")
+        alice.element("members-toggle").click()
+        alice.element("requests-toggle").click()
+        request_link = alice.element("request-link").get_attribute("value")
+        bob.driver.get(request_link)
+        bob.element("ask").click()
+        bob.wait(expected_conditions.text_to_be_present_in_element((By.ID, "status"), "request was sent"), "asked")
+        alice.element("members-toggle").click()
+        alice.element("members-toggle").click()
+        alice.wait(expected_conditions.element_to_be_clickable((By.XPATH, "//ul[@id='request-list']//button[text()='Let them in']")), "Bob's request").click()
+        bob.wait(lambda driver: bob.chat_button("Plans"), "Plans in Bob's chats once he is let in")
+        bob.shot("let-in")
         print("chat test: passed", flush=True)
     except Exception:
         for person in people:

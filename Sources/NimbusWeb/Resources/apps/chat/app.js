@@ -15,7 +15,8 @@
 //   chat, a `ReadMarker` per chat (how far they read, on every device of theirs); the
 //   subscriptions' rules read them on the server, per recipient (seed 001's notification posts):
 //   nothing to the sender, reactions to the message's author only, nothing from a muted chat
-//   unless it mentions you, and only a silent update for what you already read elsewhere.
+//   unless it mentions you, and only a silent update for what you already read elsewhere;
+// - a picture or a file is the message's `attachment` asset, with its name and type beside it.
 
 import { configure, downloadURLOf, getDefaultContainer } from '/js/nimbus.js';
 
@@ -203,6 +204,18 @@ async function join(shortGUID) {
     return share.rootRecordName || share.rootRecord?.recordName || null;
   } catch (error) {
     status(`That invitation did not work: ${error.reason || error.message}`);
+    // A chat that takes requests says so (ACCESS_DENIED, "ask its owner"): offer to ask.
+    if (error.serverErrorCode === 'ACCESS_DENIED' && /ask/i.test(error.reason || '')) {
+      $('ask-area').hidden = false;
+      $('ask').onclick = () =>
+        state.container
+          .requestAccess(shortGUID)
+          .then(() => {
+            $('ask-area').hidden = true;
+            status("Your request was sent to the chat's owner: the chat appears here once they let you in.");
+          })
+          .catch(failure);
+    }
     return null;
   }
 }
@@ -376,6 +389,12 @@ function renderMessages() {
   history.scrollTop = history.scrollHeight;
 }
 
+function formatSize(bytes) {
+  if (bytes >= 1e6) return `${(bytes / 1e6).toFixed(1)} MB`;
+  if (bytes >= 1e3) return `${Math.round(bytes / 1e3)} KB`;
+  return `${bytes} bytes`;
+}
+
 function renderMessage(message) {
   const item = document.createElement('li');
   const mine = message.created?.userRecordName === state.me.userRecordName;
@@ -400,11 +419,22 @@ function renderMessage(message) {
     text.textContent = message.fields.text.value;
     item.append(text);
   }
-  if (message.fields.image?.value?.downloadURL) {
-    const image = document.createElement('img');
-    image.src = downloadURLOf(message.fields.image, 'picture');
-    image.alt = `Picture from ${sender.textContent}`;
-    item.append(image);
+  const attachment = message.fields.attachment;
+  if (attachment?.value?.downloadURL) {
+    const name = message.fields.attachmentName?.value || 'file';
+    if ((message.fields.attachmentType?.value || '').startsWith('image/')) {
+      const image = document.createElement('img');
+      image.src = downloadURLOf(attachment, name);
+      image.alt = `Picture from ${sender.textContent}: ${name}`;
+      item.append(image);
+    } else {
+      const link = document.createElement('a');
+      link.className = 'file';
+      link.href = downloadURLOf(attachment, name);
+      link.download = name;
+      link.textContent = `${name} (${formatSize(attachment.value.size)})`;
+      item.append(link);
+    }
   }
   const reactions = state.reactions.get(message.recordName) || [];
   const likes = reactions.filter((r) => r.fields.emoji?.value === '👍');
@@ -427,7 +457,7 @@ function renderMessage(message) {
 async function send() {
   const chat = state.current;
   const text = $('text').value.trim();
-  const file = $('picture').files[0];
+  const file = $('attachment').files[0];
   if (!text && !file) return;
   const fields = { senderName: { value: state.myName } };
   if (text) fields.text = { value: text };
@@ -435,7 +465,11 @@ async function send() {
   if (text.includes('@')) await loadMembers();
   const mentions = text ? mentionsIn(text) : [];
   if (mentions.length > 0) fields.mentions = { value: mentions, type: 'STRING_LIST' };
-  if (file) fields.image = { value: file };
+  if (file) {
+    fields.attachment = { value: file };
+    fields.attachmentName = { value: file.name || 'file' };
+    fields.attachmentType = { value: file.type || 'application/octet-stream' };
+  }
   const progress = $('upload-progress');
   progress.hidden = !file;
   progress.value = 0;
@@ -446,7 +480,7 @@ async function send() {
   progress.hidden = true;
   if (saved.hasErrors) throw saved.errors[0];
   $('text').value = '';
-  $('picture').value = '';
+  $('attachment').value = '';
   await loadNewest();
 }
 
@@ -595,6 +629,7 @@ function participantName(participant) {
 async function showMembers() {
   const share = await currentShare();
   renderJoinable(share);
+  await showRequests();
   const list = $('member-list');
   list.replaceChildren();
   for (const participant of share?.participants || []) {
@@ -684,6 +719,51 @@ function renderJoinable(share) {
   $('unpublish').hidden = !joinable;
   $('joinable-link').hidden = !joinable;
   if (joinable) $('joinable-link').value = joinURL(share.shortGUID);
+  const asking = !!share.requestsEnabled;
+  $('requests-toggle').setAttribute('aria-pressed', String(asking));
+  $('requests-toggle').textContent = asking ? 'Stop taking requests to join' : 'Let people ask to join';
+  $('request-link').hidden = !asking || joinable;
+  if (asking) $('request-link').value = joinURL(share.shortGUID);
+}
+
+/** Whether people who have the chat's link may ask to join (the owner decides). */
+async function toggleRequests() {
+  const share = await currentShare();
+  await state.current.database.updateShare(share, { requestsEnabled: !share.requestsEnabled });
+  await showMembers();
+}
+
+/** The pending requests to join, each with Approve and Deny. */
+async function showRequests() {
+  const chat = state.current;
+  const list = $('request-list');
+  list.replaceChildren();
+  if (!chat?.isOwner) return;
+  const requests = await chat.database.fetchAccessRequests({ zoneID: chat.zoneID, shareName: chat.record.share.recordName });
+  for (const request of requests.filter((r) => r.status === 'PENDING')) {
+    const item = document.createElement('li');
+    item.textContent = `Someone asks to join (${new Date(request.requestedAt).toLocaleTimeString()}) `;
+    for (const [label, approve] of [
+      ['Let them in', true],
+      ['Refuse', false],
+    ]) {
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.textContent = label;
+      button.onclick = () => answerRequest(request.userRecordName, approve).catch(failure);
+      item.append(button, ' ');
+    }
+    list.append(item);
+  }
+}
+
+async function answerRequest(userRecordName, approve) {
+  const chat = state.current;
+  const target = { zoneID: chat.zoneID, shareName: chat.record.share.recordName, userRecordName };
+  if (approve) await chat.database.approveAccessRequest({ ...target, permission: 'READ_WRITE' });
+  else await chat.database.denyAccessRequest(target);
+  status(approve ? 'They are in.' : 'Refused: they cannot ask again.');
+  await showMembers();
 }
 
 /**
@@ -779,6 +859,7 @@ function wireControls() {
   $('unpublish').onclick = () => setJoinable(false).catch(failure);
   $('rotate').onclick = () => rotateJoinable().catch(failure);
   $('new-dm').onclick = () => newDirectMessage().catch(failure);
+  $('requests-toggle').onclick = () => toggleRequests().catch(failure);
   $('mute').onclick = () => toggleMute().catch(failure);
   $('alias-form').onsubmit = (event) => {
     event.preventDefault();
