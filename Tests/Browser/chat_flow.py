@@ -160,16 +160,24 @@ def main():
         bob.sign_up()
         bob.wait(expected_conditions.text_to_be_present_in_element((By.ID, "chat-title"), "Tea"), "in the chat after signing up")
         bob.message_with("Hello, who wants tea?")
+        # A profile picture, which everyone in his chats sees beside his messages.
+        bob.element("account-toggle").click()
+        bob.element("profile-picture").send_keys(picture)
+        bob.driver.find_element(By.CSS_SELECTOR, "#profile-form button").click()
+        bob.wait(expected_conditions.text_to_be_present_in_element((By.ID, "status"), "picture is saved"), "profile picture saved")
+        bob.element("account-toggle").click()
         bob.send("Me! Here is my cup.", picture=picture)
-        mine = "li.message.mine img"
+        mine = "li.message.mine img:not(.avatar)"
         bob.wait(lambda driver: driver.execute_script("return document.querySelector(arguments[0])?.naturalWidth", mine) == 64, "his picture shown")
         bob.shot("picture-sent")
 
         # Alice sees it arrive without reloading: the notification stream.
         arrived = alice.message_with("Me! Here is my cup.")
         assert "Bob" in arrived.text, arrived.text
-        theirs = "li.message:not(.mine) img"
+        theirs = "li.message:not(.mine) img:not(.avatar)"
         alice.wait(lambda driver: driver.execute_script("return document.querySelector(arguments[0])?.naturalWidth", theirs) == 64, "Bob's picture loaded")
+        avatar = "li.message:not(.mine) img.avatar"
+        alice.wait(lambda driver: driver.execute_script("return document.querySelector(arguments[0])?.naturalWidth", avatar) == 64, "Bob's profile picture")
         alice.shot("picture-received")
 
         # Carol, on a phone-sized screen, gets Bob's link second-hand: it let one person in, and

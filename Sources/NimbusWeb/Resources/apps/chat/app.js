@@ -16,7 +16,9 @@
 //   subscriptions' rules read them on the server, per recipient (seed 001's notification posts):
 //   nothing to the sender, reactions to the message's author only, nothing from a muted chat
 //   unless it mentions you, and only a silent update for what you already read elsewhere;
-// - a picture or a file is the message's `attachment` asset, with its name and type beside it.
+// - a picture or a file is the message's `attachment` asset, with its name and type beside it;
+// - a profile picture is a `Profile` record in the public database, named after its person:
+//   anyone reads it, only its creator may change it.
 
 import { configure, downloadURLOf, getDefaultContainer } from '/js/nimbus.js';
 
@@ -75,6 +77,7 @@ const state = {
   mutes: new Set(), // chat record names
   readMarkers: new Map(), // chat record name -> ReadMarker record
   aliases: new Map(), // user record name -> the name this person gave them
+  profiles: new Map(), // user record name -> Profile record (or null: none)
   members: [], // the open chat's participants, for mentions
   refreshing: null,
 };
@@ -312,6 +315,8 @@ async function openChat(chat) {
   state.messages = [];
   state.older = null;
   state.reactions = new Map();
+  // Profiles are read again with each chat opened: someone may have a new picture.
+  state.profiles = new Map();
   $('conversation').hidden = false;
   $('members').hidden = true;
   $('members-toggle').setAttribute('aria-expanded', 'false');
@@ -344,7 +349,7 @@ async function loadNewest() {
   const kept = state.messages.filter((m) => !names.has(m.recordName) && (m.created?.timestamp ?? 0) < oldest);
   state.messages = [...kept, ...newest];
   if (kept.length === 0) state.older = page.moreComing ? page : null;
-  await loadReactions(newest);
+  await Promise.all([loadReactions(newest), loadProfiles(newest)]);
   renderMessages();
   await markRead();
 }
@@ -357,8 +362,31 @@ async function loadOlder() {
   const older = page.records.slice().reverse();
   state.messages = [...older, ...state.messages];
   state.older = page.moreComing ? page : null;
-  await loadReactions(older);
+  await Promise.all([loadReactions(older), loadProfiles(older)]);
   renderMessages();
+}
+
+/** The profiles of the messages' writers not yet known (a missing one is remembered as none). */
+async function loadProfiles(messages) {
+  const wanted = [...new Set(messages.map((m) => m.created?.userRecordName).filter((id) => id && !state.profiles.has(id)))];
+  if (wanted.length === 0) return;
+  const found = await state.container.publicCloudDatabase.fetchRecords(wanted.map((id) => `profile-${id}`));
+  for (const id of wanted) state.profiles.set(id, null);
+  for (const record of found.records) state.profiles.set(record.recordName.slice('profile-'.length), record);
+}
+
+async function saveProfilePicture(file) {
+  const id = state.me.userRecordName;
+  const db = state.container.publicCloudDatabase;
+  const current = (await db.fetchRecords(`profile-${id}`)).records[0];
+  const record = current
+    ? { ...current, fields: { ...current.fields, picture: { value: file } } }
+    : { recordName: `profile-${id}`, recordType: 'Profile', fields: { name: { value: state.myName }, picture: { value: file } } };
+  const saved = await db.saveRecords(record);
+  if (saved.hasErrors) throw saved.errors[0];
+  state.profiles.set(id, saved.records[0]);
+  renderMessages();
+  status('Your picture is saved.');
 }
 
 async function loadReactions(messages) {
@@ -400,6 +428,14 @@ function renderMessage(message) {
   const mine = message.created?.userRecordName === state.me.userRecordName;
   item.className = 'message' + (mine ? ' mine' : '');
   item.dataset.message = message.recordName;
+  const profile = state.profiles.get(message.created?.userRecordName);
+  if (profile?.fields.picture?.value?.downloadURL) {
+    const avatar = document.createElement('img');
+    avatar.className = 'avatar';
+    avatar.src = downloadURLOf(profile.fields.picture, 'avatar');
+    avatar.alt = '';
+    item.append(avatar);
+  }
   const sender = document.createElement('span');
   sender.className = 'sender';
   const original = message.fields.senderName?.value || 'Someone';
@@ -869,6 +905,11 @@ function wireControls() {
     const panel = $('account');
     panel.hidden = !panel.hidden;
     $('account-toggle').setAttribute('aria-expanded', String(!panel.hidden));
+  };
+  $('profile-form').onsubmit = (event) => {
+    event.preventDefault();
+    const file = $('profile-picture').files[0];
+    if (file) saveProfilePicture(file).catch(failure);
   };
   $('link-email').onsubmit = (event) => {
     event.preventDefault();
