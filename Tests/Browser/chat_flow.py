@@ -26,6 +26,7 @@ from selenium import webdriver
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -87,11 +88,15 @@ class Person:
             "a message saying %r" % text,
         )
 
-    def send(self, text, picture=None):
-        self.element("text").send_keys(text)
+    def send(self, text, picture=None, keyboard=False):
         if picture:
             self.driver.find_element(By.ID, "attachment").send_keys(picture)
-        self.driver.find_element(By.CSS_SELECTOR, "#composer button[type=submit]").click()
+        if keyboard:
+            # As with a keyboard alone: type, then Enter.
+            self.element("text").send_keys(text + Keys.ENTER)
+        else:
+            self.element("text").send_keys(text)
+            self.driver.find_element(By.CSS_SELECTOR, "#composer button[type=submit]").click()
         return self.message_with(text)
 
     def notices(self):
@@ -306,7 +311,7 @@ def main():
         direct = bob.wait(lambda driver: driver.find_element(By.ID, "invite-link").get_attribute("value"), "the direct message's link")
         carol.driver.get(direct)
         carol.wait(expected_conditions.text_to_be_present_in_element((By.ID, "chat-title"), "Direct message"), "in the direct message")
-        carol.send("Sorry about the tea, Bob")
+        carol.send("Sorry about the tea, Bob", keyboard=True)
         bob.message_with("Sorry about the tea, Bob")
         # A file that is not a picture arrives as a link to it, by its name and size.
         with open(notes, "w") as file:

@@ -102,3 +102,29 @@ test('requests carry the API token, the user token, JSON and the device ID', asy
   assert.equal(init.headers['X-Nimbus-Device-ID'], c.deviceID);
   assert.deepEqual(JSON.parse(init.body), { query: { recordType: 'Note' }, resultsLimit: 5 });
 });
+
+test('the sign-in page sends the browser back with a token: it is kept, checked against the state, and taken out of the address', async () => {
+  const { fetch, requests } = scripted([{ body: { userRecordName: '_alice' } }]);
+  const c = new Container({ containerIdentifier: 'iCloud.test', serverURL: 'http://nimbus.test', apiTokenAuth: { apiToken: 'a'.repeat(64) }, fetch });
+  const page = c.signInPageURL({ callback: 'https://app.example.com/back', state: 's1' });
+  assert.equal(page, 'http://nimbus.test/signin/iCloud.test/development?callback=https%3A%2F%2Fapp.example.com%2Fback&state=s1');
+
+  // A browser's location and history, as the sign-in page leaves them.
+  const replaced = [];
+  globalThis.location = { href: 'https://app.example.com/back?ckWebAuthToken=t%2Bk&state=s1&tab=2' };
+  globalThis.history = { replaceState: (_, __, url) => replaced.push(url) };
+  try {
+    await assert.rejects(c.completeRedirectSignIn({ expectedState: 'other' }), (error) => error.serverErrorCode === 'AUTHENTICATION_FAILED');
+    assert.equal(c.isSignedIn, false, 'an answer for another page is not taken');
+    const signedIn = c.whenUserSignsIn();
+    const user = await c.completeRedirectSignIn({ expectedState: 's1' });
+    assert.equal(user.userRecordName, '_alice');
+    assert.equal((await signedIn).userRecordName, '_alice');
+    assert.equal(c.webAuthToken, 't+k');
+    assert.deepEqual(replaced, ['https://app.example.com/back?tab=2'], 'the token leaves the address bar');
+    assert.equal(requests[0].url.searchParams.get('ckWebAuthToken'), 't+k');
+  } finally {
+    delete globalThis.location;
+    delete globalThis.history;
+  }
+});

@@ -135,3 +135,34 @@ test('a picture is uploaded with progress, saved in a record, and downloaded by 
     (error) => error.serverErrorCode === 'ZONE_NOT_FOUND',
   );
 });
+
+test('a participant leaves; a stranger asks to join a chat that takes requests, and is let in', async () => {
+  const owner = await newPerson('Olive');
+  const guest = await newPerson('Gus');
+  const asker = await newPerson('Ada');
+  const db = owner.privateCloudDatabase;
+  await db.saveRecordZones('Club');
+  const root = (await db.saveRecords({ recordName: 'club', recordType: 'Chat', fields: {} }, { zoneID: 'Club' })).records[0];
+  const share = await db.shareRecord(root, { zoneID: 'Club', shareName: 'share-club', requestsEnabled: true });
+  assert.equal(share.requestsEnabled, true);
+
+  // Gus joins by a single-use link, then leaves: the chat is gone from his shared database.
+  const link = await db.createInvitationLink({ zoneID: 'Club', shareName: 'share-club', permission: 'READ_WRITE', singleUse: true });
+  await guest.acceptShares(link.url);
+  const zoneID = (await guest.sharedCloudDatabase.fetchAllRecordZones()).zones[0].zoneID;
+  assert.equal((await guest.sharedCloudDatabase.fetchRecords('club', { zoneID })).records.length, 1);
+  await guest.sharedCloudDatabase.leaveShare({ recordName: 'share-club', zoneID });
+  await assert.rejects(guest.sharedCloudDatabase.fetchRecords('club', { zoneID }), (error) => error.serverErrorCode === 'ZONE_NOT_FOUND');
+  // The used single-use link lets no one else in.
+  await assert.rejects(asker.acceptShares(link.url).then((r) => (r.hasErrors ? Promise.reject(r.errors[0]) : r)), (error) => error.serverErrorCode === 'ACCESS_DENIED');
+
+  // Ada has the chat's own link; it takes requests: she asks, and the owner lets her in.
+  await assert.rejects(asker.fetchShareMetadata(share.shortGUID), (error) => error.serverErrorCode === 'ACCESS_DENIED');
+  await asker.requestAccess(share.shortGUID);
+  const requests = await db.fetchAccessRequests({ zoneID: 'Club', shareName: 'share-club' });
+  const adaID = (await asker.fetchCurrentUser()).userRecordName;
+  assert.deepEqual(requests.map((r) => [r.userRecordName, r.status]), [[adaID, 'PENDING']]);
+  await db.approveAccessRequest({ zoneID: 'Club', shareName: 'share-club', userRecordName: adaID, permission: 'READ_ONLY' });
+  const adaZone = (await asker.sharedCloudDatabase.fetchAllRecordZones()).zones[0].zoneID;
+  assert.equal((await asker.sharedCloudDatabase.fetchRecords('club', { zoneID: adaZone })).records.length, 1);
+});
