@@ -8,7 +8,8 @@
 # an email to her account (the code comes from the suite's SMTP server), signs in on a second
 # device, and the read marker follows her from one device to the other. Alice renames the chat
 # and removes Bob, whose view changes at once; she makes the chat private again, which removes
-# Carol, who joined by the joinable link. Bob and Carol start a direct message. Screenshots of each step go to the artefacts
+# Carol, who joined by the joinable link. Bob and Carol start a direct message, which Carol
+# leaves; Alice's second chat takes requests to join, and Bob asks and is let in. Screenshots of each step go to the artefacts
 # directory (one at a phone's size). Exits non-zero on any failure.
 # Usage: Tests/Browser/chat_flow.py --nimbus PATH --artefacts DIR
 
@@ -105,6 +106,13 @@ class Person:
     def noticed(self, record_name):
         """Whether a notice on screen is about the record (notices list the records they are about)."""
         return bool(self.driver.find_elements(By.CSS_SELECTOR, "#notices li[data-records~=%s]" % json.dumps(record_name)))
+
+    def open_members(self):
+        """Opens the members panel, read afresh (closed and opened again if it was open)."""
+        toggle = self.element("members-toggle")
+        if toggle.get_attribute("aria-expanded") == "true":
+            toggle.click()
+        toggle.click()
 
     def chat_button(self, name):
         return self.driver.find_element(By.XPATH, "//ul[@id='chats']//button[starts-with(normalize-space(.), %s)]" % json.dumps(name))
@@ -285,10 +293,7 @@ def main():
             person.wait(expected_conditions.text_to_be_present_in_element((By.ID, "chat-title"), "Tea time"), "the new name")
 
         # Alice removes Bob: his chat goes away at once.
-        toggle = alice.element("members-toggle")
-        if toggle.get_attribute("aria-expanded") == "true":
-            toggle.click()  # closed, then opened again: the list as it is now
-        toggle.click()
+        alice.open_members()
         remove = alice.wait(expected_conditions.element_to_be_clickable((By.CSS_SELECTOR, "#member-list button[aria-label='Remove Bob']")), "Bob listed")
         alice.shot("members")
         remove.click()
@@ -325,18 +330,26 @@ def main():
         fetched = bob.driver.execute_async_script("fetch(arguments[0]).then(r => r.text()).then(arguments[1])", link_to_file.get_attribute("href"))
         assert fetched == "Oolong, Assam, Darjeeling\n", fetched
         bob.shot("direct-message")
+        # Carol leaves the direct message: it is gone from her chats, and she from its members.
+        bob.open_members()
+        bob.wait(lambda driver: "Carol (member)" in driver.find_element(By.ID, "member-list").text, "Carol a member")
+        carol.open_members()
+        carol.element("leave").click()
+        carol.wait(expected_conditions.text_to_be_present_in_element((By.ID, "status"), "You left"), "left")
+        assert not [b for b in carol.driver.find_elements(By.CSS_SELECTOR, "#chats button") if "Direct message" in b.text]
+        bob.open_members()
+        bob.wait(lambda driver: "You (owner)" in driver.find_element(By.ID, "member-list").text and "Carol" not in driver.find_element(By.ID, "member-list").text, "Carol gone")
 
         # Alice's "Plans" takes requests to join: Bob asks by its link, and she lets him in.
         alice.chat_button("Plans").click()
         alice.wait(expected_conditions.text_to_be_present_in_element((By.ID, "chat-title"), "Plans"), "Plans open")
-        alice.element("members-toggle").click()
+        alice.open_members()
         alice.element("requests-toggle").click()
         request_link = alice.element("request-link").get_attribute("value")
         bob.driver.get(request_link)
         bob.element("ask").click()
         bob.wait(expected_conditions.text_to_be_present_in_element((By.ID, "status"), "request was sent"), "asked")
-        alice.element("members-toggle").click()
-        alice.element("members-toggle").click()
+        alice.open_members()
         alice.wait(expected_conditions.element_to_be_clickable((By.XPATH, "//ul[@id='request-list']//button[text()='Let them in']")), "Bob's request").click()
         bob.wait(lambda driver: bob.chat_button("Plans"), "Plans in Bob's chats once he is let in")
         bob.shot("let-in")
