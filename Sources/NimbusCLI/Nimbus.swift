@@ -17,7 +17,7 @@ struct Nimbus: AsyncParsableCommand {
         subcommands: [
             Serve.self, ContainerCommand.self, UserCommand.self, AuthCommand.self, KeyCommand.self, ShareCommand.self, Migrate.self,
             ZoneCommand.self, RecordCommand.self, ChangesCommand.self, SubscriptionCommand.self, NotificationsCommand.self,
-            SchemaCommand.self, LoginCommand.self, LogoutCommand.self,
+            SchemaCommand.self, LoginCommand.self, LogoutCommand.self, OperatorCommand.self,
         ]
     )
 

@@ -71,6 +71,7 @@ struct Serve: AsyncParsableCommand {
         configuration.assets = try Self.assetLimits(environment)
         configuration.assetStore = try Self.s3(environment)
         configuration.apps = try Self.apps(apps ?? environment["NIMBUS_APPS"], environment)
+        configuration.accessLog = try Self.switchValue(environment["NIMBUS_ACCESS_LOG"], "NIMBUS_ACCESS_LOG") ?? true
         if let port, !(0...65535).contains(port) { throw ValidationError("--port must be from 0 to 65535") }
         // Read and checked before anything opens: a bad file stops the start at once.
         let signInConfig = try environment["NIMBUS_SIGN_IN_CONFIG"].map { try SignInConfigFile(path: $0) }
@@ -121,6 +122,17 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("NIMBUS_APPS_ENVIRONMENT must be development or production")
         }
         return names.sorted().map { WebApp(name: $0, containerIdentifier: container, environment: environmentName, apiToken: apiToken) }
+    }
+
+    /// `on` or `off` (also `true`/`false`, `1`/`0`) from an environment variable, or `nil` when
+    /// it is not set or empty.
+    static func switchValue(_ text: String?, _ name: String) throws -> Bool? {
+        guard let text = text?.trimmingCharacters(in: .whitespaces).lowercased(), !text.isEmpty else { return nil }
+        switch text {
+        case "on", "true", "1": return true
+        case "off", "false", "0": return false
+        default: throw ValidationError("\(name) must be on or off, not \(text)")
+        }
     }
 
     /// A whole number from an environment variable, or `nil` when it is not set.
@@ -231,5 +243,17 @@ private final class QuickstartNotice: Sendable {
                 """.utf8
             )
         )
+        if let link = quickstart.consoleSetupLink {
+            FileHandle.standardOutput.write(
+                Data(
+                    """
+                    The console is at \(url)/console. Create its first administrator within 24 hours at
+                    \(url)/console/setup/\(link)
+                    (or any time with: nimbus operator add EMAIL)
+
+                    """.utf8
+                )
+            )
+        }
     }
 }

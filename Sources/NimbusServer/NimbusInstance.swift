@@ -31,6 +31,8 @@ public struct NimbusInstance: Sendable {
     public let accounts: AccountService
     /// People signing themselves up and in.
     public let signIn: SignInService
+    /// The console's operators, their sessions and the audit log.
+    public let operators: OperatorService
     /// Asset uploads, downloads and their collection.
     public let assets: AssetService
     /// Sends sign-in mail in the background.
@@ -100,12 +102,20 @@ public struct NimbusInstance: Sendable {
         accountConfiguration.signatureDateWindow = Int64(configuration.signatureDateWindowSeconds) * 1000
         let accounts = AccountService(store: store, configuration: accountConfiguration, clock: clock, logger: logger)
         let mailOutbox = MailOutbox(mailer: ContainerMailer(fallback: mailer, settings: store, clock: clock, logger: logger), logger: logger)
+        // One hasher for users and operators: its concurrency bounds the memory hashes take.
+        let hasher = PasswordHasher(parameters: configuration.passwordHashing)
         let signIn = SignInService(
             accounts: accounts,
             store: store,
-            hasher: PasswordHasher(parameters: configuration.passwordHashing),
+            hasher: hasher,
             verifier: IDTokenVerifier(fetcher: HTTPOpenIDDocumentFetcher(), clock: clock),
             outbox: mailOutbox,
+            clock: clock,
+            logger: logger
+        )
+        let operators = OperatorService(
+            store: store,
+            hasher: hasher,
             clock: clock,
             logger: logger
         )
@@ -179,6 +189,7 @@ public struct NimbusInstance: Sendable {
             database: database,
             accounts: accounts,
             signIn: signIn,
+            operators: operators,
             assets: assets,
             mailOutbox: mailOutbox,
             dispatcher: dispatcher,

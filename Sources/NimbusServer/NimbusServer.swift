@@ -13,6 +13,7 @@ public import NIOCore
 import NimbusEngine
 public import NimbusHTTP
 import NimbusModel
+import NimbusStore
 import Prometheus
 import ServiceLifecycle
 import UnixSignals
@@ -35,6 +36,9 @@ public enum NimbusServer {
         public var userRecordName: String
         /// The user's long-lived web auth token, to pass as `ckWebAuthToken`.
         public var webAuthToken: String
+        /// The secret of the console's link that creates its first administrator
+        /// (`/console/setup/{secret}`), when the server has no operator yet.
+        public var consoleSetupLink: String?
     }
 
     /// The container a new data directory starts with.
@@ -56,7 +60,8 @@ public enum NimbusServer {
             container: quickstartContainer,
             apiToken: container.apiToken,
             userRecordName: user.user.userRecordName,
-            webAuthToken: user.webAuthToken
+            webAuthToken: user.webAuthToken,
+            consoleSetupLink: try await instance.operators.firstAdministratorLink()
         )
     }
 
@@ -89,6 +94,7 @@ public enum NimbusServer {
             database: instance.database,
             accounts: instance.accounts,
             signIn: instance.signIn,
+            operators: instance.operators,
             assets: instance.assets,
             dispatcher: instance.dispatcher,
             courier: WebCourier(tokens: instance.pushTokens, dispatcher: instance.dispatcher, clock: instance.clock, logger: logger)
@@ -99,9 +105,13 @@ public enum NimbusServer {
                 maximumBodySize: instance.configuration.maximumBodySize,
                 publicAddress: address,
                 serverKey: instance.tokenKey,
-                apps: instance.configuration.apps
+                apps: instance.configuration.apps,
+                accessLog: instance.configuration.accessLog
             ),
-            metrics: HTTPMetrics(factory: PrometheusMetricsFactory(registry: registry)),
+            metrics: HTTPMetrics(
+                factory: PrometheusMetricsFactory(registry: registry),
+                telemetry: RequestTelemetry(now: { [clock = instance.clock] in clock.millisecondsSince1970 })
+            ),
             renderMetrics: { registry.emitToString() },
             logger: logger
         ).buildResponder()

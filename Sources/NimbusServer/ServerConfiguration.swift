@@ -72,6 +72,8 @@ public struct ServerConfiguration: Sendable {
     /// The bundled web apps served under `/apps/{name}/` (`nimbus serve --apps chat`); none by
     /// default, so a server shows only what its operator chose.
     public var apps: [WebApp] = []
+    /// Whether every request is logged at info level (`NIMBUS_ACCESS_LOG=off` turns it off).
+    public var accessLog = true
 
     /// Creates a configuration with the defaults above.
     public init(

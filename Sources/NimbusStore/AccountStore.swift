@@ -24,6 +24,15 @@ public protocol AccountStore: ContactStore, SignInStore {
     /// Returns the container environment an API token hash belongs to.
     func apiToken(hash: String) async throws -> ContainerEnvironment?
 
+    /// The API tokens of a container environment, oldest first.
+    func apiTokens(of environment: ContainerEnvironment) async throws -> [APITokenRecord]
+
+    /// Adds an API token to a container environment.
+    func addAPIToken(hash: String, to environment: ContainerEnvironment) async throws
+
+    /// Removes an API token of a container environment; `false` when it has no such token.
+    func deleteAPIToken(hash: String, of environment: ContainerEnvironment) async throws -> Bool
+
     /// Adds a user to a container.
     /// - Throws: ``StoreError`` `.alreadyExists` if the record name is taken.
     func addUser(_ user: UserIdentity, toContainer container: String) async throws

@@ -26,6 +26,18 @@ public enum WebFiles {
         index[path]
     }
 
+    /// The text of every file in `folder` whose name ends with `.{fileExtension}`, by name
+    /// without the extension (`console/layout.mustache` is `layout`).
+    public static func texts(in folder: String, withExtension fileExtension: String) -> [String: String] {
+        var texts: [String: String] = [:]
+        for (path, file) in index where path.hasPrefix(folder + "/") && path.hasSuffix("." + fileExtension) {
+            let name = path.dropFirst(folder.count + 1).dropLast(fileExtension.count + 1)
+            guard !name.contains("/") else { continue }
+            texts[String(name)] = String(decoding: file.bytes, as: UTF8.self)
+        }
+        return texts
+    }
+
     /// Whether a bundled app of that name exists.
     public static func hasApp(_ name: String) -> Bool {
         index["apps/\(name)/index.html"] != nil

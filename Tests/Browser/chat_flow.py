@@ -56,6 +56,10 @@ def browser(width=1000, height=800):
 
 
 class Person:
+    """A person's browser, with waits that survive a page redrawing and numbered screenshots."""
+
+    prefix = "chat"
+
     def __init__(self, name, artefacts, counter, width=1000, height=800):
         self.name = name
         self.driver = browser(width, height)
@@ -73,9 +77,9 @@ class Person:
 
     def shot(self, label):
         self.counter[0] += 1
-        path = os.path.join(self.artefacts, "chat-%02d-%s-%s.png" % (self.counter[0], self.name.lower(), label))
+        path = os.path.join(self.artefacts, "%s-%02d-%s-%s.png" % (self.prefix, self.counter[0], self.name.lower(), label))
         self.driver.save_screenshot(path)
-        print("chat test: screenshot %s" % path, flush=True)
+        print("%s test: screenshot %s" % (self.prefix, path), flush=True)
 
     def sign_up(self):
         field = self.element("name")

@@ -93,6 +93,20 @@ struct LogSafetyTests {
             "/usr/bin/env",
             ["curl", "-s", "\(auth)/signin?ckAPIToken=\(apiToken)", "-d", #"{"anonymousCredential":"\#(credential)"}"#]
         )
+        // An operator: a set-up link, a password chosen on its page, a console session.
+        let operatorAdded = try await nimbus(["operator", "add", "ops@example.com", "--url", server.url, "--json"] + data.options)
+        let setupLink = try #require((try JSONSerialization.jsonObject(with: Data(operatorAdded.stdout.utf8)) as? [String: String])?["setupLink"])
+        let jar = directory.appendingPathComponent("cookies").path
+        let setupPage = try await runProcess("/usr/bin/env", ["curl", "-s", "-c", jar, "-b", jar, setupLink])
+        let formCSRF = try #require(setupPage.stdout.firstMatch(of: /name="csrf" value="([0-9a-f]+)"/)).1
+        let operatorPassword = "operator-\(UUID().uuidString)"
+        _ = try await runProcess(
+            "/usr/bin/env",
+            ["curl", "-s", "-c", jar, "-b", jar, "-d", "csrf=\(formCSRF)&password=\(operatorPassword)", setupLink]
+        )
+        let consolePage = try await runProcess("/usr/bin/env", ["curl", "-s", "-b", jar, "\(server.url)/console"])
+        #expect(consolePage.stdout.contains("ops@example.com"), "the console did not open: \(consolePage.stdout)")
+        let session = try #require(try String(contentsOfFile: jar, encoding: .utf8).firstMatch(of: /nimbus_console\t([0-9a-f]{64})/)).1
         #expect(try await server.stop() == 0)
 
         let privateKeyText = try String(contentsOfFile: privateKey, encoding: .utf8)
@@ -101,10 +115,17 @@ struct LogSafetyTests {
         let printed = server.stdout.split(separator: "\n").filter { !$0.hasPrefix("export ") }.joined(separator: "\n")
         let output = server.stderr + "\n" + printed
         #expect(output.contains("trace") || output.contains("debug"), "the server logged at trace level")
+        // The access log: a line per request, with its route pattern and request UUID.
+        let accessLines = server.stderr.split(separator: "\n").filter { $0.hasSuffix("[NimbusHTTP] request") }
+        #expect(accessLines.count >= 15, "\(accessLines.count) access log lines")
+        #expect(accessLines.contains { $0.contains("route=/console/setup/{link}") && $0.contains("request_uuid=") })
+        #expect(accessLines.contains { $0.contains("operation=records/modify") && $0.contains("status=200") })
         let secrets = [
             ("field encryption key", fieldKey), ("token key", tokenKey), ("database and SMTP password", password), ("API token", apiToken),
             ("web auth token", webAuthToken), ("second user's token", bobToken), ("signing key", String(keyBody.prefix(40))),
             ("user's password", userPassword), ("anonymous credential", credential), ("signed-up token", anonymousToken),
+            ("operator's set-up link", String(setupLink.split(separator: "/").last ?? "")), ("operator's password", operatorPassword),
+            ("console session", String(session)),
         ]
         for (name, secret) in secrets {
             #expect(!output.contains(secret), "the \(name) is in the server's output")

@@ -51,6 +51,8 @@ struct HTTPFixture: Sendable {
         // At the real time, so requests signed now are inside the date window.
         let clock = ManualClock(start: SystemClock().now)
         var logger = Logger(label: "test")
+        // Above info: the access log would add a line per request to the suite's output.
+        logger.logLevel = .notice
         if let level = ProcessInfo.processInfo.environment["NIMBUS_TEST_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) { logger.logLevel = level }
         let configuration = ServerConfiguration(
             dataDirectory: directory.path,

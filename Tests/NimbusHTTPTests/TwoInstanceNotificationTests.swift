@@ -28,7 +28,11 @@ struct TwoInstanceNotificationTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let database = TestDatabase(directory: directory)
-        let logger = Logger(label: "test")
+        let logger = {
+            var logger = Logger(label: "test")
+            logger.logLevel = .notice
+            return logger
+        }()
         func open(_ name: String) async throws -> NimbusInstance {
             let configuration = ServerConfiguration(
                 dataDirectory: directory.appendingPathComponent(name).path,

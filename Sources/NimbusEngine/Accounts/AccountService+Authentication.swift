@@ -170,7 +170,10 @@ extension AccountService {
 
     private func apiTokenEnvironment(_ token: String) async throws(NimbusError) -> ContainerEnvironment {
         let digest = TokenDigest(token: token)
-        if let cached = cache.withLock({ $0.apiTokens[digest] }) { return cached }
+        let time = clock.millisecondsSince1970
+        // Kept a few seconds, as web auth tokens are: a token revoked on another instance
+        // stops working here within them.
+        if let entry = cache.withLock({ $0.apiTokens[digest] }), time - entry.cachedAt < 5_000 { return entry.value }
         let found: ContainerEnvironment?
         do {
             found = try await store.apiToken(hash: digest.hex)
@@ -178,12 +181,12 @@ extension AccountService {
             throw internalError(error)
         }
         guard let found else { throw NimbusError(.authenticationFailed, "ckAPIToken is not valid") }
-        cache.withLock { $0.apiTokens[digest] = found }
+        cache.withLock { $0.apiTokens[digest] = .init(value: found, cachedAt: time) }
         return found
     }
 
     private func environmentExists(_ environment: ContainerEnvironment) async throws(NimbusError) -> Bool {
-        if cache.withLock({ $0.apiTokens.values.contains(environment) }) { return true }
+        if cache.withLock({ $0.apiTokens.values.contains { $0.value == environment } }) { return true }
         do {
             return try await store.containerEnvironment(container: environment.container, environment: environment.environment) != nil
         } catch {

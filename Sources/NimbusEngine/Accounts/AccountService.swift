@@ -211,7 +211,7 @@ struct CredentialCache: Sendable {
         var cachedAt: Int64
     }
 
-    var apiTokens: [TokenDigest: ContainerEnvironment] = [:]
+    var apiTokens: [TokenDigest: Entry<ContainerEnvironment>] = [:]
     var serverKeys: [String: ServerKeyRecord] = [:]
     var webAuthTokens: [TokenDigest: Entry<WebAuthTokenRecord>] = [:]
 }

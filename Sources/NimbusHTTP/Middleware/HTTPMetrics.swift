@@ -19,9 +19,13 @@ public final class HTTPMetrics: Sendable {
     private let itemErrors = Mutex<[String: Counter]>([:])
     private let latency = Mutex<[String: Timer]>([:])
 
+    /// The server's own per-minute record of the same requests, for the console.
+    public let telemetry: RequestTelemetry
+
     /// Creates the metrics, registering them with `factory` (a Prometheus one in the server).
-    public init(factory: any MetricsFactory) {
+    public init(factory: any MetricsFactory, telemetry: RequestTelemetry) {
         self.factory = factory
+        self.telemetry = telemetry
     }
 
     /// Records one request: its operation, how long it took, and its error code if it failed.
@@ -29,6 +33,7 @@ public final class HTTPMetrics: Sendable {
         counter(in: requests, key: operation, label: "nimbus_requests_total", dimensions: [("operation", operation)])
             .increment()
         timer(for: operation).recordNanoseconds(nanoseconds)
+        telemetry.record(operation: operation, nanoseconds: nanoseconds, errorCode: errorCode)
         if let errorCode {
             counter(
                 in: errors,

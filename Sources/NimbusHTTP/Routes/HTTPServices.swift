@@ -20,12 +20,15 @@ public struct HTTPServices: Sendable {
     public var signIn: SignInService
     /// Asset uploads and downloads.
     public var assets: AssetService
+    /// The console's operators and audit log.
+    public var operators: OperatorService
 
     /// Creates the set of services.
     public init(
         database: DatabaseService,
         accounts: AccountService,
         signIn: SignInService,
+        operators: OperatorService,
         assets: AssetService,
         dispatcher: NotificationDispatcher,
         courier: WebCourier
@@ -33,6 +36,7 @@ public struct HTTPServices: Sendable {
         self.database = database
         self.accounts = accounts
         self.signIn = signIn
+        self.operators = operators
         self.assets = assets
         self.dispatcher = dispatcher
         self.courier = courier

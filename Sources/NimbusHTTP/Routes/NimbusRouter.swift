@@ -32,13 +32,22 @@ public enum NimbusRouter {
         public var serverKey: [UInt8]
         /// The bundled web apps served under `/apps/{name}/` (`nimbus serve --apps chat`).
         public var apps: [WebApp]
+        /// Whether each request is logged at info level (``AccessLogMiddleware``).
+        public var accessLog: Bool
 
         /// Creates a configuration.
-        public init(maximumBodySize: Int = 16 * 1024 * 1024, publicAddress: PublicAddress, serverKey: [UInt8], apps: [WebApp] = []) {
+        public init(
+            maximumBodySize: Int = 16 * 1024 * 1024,
+            publicAddress: PublicAddress,
+            serverKey: [UInt8],
+            apps: [WebApp] = [],
+            accessLog: Bool = true
+        ) {
             self.maximumBodySize = maximumBodySize
             self.publicAddress = publicAddress
             self.serverKey = serverKey
             self.apps = apps
+            self.accessLog = accessLog
         }
     }
 
@@ -69,6 +78,7 @@ public enum NimbusRouter {
         // Outermost first; middleware applies to the routes added after it.
         router.add(middleware: CloudKitHeadersMiddleware())
         router.add(middleware: cors)
+        if configuration.accessLog { router.add(middleware: AccessLogMiddleware(logger: logger)) }
         router.add(middleware: CloudKitErrorMiddleware(publicAddress: configuration.publicAddress, logger: logger))
         router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
         let bodies = RequestBodyReader(maximumSize: configuration.maximumBodySize)
@@ -76,6 +86,17 @@ public enum NimbusRouter {
             data: HMAC<SHA256>.authenticationCode(for: Array("nimbus sign-in flow".utf8), using: SymmetricKey(data: configuration.serverKey))
         )
         PageRoutes(services: services, publicAddress: configuration.publicAddress, flowKey: flowKey, renderMetrics: renderMetrics).add(to: router)
+        ConsoleRoutes(
+            services: services,
+            publicAddress: configuration.publicAddress,
+            telemetry: metrics.telemetry,
+            csrfKey: SymmetricKey(
+                data: HMAC<SHA256>.authenticationCode(
+                    for: Array("nimbus console csrf".utf8),
+                    using: SymmetricKey(data: configuration.serverKey)
+                )
+            )
+        ).add(to: router)
         NotificationRoutes(services: services, bodies: bodies).add(to: router)
         AuthRoutes(services: services, bodies: bodies).add(to: router)
         DatabaseRoutes(services: services, bodies: bodies, metrics: metrics, publicAddress: configuration.publicAddress).add(to: router)

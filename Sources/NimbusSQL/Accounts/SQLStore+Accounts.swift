@@ -67,6 +67,32 @@ extension SQLStore: AccountStore {
         return ContainerEnvironment(container: row.string(0), environment: environment)
     }
 
+    public func apiTokens(of environment: ContainerEnvironment) async throws -> [APITokenRecord] {
+        try await database.readStatement(
+            "SELECT token_hash, created_at FROM api_tokens WHERE container = ? AND environment = ? ORDER BY created_at, token_hash",
+            [.text(environment.container), .text(environment.environment.rawValue)]
+        ).map { APITokenRecord(hash: $0.string(0), createdAt: $0.int(1)) }
+    }
+
+    public func addAPIToken(hash: String, to environment: ContainerEnvironment) async throws {
+        let createdAt = clock.millisecondsSince1970
+        try await database.write { connection in
+            try await connection.execute(
+                "INSERT INTO api_tokens (token_hash, container, environment, created_at) VALUES (?, ?, ?, ?)",
+                [.text(hash), .text(environment.container), .text(environment.environment.rawValue), .integer(createdAt)]
+            )
+        }
+    }
+
+    public func deleteAPIToken(hash: String, of environment: ContainerEnvironment) async throws -> Bool {
+        try await database.write { connection in
+            try await connection.query(
+                "DELETE FROM api_tokens WHERE token_hash = ? AND container = ? AND environment = ? RETURNING token_hash",
+                [.text(hash), .text(environment.container), .text(environment.environment.rawValue)]
+            )
+        }.isEmpty == false
+    }
+
     public func addUser(_ user: UserIdentity, toContainer container: String) async throws {
         let createdAt = clock.millisecondsSince1970
         var user = user

@@ -527,6 +527,32 @@ enum SQLMigrations {
         Migration(version: 21) { _ in
             ["ALTER TABLE container_settings ADD COLUMN max_asset_bytes BIGINT"]
         },
+        // The console's operators (apart from every container's users), their one-time set-up
+        // links and sessions (both stored as hashes), and the audit log of what they changed.
+        Migration(version: 22) { _ in
+            [
+                """
+                CREATE TABLE operators (
+                    operator_id TEXT PRIMARY KEY, email TEXT NOT NULL UNIQUE, role TEXT NOT NULL,
+                    password_hash TEXT, is_disabled BIGINT NOT NULL DEFAULT 0, created_at BIGINT NOT NULL)
+                """,
+                """
+                CREATE TABLE operator_setup_links (
+                    link_hash TEXT PRIMARY KEY, operator_id TEXT, expires_at BIGINT NOT NULL)
+                """,
+                """
+                CREATE TABLE operator_sessions (
+                    session_hash TEXT PRIMARY KEY, operator_id TEXT NOT NULL, expires_at BIGINT NOT NULL)
+                """,
+                "CREATE INDEX operator_sessions_by_operator ON operator_sessions (operator_id)",
+                """
+                CREATE TABLE console_audit (
+                    at BIGINT NOT NULL, operator_email TEXT NOT NULL, action TEXT NOT NULL, container TEXT,
+                    target TEXT NOT NULL, subject_user TEXT)
+                """,
+                "CREATE INDEX console_audit_by_time ON console_audit (at)",
+            ]
+        },
     ]
 
     /// Brings the schema up to the latest version (or to `through`, for tests of an upgrade).

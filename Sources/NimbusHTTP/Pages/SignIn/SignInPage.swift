@@ -257,7 +257,7 @@ struct SignInPage: Sendable {
             for name in ["code", "state", "error"] { fields[name] = form[name] ?? fields[name] }
         }
         let now = services.signIn.now
-        guard let value = Self.cookie(ProviderSignInCookie.name, in: request),
+        guard let value = request.cookie(ProviderSignInCookie.name),
             let cookie = ProviderSignInCookie.open(value, with: flowKey, now: now), cookie.provider == provider,
             let state = fields["state"], ConstantTime.equal(Array(state.utf8), Array(cookie.state.utf8)),
             let flow = SignInFlow.open(cookie.flow, with: flowKey, now: now), flow.container == container, flow.environment == environment.rawValue
@@ -273,7 +273,7 @@ struct SignInPage: Sendable {
                     settings: settings,
                     hidden: .init(
                         flow: cookie.flow,
-                        csrf: Self.cookie(Self.csrfCookie, in: request) ?? "",
+                        csrf: request.cookie(Self.csrfCookie) ?? "",
                         action: "/signin/\(container)/\(environment.rawValue)"
                     ),
                     message: "\(provider) did not sign you in (\(error.prefix(64)))."
@@ -355,19 +355,8 @@ struct SignInPage: Sendable {
     }
 
     private func existingCSRF(_ request: Request) -> String? {
-        guard let value = Self.cookie(Self.csrfCookie, in: request), value.utf8.count == 32, value.allSatisfy(\.isHexDigit) else { return nil }
+        guard let value = request.cookie(Self.csrfCookie), value.utf8.count == 32, value.allSatisfy(\.isHexDigit) else { return nil }
         return value
-    }
-
-    /// A cookie's value, as the request's `Cookie` headers carry it.
-    private static func cookie(_ name: String, in request: Request) -> String? {
-        for header in request.headers[values: .cookie] {
-            for pair in header.split(separator: ";") {
-                let parts = pair.split(separator: "=", maxSplits: 1)
-                if parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces) == name { return String(parts[1]) }
-            }
-        }
-        return nil
     }
 
     private func cookie(_ value: String) -> String {

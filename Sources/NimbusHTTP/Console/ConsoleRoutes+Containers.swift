@@ -1,0 +1,127 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import Hummingbird
+import NimbusEngine
+import NimbusModel
+import NimbusStore
+
+extension ConsoleRoutes {
+    /// `GET /console`: the last hour in figures, and every container environment.
+    func overview(_ session: ConsoleSession) async throws(NimbusError) -> Response {
+        let environments = try await services.operators.containerEnvironments()
+        var values = frame("Containers", session: session, nav: "Overview")
+        values["hour"] = TelemetryView.summary(
+            telemetry.operations(last: 60).values.reduce(into: RequestTelemetry.Figures()) { $0.add($1) },
+            seconds: 3600
+        )
+        values["hasContainers"] = !environments.isEmpty
+        values["containers"] = environments.map { environment -> [String: Any] in
+            [
+                "container": environment.container,
+                "containerPath": ConsoleFormat.segment(environment.container),
+                "environment": environment.environment.rawValue,
+            ]
+        }
+        return templates.page("overview", values)
+    }
+
+    /// `POST /console/containers`: creates a container environment and shows its API token once.
+    func createContainer(_ session: ConsoleSession, _ form: FormBody) async throws(NimbusError) -> Response {
+        let container = (form["container"] ?? "").trimmingCharacters(in: .whitespaces)
+        guard let environment = Environment(parsing: Substring(form["environment"] ?? "")) else {
+            throw .badRequest("the environment is development or production")
+        }
+        let created = try await services.accounts.createContainer(container, environment: environment)
+        try await services.operators.audit(session.account, "container.create", container: container, target: environment.rawValue)
+        return try await containerPage(session, created.container, search: nil, notice: nil, newToken: created.apiToken)
+    }
+
+    /// `GET /console/containers/{container}/{environment}`: API tokens and users.
+    func containerPage(
+        _ session: ConsoleSession,
+        _ environment: ContainerEnvironment,
+        search: String?,
+        notice: String?,
+        newToken: String? = nil
+    ) async throws(NimbusError) -> Response {
+        let tokens = try await services.accounts.apiTokens(of: environment)
+        let search = search.flatMap { $0.isEmpty ? nil : String($0.prefix(200)) }
+        let users = try await services.signIn.users(inContainer: environment.container, search: search, limit: 200)
+        var values = frame(environment.container, session: session, nav: "Overview", notice: notice.flatMap { Self.notices[$0] })
+        values["container"] = environment.container
+        values["containerPath"] = ConsoleFormat.segment(environment.container)
+        values["environment"] = environment.environment.rawValue
+        if let newToken { values["newToken"] = newToken }
+        values["search"] = search ?? ""
+        values["tokens"] = tokens.map { token -> [String: Any] in
+            ["id": String(token.hash.prefix(12)), "created": ConsoleFormat.time(token.createdAt)]
+        }
+        values["users"] = users.map { user -> [String: Any] in
+            [
+                "name": user.identity.name,
+                "email": user.identity.emailAddress ?? "",
+                "userRecordName": user.identity.userRecordName,
+                "state": user.isDisabled ? "disabled" : user.isAnonymous ? "anonymous" : "active",
+                "created": ConsoleFormat.time(user.createdAt),
+                "toggle": user.isDisabled ? "enable" : "disable",
+                "toggleLabel": user.isDisabled ? "Enable" : "Disable",
+                "toggleClass": user.isDisabled ? "" : "danger",
+            ]
+        }
+        return templates.page("container", values)
+    }
+
+    /// `POST .../api-tokens`: another API token, shown once.
+    func createAPIToken(_ session: ConsoleSession, _ environment: ContainerEnvironment) async throws(NimbusError) -> Response {
+        let token = try await services.accounts.createAPIToken(for: environment)
+        try await services.operators.audit(
+            session.account,
+            "api-token.create",
+            container: environment.container,
+            target: String(Credentials.hash(token).prefix(12))
+        )
+        return try await containerPage(session, environment, search: nil, notice: nil, newToken: token)
+    }
+
+    /// `POST .../api-tokens/{hash prefix}/revoke`.
+    func revokeAPIToken(_ session: ConsoleSession, _ environment: ContainerEnvironment, hashPrefix: String) async throws(NimbusError) -> Response {
+        try await services.accounts.revokeAPIToken(hashPrefix: hashPrefix, of: environment)
+        try await services.operators.audit(session.account, "api-token.revoke", container: environment.container, target: hashPrefix)
+        return redirect(containerPath(environment) + "?notice=token-revoked")
+    }
+
+    /// `POST .../users/{user}/{disable|enable|sign-out}`.
+    func changeUser(_ session: ConsoleSession, _ environment: ContainerEnvironment, user: String, action: String) async throws(NimbusError)
+        -> Response
+    {
+        guard try await services.accounts.exists(environment) else {
+            throw NimbusError(.unknownItem, "container \(environment.container.prefix(255)) has no \(environment.environment.rawValue) environment")
+        }
+        switch action {
+        case "disable": try await services.signIn.setDisabled(true, user: user, container: environment.container)
+        case "enable": try await services.signIn.setDisabled(false, user: user, container: environment.container)
+        case "sign-out": _ = try await services.signIn.revokeSessions(of: user, container: environment.container)
+        default: throw NimbusError(.unknownItem, "no such action; use disable, enable or sign-out")
+        }
+        try await services.operators.audit(session.account, "user." + action, container: environment.container, target: user)
+        return redirect(containerPath(environment) + "?notice=user-" + action)
+    }
+
+    private func containerPath(_ environment: ContainerEnvironment) -> String {
+        "/console/containers/\(ConsoleFormat.segment(environment.container))/\(environment.environment.rawValue)"
+    }
+
+    /// What a change's redirect says, by the code in its `notice` query: fixed texts, so a link
+    /// cannot put words in the console's mouth.
+    private static let notices = [
+        "token-revoked": "The API token is revoked: requests with it fail from now on.",
+        "user-disable": "The user is disabled: their sessions ended and they cannot sign in.",
+        "user-enable": "The user can sign in again.",
+        "user-sign-out": "The user is signed out on every device.",
+    ]
+}

@@ -1,0 +1,276 @@
+#!/usr/bin/env python3
+# The operators' console in real headless Chromium, as an operator meets it: `nimbus serve` on
+# a new data directory prints a link that creates the first administrator; she follows it,
+# opens the quick-start container, makes an API token (shown once) and revokes it, disables a
+# user, reads the telemetry, adds a read-only operator and reads the audit log. The read-only
+# operator signs in through his own link and sees no controls, and his posts are refused; a
+# post without the session's CSRF value is refused and changes nothing. Between the steps,
+# plain HTTP requests check what the console did (a revoked token fails, a disabled user's
+# token fails). The access log has a line per request and no secret. Screenshots of each step
+# go to the artefacts directory. Exits non-zero on any failure.
+# Usage: Tests/Browser/console_flow.py --nimbus PATH --artefacts DIR
+
+import argparse
+import json
+import os
+import re
+import shutil
+import sys
+import tempfile
+import urllib.error
+import urllib.parse
+import urllib.request
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions
+from selenium.webdriver.support.ui import WebDriverWait
+
+from chat_flow import Person
+from sign_in_flow import Process
+
+WAIT_SECONDS = 20
+ADMIN = "ada@example.com"
+READER = "rui@example.com"
+PASSWORD = "a console password of some length"
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *arguments):
+        return None
+
+
+def http(method, url, body=None, cookie=None):
+    """The status and body of a request, without following redirects."""
+    headers = {"Content-Type": "application/x-www-form-urlencoded"} if body is not None else {}
+    if cookie:
+        headers["Cookie"] = cookie
+    request = urllib.request.Request(url, data=body.encode() if body is not None else None, method=method, headers=headers)
+    opener = urllib.request.build_opener(NoRedirect)
+    try:
+        with opener.open(request, timeout=WAIT_SECONDS) as response:
+            return response.status, response.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode()
+
+
+class Operator(Person):
+    prefix = "console"
+
+    def __init__(self, name, artefacts, counter, width=1100, height=900):
+        super().__init__(name, artefacts, counter, width, height)
+
+    def heading(self, text):
+        self.wait(expected_conditions.text_to_be_present_in_element((By.TAG_NAME, "h1"), text), "the page headed %r" % text)
+
+    def fill(self, field_id, text):
+        field = self.driver.find_element(By.ID, field_id)
+        field.clear()
+        field.send_keys(text)
+
+    def submit(self, css="main form button[type=submit]"):
+        """Submits a form and waits for the page it leads to (every form here loads a page)."""
+        self.click(self.driver.find_element(By.CSS_SELECTOR, css))
+
+    def click(self, element):
+        page = self.driver.find_element(By.TAG_NAME, "html")
+        element.click()
+        self.wait(expected_conditions.staleness_of(page), "the next page")
+
+    def cookie(self):
+        value = self.driver.get_cookie("nimbus_console")["value"]
+        return "nimbus_console=" + value
+
+    def csrf(self):
+        return self.driver.find_element(By.CSS_SELECTOR, "form.who input[name=csrf]").get_attribute("value")
+
+    def text(self):
+        return self.driver.find_element(By.TAG_NAME, "main").text
+
+
+def main():
+    parser = argparse.ArgumentParser(description="The console in headless Chromium.")
+    parser.add_argument("--nimbus", required=True)
+    parser.add_argument("--artefacts", required=True)
+    options = parser.parse_args()
+    os.makedirs(options.artefacts, exist_ok=True)
+    work = tempfile.mkdtemp(prefix="nimbus-console-")
+    environment = dict(os.environ, NIMBUS_LOG_LEVEL="info")
+    for name in ["NIMBUS_DATABASE_URL", "NIMBUS_PORT", "NIMBUS_HOSTNAME", "NIMBUS_PUBLIC_URL"]:
+        environment.pop(name, None)
+    server = Process([options.nimbus, "serve", "--data", os.path.join(work, "data"), "--hostname", "127.0.0.1", "--port", "0"], environment)
+    counter = [0]
+    operators = []
+    secrets = []
+    try:
+        base = server.wait_for(r"nimbus\.url=(http://127\.0\.0\.1:[0-9]+).*Nimbus ready").group(1)
+        setup_link = server.wait_for(r"(http://127\.0\.0\.1:[0-9]+/console/setup/[0-9a-f]{64})").group(1)
+        container = server.wait_for(r"export NIMBUS_CONTAINER=(\S+)").group(1)
+        api_token = server.wait_for(r"export NIMBUS_API_TOKEN=(\S+)").group(1)
+        web_token = server.wait_for(r"export NIMBUS_WEB_AUTH_TOKEN='([^']+)'").group(1)
+        secrets += [setup_link.rsplit("/", 1)[1], api_token, web_token]
+        database = "%s/database/1/%s/development/public" % (base, container)
+
+        def current_user(token):
+            return http("GET", "%s/users/current?ckAPIToken=%s&ckWebAuthToken=%s" % (database, token, urllib.parse.quote(web_token)))[0]
+
+        assert current_user(api_token) == 200, "the quick-start user cannot read users/current"
+
+        # The root leads to the console, and the console to sign-in.
+        ada = Operator("Ada", options.artefacts, counter)
+        operators.append(ada)
+        ada.driver.get(base + "/")
+        ada.heading("Sign in to the console")
+        assert ada.driver.current_url == base + "/console/sign-in", ada.driver.current_url
+        ada.shot("sign-in")
+
+        # The first administrator, from the link the first start printed.
+        ada.driver.get(setup_link)
+        ada.heading("Create the first administrator")
+        ada.fill("email", ADMIN)
+        ada.fill("password", "too short")
+        ada.driver.execute_script("document.getElementById('password').removeAttribute('minlength')")
+        ada.submit()
+        ada.wait(expected_conditions.text_to_be_present_in_element((By.CSS_SELECTOR, ".problem"), "at least 12 characters"), "a short password refused")
+        ada.shot("short-password")
+        ada.fill("password", PASSWORD)
+        ada.submit()
+        ada.heading("Containers")
+        ada.shot("overview")
+        status, _ = http("GET", setup_link)
+        assert status == 404, "a used set-up link still opens (%d)" % status
+
+        # The quick-start container: its API token, then a new one shown once.
+        ada.click(ada.driver.find_element(By.LINK_TEXT, container))
+        ada.heading(container)
+        assert len(ada.driver.find_elements(By.CSS_SELECTOR, "section[aria-labelledby=tokens] tbody tr")) == 1
+        ada.submit("section[aria-labelledby=tokens] > form button")
+        new_token = ada.element("new-token").text
+        secrets.append(new_token)
+        assert re.fullmatch(r"[0-9a-f]{64}", new_token), new_token
+        assert current_user(new_token) == 200, "the new API token does not work"
+        ada.shot("new-api-token")
+        rows = ada.driver.find_elements(By.CSS_SELECTOR, "section[aria-labelledby=tokens] tbody tr")
+        assert len(rows) == 2, "two tokens expected, saw %d" % len(rows)
+
+        # Revoking it: requests with it fail at once; the first token still works.
+        # Tokens are listed oldest first: the new one is the last.
+        ada.click(rows[-1].find_element(By.TAG_NAME, "button"))
+        ada.wait(expected_conditions.text_to_be_present_in_element((By.CSS_SELECTOR, ".notice"), "revoked"), "the revocation notice")
+        assert current_user(new_token) == 401, "a revoked API token still works"
+        assert current_user(api_token) == 200, "revoking one token broke the other"
+        ada.shot("token-revoked")
+
+        # Disabling the quick-start user ends their session.
+        row = next(row for row in ada.driver.find_elements(By.CSS_SELECTOR, "section[aria-labelledby=users] tbody tr") if "Quick Start" in row.text)
+        ada.click(row.find_element(By.CSS_SELECTOR, "button.danger"))
+        ada.wait(expected_conditions.text_to_be_present_in_element((By.CSS_SELECTOR, ".notice"), "disabled"), "the disabled notice")
+        assert current_user(api_token) != 200, "a disabled user's token still works"
+        ada.shot("user-disabled")
+
+        # A post without the session's CSRF value changes nothing.
+        tokens_before = len(ada.driver.find_elements(By.CSS_SELECTOR, "section[aria-labelledby=tokens] tbody tr"))
+        status, _ = http("POST", "%s/console/containers/%s/development/api-tokens" % (base, container), body="", cookie=ada.cookie())
+        assert status == 403, "a post without CSRF answered %d" % status
+        status, _ = http("POST", "%s/console/containers/%s/development/api-tokens" % (base, container), body="csrf=0123", cookie=ada.cookie())
+        assert status == 403, "a post with a wrong CSRF value answered %d" % status
+        ada.driver.refresh()
+        assert len(ada.driver.find_elements(By.CSS_SELECTOR, "section[aria-labelledby=tokens] tbody tr")) == tokens_before
+
+        # Telemetry: the requests above, by operation.
+        ada.click(ada.driver.find_element(By.LINK_TEXT, "Telemetry"))
+        ada.heading("Telemetry")
+        table = ada.driver.find_element(By.CSS_SELECTOR, "main table").text
+        assert "users/current" in table, table
+        assert "AUTHENTICATION_FAILED" in table, "the failed requests' code is missing: " + table
+        assert len(ada.driver.find_elements(By.CSS_SELECTOR, "svg rect.requests")) >= 1, "no request bars"
+        ada.shot("telemetry")
+
+        # A read-only operator.
+        ada.click(ada.driver.find_element(By.LINK_TEXT, "Operators"))
+        ada.heading("Operators")
+        ada.fill("new-email", READER)
+        ada.submit("main form button[type=submit]")
+        reader_link = ada.element("new-link").text
+        secrets.append(reader_link.rsplit("/", 1)[1])
+        assert reader_link.startswith(base + "/console/setup/"), reader_link
+        ada.shot("operator-added")
+
+        rui = Operator("Rui", options.artefacts, counter, width=390, height=844)
+        operators.append(rui)
+        rui.driver.get(reader_link)
+        rui.heading("Choose your password")
+        assert READER in rui.text()
+        rui.fill("password", PASSWORD + " too")
+        rui.submit()
+        rui.heading("Containers")
+        rui.click(rui.driver.find_element(By.LINK_TEXT, container))
+        rui.heading(container)
+        assert not rui.driver.find_elements(By.CSS_SELECTOR, "main form[method=post]"), "a read-only operator sees forms that change things"
+        rui.shot("read-only-phone")
+        status, page = http("POST", "%s/console/containers/%s/development/api-tokens" % (base, container),
+                            body="csrf=" + rui.csrf(), cookie=rui.cookie())
+        assert status == 403 and "read-only" in page, "a read-only operator's post answered %d" % status
+
+        # The audit log names every change and who made it.
+        ada.click(ada.driver.find_element(By.LINK_TEXT, "Audit log"))
+        ada.heading("Audit log")
+        audit = ada.text()
+        for action in ["operator.set-password", "api-token.create", "api-token.revoke", "user.disable", "operator.add"]:
+            assert action in audit, "the audit log lacks %s:\n%s" % (action, audit)
+        assert READER in audit and ADMIN in audit
+        ada.shot("audit")
+
+        # Signing out ends the session: its cookie no longer opens the console.
+        old_cookie = ada.cookie()
+        ada.click(ada.driver.find_element(By.CSS_SELECTOR, "form.who button"))
+        ada.heading("Sign in to the console")
+        status, _ = http("GET", base + "/console", cookie=old_cookie)
+        assert status == 303, "a signed-out session still opens the console (%d)" % status
+
+        # A wrong password and an unknown address get the same answer.
+        answers = []
+        for email in [ADMIN, "nobody@example.com"]:
+            ada.fill("email", email)
+            ada.fill("password", "not the password at all")
+            ada.submit()
+            ada.wait(expected_conditions.visibility_of_element_located((By.CSS_SELECTOR, ".problem")), "the refusal")
+            answers.append(ada.driver.find_element(By.CSS_SELECTOR, ".problem").text)
+        assert answers[0] == answers[1], answers
+        ada.shot("wrong-password")
+        ada.fill("email", ADMIN)
+        ada.fill("password", PASSWORD)
+        ada.submit()
+        ada.heading("Containers")
+        ada.click(ada.driver.find_element(By.LINK_TEXT, "Audit log"))
+        ada.heading("Audit log")
+        assert "operator.sign-in" in ada.text(), "the sign-in is not in the audit log"
+
+        # One access log line per request, with its route and no secret.
+        requests = [line for line in server.lines if " request " in line or line.endswith(" request")]
+        assert len(requests) >= 20, "too few access log lines: %d" % len(requests)
+        assert any("route=/console/setup/{link}" in line for line in requests), "no access log line names the set-up route"
+        for line in server.lines:
+            if "export NIMBUS_" in line or "/console/setup/" in line and "route=" not in line:
+                continue
+            for secret in secrets:
+                assert secret not in line, "a secret is in the server's output: %s" % line
+        print("console test: passed", flush=True)
+    except BaseException as error:
+        print("console test: FAILED: %r" % (error,), file=sys.stderr)
+        for person in operators:
+            try:
+                person.shot("failure")
+                print("console test: %s was at %s" % (person.name, person.driver.current_url), file=sys.stderr)
+            except Exception:
+                pass
+        print("console test: the server's output ends:\n%s" % "\n".join(server.lines[-30:]), file=sys.stderr)
+        raise
+    finally:
+        for person in operators:
+            person.driver.quit()
+        server.stop()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

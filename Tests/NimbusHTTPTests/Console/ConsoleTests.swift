@@ -1,0 +1,228 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NimbusEngine
+import NimbusModel
+import NimbusServer
+import NimbusStore
+import Testing
+
+/// The operators' console over HTTP: who gets in, what a session may post, and what a change
+/// does to the API. The pages themselves are driven in Chromium (Tests/Browser/console_flow.py).
+@Suite("console: operators, sessions and changes")
+struct ConsoleTests {
+    static let password = "a console password"
+
+    @Test("the root leads to the console, and the console to sign-in; a post without a session changes nothing")
+    func signedOut() async throws {
+        try await HTTPFixture.with { f, client in
+            let root = try await client.browse(.get, "/")
+            #expect(root.status == .found)
+            #expect(root.headers[.location] == "/console")
+            for path in ["/console", "/console/telemetry", "/console/audit", "/console/containers/\(HTTPFixture.container)/development"] {
+                let page = try await client.browse(.get, path)
+                #expect(page.status == .seeOther, "\(path)")
+                #expect(page.headers[.location] == "/console/sign-in", "\(path)")
+            }
+            let environment = ContainerEnvironment(container: HTTPFixture.container, environment: .development)
+            let before = try await f.instance.accounts.apiTokens(of: environment).count
+            let post = try await client.browse(.post, "/console/containers/\(HTTPFixture.container)/development/api-tokens", form: "csrf=x")
+            #expect(post.status == .seeOther)
+            #expect(try await f.instance.accounts.apiTokens(of: environment).count == before)
+        }
+    }
+
+    @Test("a set-up link sets the password once and signs in; the session ends after its lifetime and on sign-out")
+    func setupAndSessions() async throws {
+        try await HTTPFixture.with { f, client in
+            let (_, link) = try await f.instance.operators.add(email: "Ops@Example.com", role: .admin)
+            let page = try await client.browse(.get, "/console/setup/\(link)")
+            #expect(page.status == .ok)
+            #expect(String(buffer: page.body).contains("ops@example.com"))
+            let form = try FormSecrets(page)
+
+            // A short password is refused and the link still works.
+            let short = try await client.browse(.post, "/console/setup/\(link)", form: "csrf=\(form.csrf)&password=short", cookie: form.cookie)
+            #expect(short.status == .badRequest)
+            #expect(String(buffer: short.body).contains("at least 12 characters"))
+            // Without the form's double-submit cookie, nothing is set.
+            let forged = try await client.browse(.post, "/console/setup/\(link)", form: "csrf=\(form.csrf)&password=\(Self.password)")
+            #expect(forged.status == .forbidden)
+
+            let done = try await client.browse(
+                .post,
+                "/console/setup/\(link)",
+                form: "csrf=\(form.csrf)&password=\(Self.password)",
+                cookie: form.cookie
+            )
+            #expect(done.status == .seeOther)
+            let session = try #require(Self.sessionCookie(done))
+            #expect(done.headers[.setCookie]?.contains("HttpOnly; SameSite=Strict") == true)
+            let console = try await client.browse(.get, "/console", cookie: session)
+            #expect(console.status == .ok)
+            #expect(String(buffer: console.body).contains(HTTPFixture.container))
+
+            let reused = try await client.browse(.get, "/console/setup/\(link)")
+            #expect(reused.status == .notFound)
+
+            // Twelve hours later the session is over.
+            f.clock.advance(by: .seconds(Int(OperatorService.sessionLifetime / 1000) + 1))
+            #expect(try await client.browse(.get, "/console", cookie: session).status == .seeOther)
+
+            // Signing in again, then out: the cookie no longer opens anything.
+            let (_, again) = try await f.instance.operators.signIn(email: "ops@example.com", password: Self.password, clientAddress: nil)
+            let cookie = "nimbus_console=\(again)"
+            let overview = try await client.browse(.get, "/console", cookie: cookie)
+            let csrf = try #require(Self.csrf(in: overview))
+            #expect(try await client.browse(.post, "/console/sign-out", form: "csrf=\(csrf)", cookie: cookie).status == .seeOther)
+            #expect(try await client.browse(.get, "/console", cookie: cookie).status == .seeOther)
+        }
+    }
+
+    @Test("sign-in gives the same answer for a wrong password, an unknown address and a disabled operator")
+    func signInRefusals() async throws {
+        try await HTTPFixture.with { f, _ in
+            let (_, link) = try await f.instance.operators.add(email: "ops@example.com", role: .admin)
+            _ = try await f.instance.operators.completeSetup(link: link, email: nil, password: Self.password)
+            var reasons: [String] = []
+            for (email, password) in [("ops@example.com", "wrong password here"), ("nobody@example.com", Self.password)] {
+                do {
+                    _ = try await f.instance.operators.signIn(email: email, password: password, clientAddress: nil)
+                    Issue.record("\(email) signed in with a wrong password")
+                } catch let error as NimbusError {
+                    #expect(error.code == .authenticationFailed)
+                    reasons.append(error.reason)
+                }
+            }
+            try await f.instance.operators.setDisabled(true, email: "ops@example.com", by: nil)
+            do {
+                _ = try await f.instance.operators.signIn(email: "ops@example.com", password: Self.password, clientAddress: nil)
+                Issue.record("a disabled operator signed in")
+            } catch let error as NimbusError {
+                reasons.append(error.reason)
+            }
+            #expect(Set(reasons).count == 1, "\(reasons)")
+        }
+    }
+
+    @Test("posts need the session's CSRF value and an administrator; an API token made in the console works until revoked")
+    func changes() async throws {
+        try await HTTPFixture.with { f, client in
+            let admin = try await Self.session(f, email: "admin@example.com", role: .admin)
+            let reader = try await Self.session(f, email: "reader@example.com", role: .readOnly)
+            let environment = ContainerEnvironment(container: HTTPFixture.container, environment: .development)
+            let tokensPath = "/console/containers/\(HTTPFixture.container)/development/api-tokens"
+            let before = try await f.instance.accounts.apiTokens(of: environment).count
+
+            let page = try await client.browse(.get, "/console/containers/\(HTTPFixture.container)/development", cookie: admin)
+            let adminCSRF = try #require(Self.csrf(in: page))
+            let readerPage = try await client.browse(.get, "/console/containers/\(HTTPFixture.container)/development", cookie: reader)
+            let readerCSRF = try #require(Self.csrf(in: readerPage))
+            #expect(!String(buffer: readerPage.body).contains("Create an API token"))
+
+            #expect(try await client.browse(.post, tokensPath, form: "", cookie: admin).status == .forbidden)
+            #expect(try await client.browse(.post, tokensPath, form: "csrf=\(readerCSRF)", cookie: admin).status == .forbidden)
+            #expect(try await client.browse(.post, tokensPath, form: "csrf=\(readerCSRF)", cookie: reader).status == .forbidden)
+            #expect(try await f.instance.accounts.apiTokens(of: environment).count == before)
+
+            let made = try await client.browse(.post, tokensPath, form: "csrf=\(adminCSRF)", cookie: admin)
+            #expect(made.status == .ok)
+            let token = try #require(String(buffer: made.body).firstMatch(of: /id="new-token">([0-9a-f]{64})</)?.1).description
+            let current = "/database/1/\(HTTPFixture.container)/development/public/users/current"
+            let user = f.alice.webAuthToken.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+            #expect(try await client.browse(.get, "\(current)?ckAPIToken=\(token)&ckWebAuthToken=\(user)").status == .ok)
+
+            let revoke = try await client.browse(
+                .post,
+                "\(tokensPath)/\(Credentials.hash(token).prefix(12))/revoke",
+                form: "csrf=\(adminCSRF)",
+                cookie: admin
+            )
+            #expect(revoke.status == .seeOther)
+            try await client.browse(.get, "\(current)?ckAPIToken=\(token)&ckWebAuthToken=\(user)")
+                .expectError("AUTHENTICATION_FAILED", status: .unauthorized)
+            #expect(try await client.browse(.get, "\(current)?ckAPIToken=\(f.apiToken)&ckWebAuthToken=\(user)").status == .ok)
+
+            let audit = try await f.instance.operators.auditLog().map(\.action)
+            #expect(audit.prefix(2) == ["api-token.revoke", "api-token.create"])
+        }
+    }
+
+    @Test("disabling a user in the console ends their sessions at once")
+    func disableUser() async throws {
+        try await HTTPFixture.with { f, client in
+            let admin = try await Self.session(f, email: "admin@example.com", role: .admin)
+            let page = try await client.browse(.get, "/console/containers/\(HTTPFixture.container)/development?search=Alice", cookie: admin)
+            #expect(String(buffer: page.body).contains("Alice Liddell"))
+            #expect(!String(buffer: page.body).contains(">Bob<"))
+            let csrf = try #require(Self.csrf(in: page))
+            let user = f.alice.user.userRecordName
+            let done = try await client.browse(
+                .post,
+                "/console/containers/\(HTTPFixture.container)/development/users/\(user)/disable",
+                form: "csrf=\(csrf)",
+                cookie: admin
+            )
+            #expect(done.status == .seeOther)
+            let token = f.alice.webAuthToken.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+            let current = "/database/1/\(HTTPFixture.container)/development/public/users/current?ckAPIToken=\(f.apiToken)&ckWebAuthToken=\(token)"
+            #expect(try await client.browse(.get, current).status != .ok)
+            let unknown = try await client.browse(
+                .post,
+                "/console/containers/\(HTTPFixture.container)/development/users/_nobody/disable",
+                form: "csrf=\(csrf)",
+                cookie: admin
+            )
+            #expect(unknown.status == .notFound)
+        }
+    }
+
+    // MARK: - Helpers
+
+    /// A signed-in operator's cookie.
+    static func session(_ f: HTTPFixture, email: String, role: OperatorRole) async throws -> String {
+        let (_, link) = try await f.instance.operators.add(email: email, role: role)
+        let (_, secret) = try await f.instance.operators.completeSetup(link: link, email: nil, password: password)
+        return "nimbus_console=\(secret)"
+    }
+
+    static func sessionCookie(_ response: TestResponse) -> String? {
+        guard let header = response.headers[.setCookie], let match = header.firstMatch(of: /nimbus_console=([0-9a-f]{64})/) else { return nil }
+        return "nimbus_console=\(match.1)"
+    }
+
+    static func csrf(in response: TestResponse) -> String? {
+        String(buffer: response.body).firstMatch(of: /name="csrf" value="([0-9a-f]+)"/).map { String($0.1) }
+    }
+
+    /// A pre-session form's double-submit cookie and the value its form carries.
+    struct FormSecrets {
+        var cookie: String
+        var csrf: String
+
+        init(_ page: TestResponse) throws {
+            let header = try #require(page.headers[.setCookie])
+            let value = try #require(header.firstMatch(of: /nimbus_console_form=([0-9a-f]{32})/)).1
+            cookie = "nimbus_console_form=\(value)"
+            csrf = try #require(ConsoleTests.csrf(in: page))
+            #expect(csrf == String(value))
+        }
+    }
+}
+
+extension TestClientProtocol {
+    /// A request with a form body and a cookie, as a browser sends them.
+    func browse(_ method: HTTPRequest.Method, _ uri: String, form: String? = nil, cookie: String? = nil) async throws -> TestResponse {
+        var headers: HTTPFields = [:]
+        if let cookie { headers[.cookie] = cookie }
+        if form != nil { headers[.contentType] = "application/x-www-form-urlencoded" }
+        return try await execute(uri: uri, method: method, headers: headers, body: form.map { ByteBuffer(string: $0) }) { $0 }
+    }
+}
