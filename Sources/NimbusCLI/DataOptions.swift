@@ -20,16 +20,16 @@ struct DataOptions: ParsableArguments {
     )
     var database: String?
 
-    var directory: String { data ?? ProcessInfo.processInfo.environment["NIMBUS_DATA"] ?? "./nimbus-data" }
+    var directory: String { data ?? Settings.environment["NIMBUS_DATA"] ?? "./nimbus-data" }
 
     var databaseURL: String? {
-        let url = database ?? ProcessInfo.processInfo.environment["NIMBUS_DATABASE_URL"]
+        let url = database ?? Settings.environment["NIMBUS_DATABASE_URL"]
         return url?.isEmpty == false ? url : nil
     }
 
     /// The configuration of the admin subcommands: the data, and keys from the environment, as `serve` reads them.
     var configuration: ServerConfiguration {
-        let environment = ProcessInfo.processInfo.environment
+        let environment = Settings.environment
         return ServerConfiguration(
             dataDirectory: directory,
             databaseURL: databaseURL,
@@ -41,8 +41,17 @@ struct DataOptions: ParsableArguments {
 
 /// Logging for the executable: to standard error, at NIMBUS_LOG_LEVEL (default info).
 enum CommandLogging {
-    static func bootstrap() -> Logger {
-        let level = ProcessInfo.processInfo.environment["NIMBUS_LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0.lowercased()) } ?? .info
+    /// - Throws: for a `NIMBUS_LOG_LEVEL` that is not a level (a typo would otherwise log at
+    ///   the default level without a word).
+    static func bootstrap() throws -> Logger {
+        var level = Logger.Level.info
+        if let text = Settings.environment["NIMBUS_LOG_LEVEL"] {
+            guard let named = Logger.Level(rawValue: text.lowercased()) else {
+                let levels = Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")
+                throw ValidationError("NIMBUS_LOG_LEVEL must be one of \(levels), not \(text)")
+            }
+            level = named
+        }
         LoggingSystem.bootstrap { label in StandardErrorLogHandler(label: label, level: level) }
         return Logger(label: "nimbus")
     }

@@ -24,7 +24,7 @@ struct OperatorCommand: AsyncParsableCommand {
         var url: String?
 
         func setupLink(_ secret: String) -> String {
-            let environment = ProcessInfo.processInfo.environment["NIMBUS_PUBLIC_URL"].flatMap { $0.isEmpty ? nil : $0 }
+            let environment = Settings.environment["NIMBUS_PUBLIC_URL"]
             var base = url ?? environment ?? "http://127.0.0.1:8080"
             while base.hasSuffix("/") { base.removeLast() }
             return "\(base)/console/setup/\(secret)"

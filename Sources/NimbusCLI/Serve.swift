@@ -7,6 +7,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import NIOCore
 import NimbusAPNs
 import NimbusEngine
 import NimbusHTTP
@@ -38,8 +39,8 @@ struct Serve: AsyncParsableCommand {
     var apps: String?
 
     func run() async throws {
-        let environment = ProcessInfo.processInfo.environment
-        let logger = CommandLogging.bootstrap()
+        let environment = Settings.environment
+        let logger = try CommandLogging.bootstrap()
         var configuration = ServerConfiguration(
             dataDirectory: data.directory,
             databaseURL: data.databaseURL,
@@ -73,6 +74,11 @@ struct Serve: AsyncParsableCommand {
         configuration.apps = try Self.apps(apps ?? environment["NIMBUS_APPS"], environment)
         configuration.accessLog = try Self.switchValue(environment["NIMBUS_ACCESS_LOG"], "NIMBUS_ACCESS_LOG") ?? true
         if let port, !(0...65535).contains(port) { throw ValidationError("--port must be from 0 to 65535") }
+        if ["0.0.0.0", "::", "[::]"].contains(configuration.hostname) && configuration.publicBaseURL == nil {
+            logger.warning(
+                "listening on every address without NIMBUS_PUBLIC_URL: links the server makes (sign-in, share, console set-up) name \(configuration.hostname); set NIMBUS_PUBLIC_URL to the address people reach"
+            )
+        }
         // Read and checked before anything opens: a bad file stops the start at once.
         let signInConfig = try environment["NIMBUS_SIGN_IN_CONFIG"].map { try SignInConfigFile(path: $0) }
         let instance = try await NimbusInstance.open(configuration, logger: logger)
@@ -90,10 +96,16 @@ struct Serve: AsyncParsableCommand {
                     quickstart.set(try await NimbusServer.makeQuickstart(instance))
                     try await signInConfig?.apply(to: instance)
                 },
-                onReady: { url in quickstart.print(url: url) }
+                onReady: { url in quickstart.print(url: url, serving: true) }
             )
         } catch {
-            quickstart.print(url: NimbusServer.configuredURL(configuration))
+            quickstart.print(url: NimbusServer.configuredURL(configuration), serving: false)
+            if let failure = error as? IOError, failure.errnoCode == EADDRINUSE {
+                throw CommandFailure(
+                    description: "port \(configuration.port) on \(configuration.hostname) is in use by another program: "
+                        + "choose another with --port (or NIMBUS_PORT), or stop that program"
+                )
+            }
             throw error
         }
     }
@@ -220,13 +232,27 @@ private final class QuickstartNotice: Sendable {
         state.withLock { $0.quickstart = quickstart }
     }
 
-    func print(url: String) {
-        let quickstart = state.withLock { state -> NimbusServer.Quickstart? in
-            guard !state.isPrinted, let quickstart = state.quickstart else { return nil }
-            state.isPrinted = true
-            return quickstart
+    /// Prints the first start's tokens, or on a later start (when `serving`) where to get new ones.
+    func print(url: String, serving: Bool) {
+        let (quickstart, isFirst) = state.withLock { state -> (NimbusServer.Quickstart?, Bool) in
+            defer { state.isPrinted = true }
+            return (state.quickstart, !state.isPrinted)
         }
-        guard let quickstart else { return }
+        guard isFirst else { return }
+        guard let quickstart else {
+            guard serving else { return }
+            // A later start: the tokens were shown on the first one only.
+            FileHandle.standardOutput.write(
+                Data(
+                    """
+                    Serving the existing \(location) at \(url). Tokens are shown only when made; a lost one is replaced with
+                    `nimbus user token USER --container ID` (a web auth token) or in the console at \(url)/console (an API token).
+
+                    """.utf8
+                )
+            )
+            return
+        }
         // Written straight to the file descriptor: stdout is a pipe under scripts and tests, and
         // buffered output would not arrive while the server runs.
         FileHandle.standardOutput.write(

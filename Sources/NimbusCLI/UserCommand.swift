@@ -16,7 +16,7 @@ struct UserCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "user",
         abstract: "Manage users.",
-        subcommands: [Add.self, List.self, Disable.self, Enable.self, Revoke.self, Delete.self]
+        subcommands: [Add.self, List.self, Token.self, Disable.self, Enable.self, Revoke.self, Delete.self]
     )
 
     /// `nimbus user add NAME --container ID`: prints the user's web auth token.
@@ -120,6 +120,23 @@ struct UserCommand: AsyncParsableCommand {
         }
     }
 
+    /// `nimbus user token USER --container ID`: a new web auth token for a lost one.
+    struct Token: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print a new web auth token for a user (for one that was lost: the server keeps only hashes)."
+        )
+
+        @OptionGroup var data: DataOptions
+        @Argument(help: "The user record name (nimbus user list shows them).") var user: String
+        @Option(help: "The container.") var container: String
+        @Flag(help: "Print one JSON object.") var json = false
+
+        func run() async throws {
+            let token = try await Admin.run(data) { instance in try await instance.signIn.newWebAuthToken(for: user, container: container) }
+            Output.print(json: json, ["userRecordName": user, "webAuthToken": token])
+        }
+    }
+
     /// `nimbus user delete USER --container ID`: what the user's own account deletion does.
     struct Delete: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -130,8 +147,10 @@ struct UserCommand: AsyncParsableCommand {
         @Argument(help: "The user record name.") var user: String
         @Option(help: "The container.") var container: String
         @Flag(help: "Print one JSON object.") var json = false
+        @OptionGroup var confirmation: Confirmation
 
         func run() async throws {
+            try confirmation.confirm("delete user \(user) of \(container) with their private data and their zones")
             let deletion = try await Admin.run(data) { instance in
                 try await instance.signIn.deleteUser(user, container: container, database: instance.database)
             }

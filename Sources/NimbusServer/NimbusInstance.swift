@@ -204,6 +204,11 @@ public struct NimbusInstance: Sendable {
         )
     }
 
+    /// How much the store holds and how many writes wait for dispatch, for `/metrics`.
+    public func storeStatistics() async throws -> StoreStatistics {
+        try await store.statistics()
+    }
+
     /// Removes inbox entries older than the configured retention, and web courier tokens
     /// nobody polled for as long; returns how many entries and tokens went.
     public func pruneInboxes() async throws -> Int {

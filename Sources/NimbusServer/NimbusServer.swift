@@ -112,7 +112,7 @@ public enum NimbusServer {
                 factory: PrometheusMetricsFactory(registry: registry),
                 telemetry: RequestTelemetry(now: { [clock = instance.clock] in clock.millisecondsSince1970 })
             ),
-            renderMetrics: { registry.emitToString() },
+            renderMetrics: { [page = MetricsPage(registry: registry, instance: instance)] in await page.render() },
             logger: logger
         ).buildResponder()
     }

@@ -285,7 +285,7 @@ def main():
         assert zones.returncode == 0, "zone list failed: " + zones.stderr
         # The operator deletes the user; the CLI's session ends with the account.
         subprocess.run(
-            [options.nimbus, "user", "delete", signed_in["userRecordName"], "--container", container, "--data", server.data],
+            [options.nimbus, "user", "delete", signed_in["userRecordName"], "--container", container, "--data", server.data, "--yes"],
             check=True, stdout=subprocess.DEVNULL,
         )
         # The server caches tokens for a few seconds (docs/accounts.md, Sessions): the deletion,

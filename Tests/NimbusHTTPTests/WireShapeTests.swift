@@ -7,6 +7,7 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import NimbusModel
 import Testing
 
 @Suite("response shapes, request IDs, health and metrics")
@@ -96,6 +97,15 @@ struct WireShapeTests {
             #expect(text.contains("nimbus_request_duration_seconds_bucket"))
             #expect(text.contains(#"nimbus_item_errors_total{operation="zones/lookup",code="ZONE_NOT_FOUND"} 1"#), "\(text)")
             #expect(!text.contains(#"nimbus_errors_total{operation="zones/lookup""#), "an HTTP 200 counted as a failed request")
+            // Every metric is described, and the gauges read at the scrape are there.
+            let types = text.split(separator: "\n").filter { $0.hasPrefix("# TYPE ") }.map { $0.split(separator: " ")[2] }
+            let helps = Set(text.split(separator: "\n").filter { $0.hasPrefix("# HELP ") }.map { $0.split(separator: " ")[2] })
+            #expect(!types.isEmpty && types.allSatisfy { helps.contains($0) }, "a metric without # HELP: \(text)")
+            #expect(text.contains(#"nimbus_build_info{version="\#(NimbusVersion.current)"} 1"#))
+            #expect(text.contains("nimbus_notification_listeners 0"))
+            #expect(text.contains("nimbus_notification_backlog "))
+            let storage = try #require(text.firstMatch(of: /nimbus_storage_bytes ([0-9]+)/)).1
+            #expect(Int(storage)! > 0)
         }
     }
 }

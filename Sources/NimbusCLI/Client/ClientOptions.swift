@@ -34,13 +34,26 @@ struct ClientOptions: ParsableArguments {
     /// The value of a setting: its flag, its environment variable, or its profile key.
     private func setting(_ flag: String?, _ variable: String, _ key: String, profile: [String: String]) -> String? {
         if let flag, !flag.isEmpty { return flag }
-        if let value = ProcessInfo.processInfo.environment[variable], !value.isEmpty { return value }
+        if let value = Settings.environment[variable] { return value }
         return profile[key]
+    }
+
+    /// The server's URL, checked: `http://` or `https://` and a host, so a mistyped one is
+    /// named here rather than failing as a network error.
+    private func serverURL(profile: [String: String]) throws -> String? {
+        guard let url = setting(url, "NIMBUS_URL", "url", profile: profile) else { return nil }
+        guard let parts = URLComponents(string: url), let scheme = parts.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            parts.host?.isEmpty == false
+        else {
+            let hint = url.contains("://") ? "" : "; did you mean http://\(url)?"
+            throw CommandFailure(description: "the server URL \(url) is not an http:// or https:// URL with a host\(hint)")
+        }
+        return url
     }
 
     /// Where the profile is read from (and `nimbus login` writes it).
     var profilePath: String {
-        profile ?? ProcessInfo.processInfo.environment["NIMBUS_PROFILE"]
+        profile ?? Settings.environment["NIMBUS_PROFILE"]
             ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".nimbus/profile.json").path
     }
 
@@ -52,7 +65,7 @@ struct ClientOptions: ParsableArguments {
     func signInTarget() throws -> SignInTarget {
         // Signing in makes the profile: one that does not exist yet is an empty one.
         let profile = try loadProfile(missingIsEmpty: true)
-        guard let url = setting(url, "NIMBUS_URL", "url", profile: profile) else {
+        guard let url = try serverURL(profile: profile) else {
             throw CommandFailure(description: "no server URL: pass --url or set NIMBUS_URL")
         }
         guard let identifier = setting(container, "NIMBUS_CONTAINER", "container", profile: profile) else {
@@ -69,7 +82,7 @@ struct ClientOptions: ParsableArguments {
     }
 
     func loadProfile(missingIsEmpty: Bool = false) throws -> [String: String] {
-        let explicit = profile ?? ProcessInfo.processInfo.environment["NIMBUS_PROFILE"]
+        let explicit = profile ?? Settings.environment["NIMBUS_PROFILE"]
         let path = profilePath
         guard let data = FileManager.default.contents(atPath: path) else {
             if explicit != nil && !(missingIsEmpty && !FileManager.default.fileExists(atPath: path)) {
@@ -86,7 +99,7 @@ struct ClientOptions: ParsableArguments {
     /// The database the options name, with its container.
     func database() throws -> Database {
         let profile = try loadProfile()
-        guard let url = setting(url, "NIMBUS_URL", "url", profile: profile) else {
+        guard let url = try serverURL(profile: profile) else {
             throw CommandFailure(description: "no server URL: pass --url or set NIMBUS_URL")
         }
         guard let identifier = setting(container, "NIMBUS_CONTAINER", "container", profile: profile) else {
@@ -129,7 +142,9 @@ struct ClientOptions: ParsableArguments {
         }
         let container = Container(serverURL: url, identifier: identifier, environment: environment, authentication: authentication)
         TokenRotationNotice.watch(container, original: container.webAuthToken)
-        return container.database(scope)
+        let database = container.database(scope)
+        if scope == .shared && owner == nil { SharedZoneHint.watch(database) }
+        return database
     }
 
     /// One level of credential settings: the flags, the environment or the profile.
@@ -142,7 +157,7 @@ struct ClientOptions: ParsableArguments {
 
     /// The credential settings of each level, flags first; empty values count as absent.
     private func credentialLevels(profile: [String: String]) -> [CredentialLevel] {
-        let environment = ProcessInfo.processInfo.environment
+        let environment = Settings.environment
         func named(_ value: String?) -> String? { (value ?? "").isEmpty ? nil : value }
         return [
             CredentialLevel(keyID: named(keyID), keyFile: named(keyFile), apiToken: named(apiToken), webAuthToken: named(webAuthToken)),
@@ -163,6 +178,7 @@ struct ClientOptions: ParsableArguments {
 
     /// A zone of the database: with `--owner`, another user's zone (in the shared database).
     func zoneID(_ name: String) -> ZoneID {
-        ZoneID(zoneName: name, ownerRecordName: owner ?? "")
+        if owner == nil { SharedZoneHint.note(name) }
+        return ZoneID(zoneName: name, ownerRecordName: owner ?? "")
     }
 }

@@ -83,8 +83,10 @@ struct RecordCommand: AsyncParsableCommand {
         @OptionGroup var client: ClientOptions
         @Option(help: "The zone (default: the default zone).") var zone = ZoneID.defaultZoneName
         @Argument(help: "Record names.") var names: [String]
+        @OptionGroup var confirmation: Confirmation
 
         func run() async throws {
+            try confirmation.confirm("delete \(names.count == 1 ? "record" : "records") \(names.joined(separator: ", ")) from zone \(zone)")
             let zoneID = client.zoneID(zone)
             let result = try await client.database().modifyRecords(
                 deleting: names.map { RecordID(recordName: $0, zoneID: zoneID) },
@@ -196,8 +198,13 @@ enum RecordOutput {
         }
         let name = withZone ? "\(record.recordID.zoneID.zoneName)/\(record.recordID.recordName)" : record.recordID.recordName
         Swift.print("\(name)  \(record.recordType)  tag \(record.recordChangeTag)")
-        for name in record.fields.keys.sorted() {
-            Swift.print("  \(name): \(record.fields[name]!)")
+        // Plain and encrypted fields together, by name; encrypted ones marked.
+        let rows =
+            record.fields.map { (name: $0.key.description, value: $0.value.readableText) }
+            + record.encryptedFields.map { (name: $0.key.description + " (encrypted)", value: $0.value.readableText) }
+        let width = rows.map(\.name.count).max() ?? 0
+        for row in rows.sorted(by: { $0.name < $1.name }) {
+            Swift.print("  " + row.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + row.value)
         }
     }
 }

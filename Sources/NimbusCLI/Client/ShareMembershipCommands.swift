@@ -43,8 +43,10 @@ struct ShareRemove: AsyncParsableCommand {
     @Option(help: "The shared zone.") var zone: String
     @Option(help: "The share record's name (default: the zone share).") var share = Share.zoneShareName
     @Argument(help: "Who to remove: an email address, a phone number or a user record name, as invited.") var participants: [String]
+    @OptionGroup var confirmation: Confirmation
 
     func run() async throws {
+        try confirmation.confirm("remove \(participants.joined(separator: ", ")) from the share of zone \(zone)")
         let database = try client.database()
         var current = try await database.fetchShare(named: share, in: client.zoneID(zone))
         for who in participants {

@@ -49,8 +49,12 @@ struct ZoneCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Delete zones and every record in them.")
         @OptionGroup var client: ClientOptions
         @Argument(help: "Zone names.") var names: [String]
+        @OptionGroup var confirmation: Confirmation
 
         func run() async throws {
+            try confirmation.confirm(
+                "delete \(names.count == 1 ? "zone" : "zones") \(names.joined(separator: ", ")) and every record in \(names.count == 1 ? "it" : "them")"
+            )
             try await client.database().delete(zones: names.map { client.zoneID($0) })
             for name in names {
                 if client.json { Output.printJSON(["zoneName": name, "deleted": true]) } else { print("deleted \(name)") }

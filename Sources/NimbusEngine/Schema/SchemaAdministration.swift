@@ -51,22 +51,31 @@ public struct SchemaChange: Sendable, Hashable, CustomStringConvertible {
 /// production lacks and never removes anything. A field whose type differs between the two is
 /// a conflict, and nothing is deployed.
 public struct SchemaAdministration: Sendable {
-    let store: any SchemaStore
+    let store: any SchemaStore & AccountStore
 
-    /// Creates the administration over a schema store.
-    public init(store: any SchemaStore) {
+    /// Creates the administration over a store of schemas and containers.
+    public init(store: any SchemaStore & AccountStore) {
         self.store = store
     }
 
     /// The record types of a container environment.
+    /// - Throws: `.unknownItem` when the container does not exist.
     public func schema(of container: ContainerEnvironment) async throws -> RecordSchema {
-        try await store.schema(of: container)
+        try await requireContainer(container.container)
+        return try await store.schema(of: container)
+    }
+
+    /// A container exists once either environment was created; production's schema is then
+    /// what was deployed to it, even before its environment is.
+    private func requireContainer(_ container: String) async throws {
+        guard try await store.developer(ofContainer: container) == nil else { return }
+        throw NimbusError(.unknownItem, "container \(container) does not exist; create it with: nimbus container create \(container)")
     }
 
     /// What adding `schema` to `container` would change, in order.
     /// - Throws: ``SchemaConflict`` for a field the two define differently.
     public func changes(adding schema: RecordSchema, to container: ContainerEnvironment) async throws -> [SchemaChange] {
-        let target = try await store.schema(of: container)
+        let target = try await self.schema(of: container)
         var changes: [SchemaChange] = []
         for (recordType, fields) in schema.sorted(by: { $0.key < $1.key }) {
             let existing = target[recordType]

@@ -30,6 +30,27 @@ extension SignInService {
         accounts.forgetCachedTokens(of: user, container: container)
     }
 
+    /// A new long-lived web auth token for a user, as `nimbus user add` gives: for a token that
+    /// was lost (the server keeps only hashes, so it cannot show the old one).
+    /// - Throws: `.unknownItem` for no such user; `.permissionFailure` for a disabled one.
+    public func newWebAuthToken(for user: String, container: String) async throws(NimbusError) -> String {
+        let account: UserAccount?
+        do {
+            account = try await store.account(of: user, inContainer: container)
+        } catch {
+            throw internalError(error)
+        }
+        guard let account else { throw NimbusError(.unknownItem, "no user \(user) in \(container)") }
+        guard !account.isDisabled else {
+            throw NimbusError(.permissionFailure, "user \(user) is disabled; enable them first: nimbus user enable \(user) --container \(container)")
+        }
+        return try await accounts.mintWebAuthToken(
+            for: user,
+            container: container,
+            lifetime: accounts.configuration.adminWebAuthTokenLifetime
+        )
+    }
+
     /// Ends every session of a user; returns how many ended.
     public func revokeSessions(of user: String, container: String) async throws(NimbusError) -> Int {
         do {

@@ -17,7 +17,7 @@ struct PageRoutes: Sendable {
     /// Seals the sign-in page's flows.
     let flowKey: SymmetricKey
     /// Renders the metrics registry for `/metrics`.
-    let renderMetrics: @Sendable () -> String
+    let renderMetrics: @Sendable () async -> String
 
     func add(to router: some RouterMethods<NimbusRequestContext>) {
         router.route("/health", methods: [.get, .head]) { _, _ in
@@ -27,7 +27,7 @@ struct PageRoutes: Sendable {
             Response(
                 status: .ok,
                 headers: [.contentType: "text/plain; version=0.0.4"],
-                body: .init(byteBuffer: ByteBuffer(string: renderMetrics()))
+                body: .init(byteBuffer: ByteBuffer(string: await renderMetrics()))
             )
         }
         router.route("/openapi.json", methods: [.get, .head]) { _, _ in OpenAPIDocument.response() }

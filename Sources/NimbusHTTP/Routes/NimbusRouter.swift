@@ -71,7 +71,7 @@ public enum NimbusRouter {
         services: HTTPServices,
         configuration: Configuration,
         metrics: HTTPMetrics,
-        renderMetrics: @escaping @Sendable () -> String,
+        renderMetrics: @escaping @Sendable () async -> String,
         logger: Logger
     ) -> Router<NimbusRequestContext> {
         let router = Router(context: NimbusRequestContext.self)

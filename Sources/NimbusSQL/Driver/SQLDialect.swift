@@ -113,6 +113,19 @@ package enum SQLDialect: Sendable {
         }
     }
 
+    /// A statement answering the bytes the store's data takes: SQLite's file (its pages), or on
+    /// PostgreSQL the tables of the store's schema with their indexes and TOAST.
+    package var storageBytesStatement: String {
+        switch self {
+        case .sqlite: "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()"
+        case .postgres:
+            """
+            SELECT CAST(COALESCE(SUM(pg_total_relation_size(c.oid)), 0) AS BIGINT) FROM pg_class c
+            JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema() AND c.relkind = 'r'
+            """
+        }
+    }
+
     /// A test that `column` is one of the values of a JSON array bound to the placeholder.
     package func isMember(_ column: String, of kind: SQLScalarKind = .text) -> String {
         switch self {
