@@ -73,6 +73,14 @@ struct Serve: AsyncParsableCommand {
         configuration.assetStore = try Self.s3(environment)
         configuration.apps = try Self.apps(apps ?? environment["NIMBUS_APPS"], environment)
         configuration.accessLog = try Self.switchValue(environment["NIMBUS_ACCESS_LOG"], "NIMBUS_ACCESS_LOG") ?? true
+        if let pages = environment["NIMBUS_PAGES_DIR"] {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: pages, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw ValidationError("NIMBUS_PAGES_DIR \(pages) is not a directory")
+            }
+            try ConsoleTemplates.check(directory: pages)
+            configuration.pagesDirectory = pages
+        }
         if let port, !(0...65535).contains(port) { throw ValidationError("--port must be from 0 to 65535") }
         if ["0.0.0.0", "::", "[::]"].contains(configuration.hostname) && configuration.publicBaseURL == nil {
             logger.warning(

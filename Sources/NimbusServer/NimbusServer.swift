@@ -106,7 +106,8 @@ public enum NimbusServer {
                 publicAddress: address,
                 serverKey: instance.tokenKey,
                 apps: instance.configuration.apps,
-                accessLog: instance.configuration.accessLog
+                accessLog: instance.configuration.accessLog,
+                pagesDirectory: instance.configuration.pagesDirectory
             ),
             metrics: HTTPMetrics(
                 factory: PrometheusMetricsFactory(registry: registry),

@@ -74,6 +74,9 @@ public struct ServerConfiguration: Sendable {
     public var apps: [WebApp] = []
     /// Whether every request is logged at info level (`NIMBUS_ACCESS_LOG=off` turns it off).
     public var accessLog = true
+    /// An operator's directory of page replacements (`NIMBUS_PAGES_DIR`): `nimbus.css` and
+    /// console templates of the bundled names.
+    public var pagesDirectory: String?
 
     /// Creates a configuration with the defaults above.
     public init(

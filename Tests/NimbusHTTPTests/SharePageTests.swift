@@ -94,6 +94,9 @@ struct SharePageTests {
             let zones = try await client.send(.get, f.path("zones/list", scope: "shared", user: f.bob.webAuthToken))
             #expect((try zones.json["zones"] as? [Any])?.count == 1)
             #expect(try await page(client, guid, token: f.bob.webAuthToken).1.contains("You have joined."))
+            // The owner opening their own link is told it is theirs, not that they joined.
+            let own = try await page(client, guid, token: f.alice.webAuthToken).1
+            #expect(own.contains("You own this") && !own.contains("joined"), "\(own)")
             // Without a valid token nothing is accepted.
             let refused = try await client.execute(
                 uri: "/share/\(guid)",

@@ -25,6 +25,8 @@ public struct SharePreview: Sendable, Hashable {
     public var status: ShareAcceptance?
     /// Whether the signed-in reader may accept now.
     public var mayAccept: Bool
+    /// Whether the signed-in reader owns the share (their own link, opened by themselves).
+    public var isOwner = false
 }
 
 extension DatabaseService {
@@ -59,6 +61,7 @@ extension DatabaseService {
             preview.ownerName = metadata.ownerIdentity?.name
             preview.status = metadata.participantStatus
             preview.mayAccept = metadata.participantStatus != .accepted && metadata.participantRole != .owner
+            preview.isOwner = metadata.participantRole == .owner
             return preview
         }
         guard located.share.publicPermission != .none else { return preview }

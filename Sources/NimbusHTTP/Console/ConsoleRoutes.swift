@@ -23,9 +23,10 @@ struct ConsoleRoutes: Sendable {
     let services: HTTPServices
     let publicAddress: PublicAddress
     let telemetry: RequestTelemetry
+    /// The pages' templates.
+    let templates: ConsoleTemplates
     /// Derives the forms' CSRF values from session secrets.
     let csrfKey: SymmetricKey
-    let templates = ConsoleTemplates()
 
     /// Form posts are a few fields.
     static let maximumFormBytes = 16 * 1024
@@ -36,7 +37,6 @@ struct ConsoleRoutes: Sendable {
 
     func add(to router: some RouterMethods<NimbusRequestContext>) {
         router.route("/", methods: [.get, .head]) { _, _ in Response(status: .found, headers: [.location: "/console"]) }
-        router.route("/console/console.css", methods: [.get, .head]) { _, _ in ConsoleTemplates.stylesheet() }
         router.route("/console/sign-in", methods: [.get, .head, .post]) { request, context in
             request.method == .post ? await signIn(request, context: context) : await signInPage(request)
         }

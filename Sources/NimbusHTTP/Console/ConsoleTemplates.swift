@@ -4,6 +4,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 
+import Foundation
 import HTTPTypes
 import Hummingbird
 import Mustache
@@ -11,14 +12,16 @@ import NimbusWeb
 
 /// The console's pages: Mustache templates bundled with the server (`console/*.mustache` in
 /// NimbusWeb), each filling the `layout` template's content, values escaped as HTML.
-struct ConsoleTemplates: Sendable {
+public struct ConsoleTemplates: Sendable {
     private let library: MustacheLibrary
 
-    /// Loads the bundled templates; a template that does not parse stops the server's start,
-    /// which the console's tests would catch first.
-    init() {
+    /// Loads the bundled templates, each replaced by one of the same name in `directory` (an
+    /// operator's branding) if it has one. A bundled template that does not parse stops the
+    /// start, which the console's tests would catch first; an operator's that does not parse
+    /// is refused at start by ``check(directory:)``.
+    init(directory: String? = nil) {
         var templates: [String: MustacheTemplate] = [:]
-        for (name, text) in WebFiles.texts(in: "console", withExtension: "mustache") {
+        for (name, text) in Self.texts(directory: directory) {
             do {
                 templates[name] = try MustacheTemplate(string: text)
             } catch {
@@ -34,13 +37,28 @@ struct ConsoleTemplates: Sendable {
         return Response(status: status, headers: Self.headers, body: .init(byteBuffer: ByteBuffer(string: html)))
     }
 
-    /// The console's own stylesheet.
-    static func stylesheet() -> Response {
-        guard let file = WebFiles.file(at: "console/console.css") else { return Response(status: .notFound) }
-        var headers = Self.headers
-        headers[.contentType] = file.contentType
-        headers[.cacheControl] = "no-cache"
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: file.bytes)))
+    /// Checks an operator's templates parse: a start with a broken one stops with its name.
+    public static func check(directory: String) throws {
+        for (name, text) in texts(directory: directory) {
+            do {
+                _ = try MustacheTemplate(string: text)
+            } catch {
+                throw TemplateFailure(description: "the console template \(name) in \(directory) does not parse: \(error)")
+            }
+        }
+    }
+
+    /// The bundled templates' texts, with the operator's of the same names instead.
+    private static func texts(directory: String?) -> [String: String] {
+        var texts = WebFiles.texts(in: "console", withExtension: "mustache")
+        if let directory {
+            for name in texts.keys {
+                if let data = FileManager.default.contents(atPath: "\(directory)/\(name).mustache") {
+                    texts[name] = String(decoding: data, as: UTF8.self)
+                }
+            }
+        }
+        return texts
     }
 
     /// No script, frame, plugin or other origin: the console is forms and links.
@@ -53,4 +71,9 @@ struct ConsoleTemplates: Sendable {
         SignInPage.frameOptions: "DENY",
         HTTPField.Name("X-Content-Type-Options")!: "nosniff",
     ]
+}
+
+/// An operator's template that does not parse.
+public struct TemplateFailure: Error, CustomStringConvertible {
+    public var description: String
 }

@@ -16,6 +16,8 @@ struct PageRoutes: Sendable {
     let publicAddress: PublicAddress
     /// Seals the sign-in page's flows.
     let flowKey: SymmetricKey
+    /// The stylesheet and frame of the server's pages.
+    let chrome: PageChrome
     /// Renders the metrics registry for `/metrics`.
     let renderMetrics: @Sendable () async -> String
 
@@ -31,6 +33,7 @@ struct PageRoutes: Sendable {
             )
         }
         router.route("/openapi.json", methods: [.get, .head]) { _, _ in OpenAPIDocument.response() }
+        router.route(RouterPath(PageChrome.stylesheetPath), methods: [.get, .head]) { [chrome] _, _ in chrome.stylesheet() }
         SignInPage(services: services, publicAddress: publicAddress, flowKey: flowKey).add(to: router)
         router.route("/webcourier/:token", methods: [.get, .head]) { [services] request, context in
             let poll = WebCourierPoll(courier: services.courier)

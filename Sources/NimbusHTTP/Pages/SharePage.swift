@@ -69,7 +69,9 @@ struct SharePage {
             let title = HTML.escape(preview.title ?? "A shared item")
             body += "<h1>\(title)</h1>"
             if let owner = preview.ownerName { body += "<p>Shared by \(HTML.escape(owner)).</p>" }
-            if preview.status == .accepted {
+            if preview.isOwner {
+                body += "<p>You own this. People you invite open this link to join.</p>"
+            } else if preview.status == .accepted {
                 body += "<p>You have joined.</p>"
             } else if let token, preview.mayAccept {
                 body += """
@@ -156,18 +158,21 @@ struct SharePage {
     }
 
     static func page(status: HTTPResponse.Status, title: String, body: String, preview: OpenGraph? = nil) -> Response {
-        var head = #"<meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">"#
-        head += "<title>\(HTML.escape(title))</title>"
+        var head = ""
         if let preview {
             head += #"<meta property="og:type" content="website">"#
             head += #"<meta property="og:title" content="\#(HTML.escape(preview.title))">"#
             head += #"<meta property="og:description" content="\#(HTML.escape(preview.description))">"#
             head += #"<meta property="og:url" content="\#(HTML.escape(preview.url))">"#
         }
-        let html = "<!doctype html><html><head>\(head)</head><body>\(body)</body></html>"
+        let html = PageChrome.document(title: title, head: head, body: body)
         return Response(
             status: status,
-            headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store", Self.referrerPolicy: "no-referrer"],
+            headers: [
+                .contentType: "text/html; charset=utf-8", .cacheControl: "no-store", Self.referrerPolicy: "no-referrer",
+                SignInPage.contentSecurityPolicy:
+                    "default-src 'none'; style-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+            ],
             body: .init(byteBuffer: ByteBuffer(string: html))
         )
     }

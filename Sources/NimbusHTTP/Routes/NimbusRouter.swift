@@ -34,6 +34,8 @@ public enum NimbusRouter {
         public var apps: [WebApp]
         /// Whether each request is logged at info level (``AccessLogMiddleware``).
         public var accessLog: Bool
+        /// An operator's directory of page replacements: `nimbus.css`, console templates.
+        public var pagesDirectory: String?
 
         /// Creates a configuration.
         public init(
@@ -41,13 +43,15 @@ public enum NimbusRouter {
             publicAddress: PublicAddress,
             serverKey: [UInt8],
             apps: [WebApp] = [],
-            accessLog: Bool = true
+            accessLog: Bool = true,
+            pagesDirectory: String? = nil
         ) {
             self.maximumBodySize = maximumBodySize
             self.publicAddress = publicAddress
             self.serverKey = serverKey
             self.apps = apps
             self.accessLog = accessLog
+            self.pagesDirectory = pagesDirectory
         }
     }
 
@@ -85,11 +89,18 @@ public enum NimbusRouter {
         let flowKey = SymmetricKey(
             data: HMAC<SHA256>.authenticationCode(for: Array("nimbus sign-in flow".utf8), using: SymmetricKey(data: configuration.serverKey))
         )
-        PageRoutes(services: services, publicAddress: configuration.publicAddress, flowKey: flowKey, renderMetrics: renderMetrics).add(to: router)
+        PageRoutes(
+            services: services,
+            publicAddress: configuration.publicAddress,
+            flowKey: flowKey,
+            chrome: PageChrome(directory: configuration.pagesDirectory),
+            renderMetrics: renderMetrics
+        ).add(to: router)
         ConsoleRoutes(
             services: services,
             publicAddress: configuration.publicAddress,
             telemetry: metrics.telemetry,
+            templates: ConsoleTemplates(directory: configuration.pagesDirectory),
             csrfKey: SymmetricKey(
                 data: HMAC<SHA256>.authenticationCode(
                     for: Array("nimbus console csrf".utf8),

@@ -8,6 +8,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import NimbusHTTP
 import NimbusEngine
 import NimbusModel
 import NimbusServer
@@ -182,6 +183,30 @@ struct ConsoleTests {
             )
             #expect(unknown.status == .notFound)
         }
+    }
+
+    @Test("an operator's directory replaces the stylesheet of every page and the console's templates by name")
+    func branding() async throws {
+        let pages = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-pages-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: pages, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: pages) }
+        try "body { color: rebeccapurple; }".write(to: pages.appendingPathComponent("nimbus.css"), atomically: true, encoding: .utf8)
+        try "{{<layout}}{{$content}}<h1>Acme operations</h1>{{/content}}{{/layout}}"
+            .write(to: pages.appendingPathComponent("sign-in.mustache"), atomically: true, encoding: .utf8)
+        try await HTTPFixture.with(configure: { $0.pagesDirectory = pages.path }) { _, client in
+            let style = try await client.browse(.get, "/static/nimbus.css")
+            #expect(style.status == .ok)
+            #expect(String(buffer: style.body) == "body { color: rebeccapurple; }")
+            let signIn = String(buffer: try await client.browse(.get, "/console/sign-in").body)
+            #expect(signIn.contains("<h1>Acme operations</h1>") && signIn.contains("/static/nimbus.css"), "\(signIn)")
+            // The others are still the bundled ones.
+            #expect(String(buffer: try await client.browse(.get, "/console/setup/\(String(repeating: "0", count: 64))").body).contains("Not found"))
+        }
+        let broken = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-pages-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: broken, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: broken) }
+        try "{{#open}} never closed".write(to: broken.appendingPathComponent("layout.mustache"), atomically: true, encoding: .utf8)
+        #expect(throws: TemplateFailure.self) { try ConsoleTemplates.check(directory: broken.path) }
     }
 
     // MARK: - Helpers

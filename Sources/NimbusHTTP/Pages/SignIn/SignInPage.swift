@@ -347,7 +347,7 @@ struct SignInPage: Sendable {
                 .cacheControl: "no-store",
                 SharePage.referrerPolicy: "no-referrer",
                 Self.contentSecurityPolicy:
-                    "default-src 'none'; style-src 'unsafe-inline'; script-src \(scripts); frame-ancestors 'none'; base-uri 'none'",
+                    "default-src 'none'; style-src 'self'; script-src \(scripts); frame-ancestors 'none'; base-uri 'none'",
                 Self.frameOptions: "DENY",
             ],
             body: .init(byteBuffer: ByteBuffer(string: page))

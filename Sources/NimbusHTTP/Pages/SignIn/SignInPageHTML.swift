@@ -117,22 +117,8 @@ enum SignInPageHTML {
         return "<label>\(HTML.escape(label))\(input + ">")</label>"
     }
 
-    private static let style = """
-        body{font-family:system-ui,-apple-system,sans-serif;max-width:24rem;margin:3rem auto;padding:0 1rem;color:#1d1d1f}\
-        h1{font-size:1.6rem;margin-bottom:.2rem}.container{color:#6e6e73;margin-top:0}\
-        form{border:1px solid #d2d2d7;border-radius:12px;padding:1rem;margin:1rem 0}h2{font-size:1.1rem;margin:0 0 .6rem}\
-        label{display:block;font-size:.9rem;margin:.5rem 0}input{display:block;width:100%;box-sizing:border-box;\
-        padding:.5rem;margin-top:.2rem;border:1px solid #d2d2d7;border-radius:8px;font-size:1rem}\
-        button{margin-top:.8rem;padding:.55rem 1rem;border:0;border-radius:8px;background:#0071e3;color:#fff;font-size:1rem}\
-        .message{background:#fff4f4;border:1px solid #f5c2c2;border-radius:8px;padding:.6rem}
-        """
-
     private static func page(title: String, body: String) -> String {
-        """
-        <!doctype html><html lang="en"><head><meta charset="utf-8">\
-        <meta name="viewport" content="width=device-width, initial-scale=1">\
-        <title>\(HTML.escape(title))</title><style>\(style)</style></head><body>\(body)</body></html>
-        """
+        PageChrome.document(title: title, body: body)
     }
 
     /// A JavaScript string literal that is safe inside a `<script>` element.
