@@ -8,8 +8,8 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import NimbusHTTP
 import NimbusEngine
+import NimbusHTTP
 import NimbusModel
 import NimbusServer
 import NimbusStore
