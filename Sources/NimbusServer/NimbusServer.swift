@@ -95,6 +95,7 @@ public enum NimbusServer {
             accounts: instance.accounts,
             signIn: instance.signIn,
             operators: instance.operators,
+            schema: instance.schema,
             assets: instance.assets,
             dispatcher: instance.dispatcher,
             courier: WebCourier(tokens: instance.pushTokens, dispatcher: instance.dispatcher, clock: instance.clock, logger: logger)

@@ -114,6 +114,17 @@ def main():
             return http("GET", "%s/users/current?ckAPIToken=%s&ckWebAuthToken=%s" % (database, token, urllib.parse.quote(web_token)))[0]
 
         assert current_user(api_token) == 200, "the quick-start user cannot read users/current"
+        # Two public records for the data browser, one referring to the other.
+        notes = json.dumps({"operations": [
+            {"operationType": "create", "record": {"recordName": "tea", "recordType": "Note",
+             "fields": {"title": {"value": "Tea"}, "count": {"value": 3}}}},
+            {"operationType": "create", "record": {"recordName": "coffee", "recordType": "Note",
+             "fields": {"title": {"value": "Coffee"}, "count": {"value": 7}, "where": {"value": {"latitude": 52.52, "longitude": 13.405}},
+                        "after": {"value": {"recordName": "tea", "action": "NONE"}}}}}]})
+        saved = urllib.request.urlopen(urllib.request.Request(
+            "%s/records/modify?ckAPIToken=%s&ckWebAuthToken=%s" % (database, api_token, urllib.parse.quote(web_token)),
+            data=notes.encode(), method="POST", headers={"Content-Type": "application/json"}), timeout=WAIT_SECONDS)
+        assert saved.status == 200
 
         # The root leads to the console, and the console to sign-in.
         ada = Operator("Ada", options.artefacts, counter)
@@ -175,6 +186,23 @@ def main():
         assert status == 403, "a post with a wrong CSRF value answered %d" % status
         ada.driver.refresh()
         assert len(ada.driver.find_elements(By.CSS_SELECTOR, "section[aria-labelledby=tokens] tbody tr")) == tokens_before
+
+        # The public data: a query in the filter language, then a record with its typed fields.
+        ada.click(ada.driver.find_element(By.LINK_TEXT, "Browse and query the public data"))
+        ada.heading("Public data")
+        ada.fill("filter", "count > 5")
+        ada.fill("sort", "count")
+        ada.submit("form.query button[type=submit]")
+        ada.wait(expected_conditions.visibility_of_element_located((By.LINK_TEXT, "coffee")), "the query's result")
+        assert not ada.driver.find_elements(By.LINK_TEXT, "tea"), "the filter let through a record it excludes"
+        ada.shot("data-query")
+        ada.click(ada.driver.find_element(By.LINK_TEXT, "coffee"))
+        ada.heading("coffee")
+        fields = ada.text()
+        assert "ref → tea" in fields and "52.52, 13.405" in fields and '"Coffee"' in fields, fields
+        ada.shot("data-record")
+        ada.click(ada.driver.find_element(By.LINK_TEXT, "ref → tea"))
+        ada.heading("tea")
 
         # Telemetry: the requests above, by operation.
         ada.click(ada.driver.find_element(By.LINK_TEXT, "Telemetry"))

@@ -156,33 +156,13 @@ struct RecordCommand: AsyncParsableCommand {
             } while cursor != nil
         }
 
-        /// The comparators a shell user types as symbols.
-        static let symbols: [String: Filter.Comparator] = [
-            "=": .equals, "==": .equals, "!=": .notEquals, "<": .lessThan, "<=": .lessThanOrEquals, ">": .greaterThan,
-            ">=": .greaterThanOrEquals,
-        ]
-
+        /// `--filter`'s text as a filter (see ``Filter/init(parsing:)``).
         static func parseFilter(_ text: String) throws -> Filter {
-            let parts = text.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
-            guard parts.count == 3,
-                let comparator = symbols[String(parts[1])] ?? Filter.Comparator(rawValue: parts[1].uppercased())
-            else {
-                throw CommandFailure(
-                    description: "a filter is \"field COMPARATOR value\", such as \"title EQUALS hello\" or \"count > 3\"; got \"\(text)\""
-                )
+            do {
+                return try Filter(parsing: text)
+            } catch {
+                throw CommandFailure(description: error.description)
             }
-            let literal = String(parts[2])
-            let value: FieldValue =
-                if literal.count >= 2, literal.hasPrefix("\""), literal.hasSuffix("\"") {
-                    .string(String(literal.dropFirst().dropLast()))
-                } else if let integer = Int64(literal) {
-                    .int64(integer)
-                } else if let number = Double(literal) {
-                    .double(number)
-                } else {
-                    .string(literal)
-                }
-            return Filter(String(parts[0]), comparator, value)
         }
     }
 }

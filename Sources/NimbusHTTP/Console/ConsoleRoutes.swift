@@ -54,8 +54,24 @@ struct ConsoleRoutes: Sendable {
                 try await containerPage(
                     session,
                     try environment(context),
-                    search: request.uri.queryParameters["search"].map(String.init),
-                    notice: request.uri.queryParameters["notice"].map(String.init)
+                    search: Self.query(of: request)["search"],
+                    notice: Self.query(of: request)["notice"]
+                )
+            }
+        )
+        signedIn(
+            router,
+            "/console/containers/:container/:environment/data",
+            get: { request, context, session, _ in try await dataPage(session, try environment(context), query: Self.query(of: request)) }
+        )
+        signedIn(
+            router,
+            "/console/containers/:container/:environment/data/records/:record",
+            get: { _, context, session, _ in
+                try await recordPage(
+                    session,
+                    try environment(context),
+                    name: (context.parameters.get("record") ?? "").removingPercentEncoding ?? ""
                 )
             }
         )
@@ -86,7 +102,7 @@ struct ConsoleRoutes: Sendable {
         signedIn(
             router,
             "/console/telemetry",
-            get: { request, _, session, _ in telemetryPage(session, span: request.uri.queryParameters["span"].map(String.init)) }
+            get: { request, _, session, _ in telemetryPage(session, span: Self.query(of: request)["span"]) }
         )
         signedIn(router, "/console/audit", get: { _, _, session, _ in try await auditPage(session) })
         signedIn(
@@ -144,6 +160,12 @@ struct ConsoleRoutes: Sendable {
             }
             // Anything else goes to the error middleware, which logs it with the request UUID.
         }
+    }
+
+    /// A page's query as a form sends it (`+` for a space): the console's searches are forms
+    /// with `method="get"`.
+    static func query(of request: Request) -> FormBody {
+        FormBody(request.uri.query ?? "")
     }
 
     /// The session the request's cookie names, if it is live.

@@ -22,6 +22,8 @@ public struct HTTPServices: Sendable {
     public var assets: AssetService
     /// The console's operators and audit log.
     public var operators: OperatorService
+    /// Record types and their fields, per container environment.
+    public var schema: SchemaAdministration
 
     /// Creates the set of services.
     public init(
@@ -29,6 +31,7 @@ public struct HTTPServices: Sendable {
         accounts: AccountService,
         signIn: SignInService,
         operators: OperatorService,
+        schema: SchemaAdministration,
         assets: AssetService,
         dispatcher: NotificationDispatcher,
         courier: WebCourier
@@ -37,6 +40,7 @@ public struct HTTPServices: Sendable {
         self.accounts = accounts
         self.signIn = signIn
         self.operators = operators
+        self.schema = schema
         self.assets = assets
         self.dispatcher = dispatcher
         self.courier = courier

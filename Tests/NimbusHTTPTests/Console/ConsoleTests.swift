@@ -160,7 +160,7 @@ struct ConsoleTests {
     func disableUser() async throws {
         try await HTTPFixture.with { f, client in
             let admin = try await Self.session(f, email: "admin@example.com", role: .admin)
-            let page = try await client.browse(.get, "/console/containers/\(HTTPFixture.container)/development?search=Alice", cookie: admin)
+            let page = try await client.browse(.get, "/console/containers/\(HTTPFixture.container)/development?search=Alice+Liddell", cookie: admin)
             #expect(String(buffer: page.body).contains("Alice Liddell"))
             #expect(!String(buffer: page.body).contains(">Bob<"))
             let csrf = try #require(Self.csrf(in: page))
@@ -182,6 +182,40 @@ struct ConsoleTests {
                 cookie: admin
             )
             #expect(unknown.status == .notFound)
+        }
+    }
+
+    @Test("the data browser queries the public database with the filter language and shows a record's typed fields")
+    func dataBrowser() async throws {
+        try await HTTPFixture.with { f, client in
+            let body = #"""
+                {"operations":[
+                  {"operationType":"create","record":{"recordName":"first","recordType":"Note","fields":{"title":{"value":"Tea"},"count":{"value":3}}}},
+                  {"operationType":"create","record":{"recordName":"second","recordType":"Note","fields":{"title":{"value":"Coffee"},"count":{"value":7},
+                    "previous":{"value":{"recordName":"first","action":"NONE"}}}}}]}
+                """#
+            let saved = try await client.send(.post, f.path("records/modify", scope: "public", user: f.alice.webAuthToken), json: body)
+            #expect(saved.status == .ok, "\(String(buffer: saved.body))")
+            let admin = try await Self.session(f, email: "admin@example.com", role: .readOnly)
+            let data = "/console/containers/\(HTTPFixture.container)/development/data"
+
+            let all = String(buffer: try await client.browse(.get, "\(data)?type=Note", cookie: admin).body)
+            #expect(all.contains(">first<") && all.contains(">second<"), "\(all)")
+            let filtered = try await client.browse(.get, "\(data)?type=Note&filter=count+%3E+5&sort=count", cookie: admin)
+            #expect(filtered.status == .ok)
+            let text = String(buffer: filtered.body)
+            #expect(text.contains(">second<") && !text.contains(">first<"), "\(text)")
+
+            let broken = try await client.browse(.get, "\(data)?type=Note&filter=count", cookie: admin)
+            #expect(broken.status == .badRequest)
+            #expect(String(buffer: broken.body).contains("field COMPARATOR value"))
+            #expect(String(buffer: broken.body).contains("<textarea id=\"filter\" name=\"filter\" rows=\"3\">count</textarea>"))
+
+            let record = String(buffer: try await client.browse(.get, "\(data)/records/second", cookie: admin).body)
+            #expect(record.contains("ref → first") && record.contains("href=\"\(data)/records/first\""), "\(record)")
+            #expect(record.contains("\"Coffee\"") || record.contains("&quot;Coffee&quot;"), "\(record)")
+            #expect(try await client.browse(.get, "\(data)/records/missing", cookie: admin).status == .notFound)
+            #expect(try await client.browse(.get, "/console/containers/iCloud.nowhere/development/data", cookie: admin).status == .notFound)
         }
     }
 
