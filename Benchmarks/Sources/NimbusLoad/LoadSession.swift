@@ -80,8 +80,13 @@ final class LoadSession: @unchecked Sendable {
         server.executableURL = URL(fileURLWithPath: nimbus)
         server.arguments = ["serve", "--port", String(port)] + dataOptions
         var environment = ProcessInfo.processInfo.environment
-        environment["NIMBUS_LOG_LEVEL"] = "warning"
+        // Warnings only by default; NIMBUS_LOAD_LOG_LEVEL=info measures with the access log's
+        // line per request, written to a file as a service manager's journal would take it.
+        environment["NIMBUS_LOG_LEVEL"] = environment["NIMBUS_LOAD_LOG_LEVEL"] ?? "warning"
         server.environment = environment
+        let logPath = directory.appendingPathComponent("server.log").path
+        FileManager.default.createFile(atPath: logPath, contents: nil)
+        server.standardError = FileHandle(forWritingAtPath: logPath)
         try server.run()
         let url = "http://127.0.0.1:\(port)"
         for _ in 0..<200 {
