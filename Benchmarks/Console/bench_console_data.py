@@ -64,8 +64,8 @@ class Server:
             lines = self.lines[since:]
         found = []
         for line in lines:
-            if "route=%s " % route in line:
-                match = re.search(r"duration_ms=([0-9.]+)", line)
+            if "nimbus.route=%s " % route in line:
+                match = re.search(r"nimbus\.duration_ms=([0-9.]+)", line)
                 if match:
                     found.append(float(match.group(1)))
         return found

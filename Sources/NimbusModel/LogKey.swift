@@ -37,4 +37,13 @@ package enum LogKey {
     package static let notification = "nimbus.notification"
     /// How many times something failed in a row.
     package static let failures = "nimbus.failures"
+    /// A request's HTTP method (the access log).
+    package static let method = "nimbus.method"
+    /// The route a request took, as its pattern: `/database/1/{container}/...`, never the path
+    /// as sent, which may hold a link's secret (the access log).
+    package static let route = "nimbus.route"
+    /// The HTTP status a request was answered with (the access log).
+    package static let status = "nimbus.status"
+    /// How long a request took in the server, in milliseconds (the access log).
+    package static let duration = "nimbus.duration_ms"
 }

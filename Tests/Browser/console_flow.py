@@ -276,9 +276,9 @@ def main():
         # One access log line per request, with its route and no secret.
         requests = [line for line in server.lines if " request " in line or line.endswith(" request")]
         assert len(requests) >= 20, "too few access log lines: %d" % len(requests)
-        assert any("route=/console/setup/{link}" in line for line in requests), "no access log line names the set-up route"
+        assert any("nimbus.route=/console/setup/{link}" in line for line in requests), "no access log line names the set-up route"
         for line in server.lines:
-            if "export NIMBUS_" in line or "/console/setup/" in line and "route=" not in line:
+            if "export NIMBUS_" in line or "/console/setup/" in line and "nimbus.route=" not in line:
                 continue
             for secret in secrets:
                 assert secret not in line, "a secret is in the server's output: %s" % line

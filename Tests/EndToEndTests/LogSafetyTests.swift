@@ -118,8 +118,8 @@ struct LogSafetyTests {
         // The access log: a line per request, with its route pattern and request UUID.
         let accessLines = server.stderr.split(separator: "\n").filter { $0.hasSuffix("[NimbusHTTP] request") }
         #expect(accessLines.count >= 15, "\(accessLines.count) access log lines")
-        #expect(accessLines.contains { $0.contains("route=/console/setup/{link}") && $0.contains("request_uuid=") })
-        #expect(accessLines.contains { $0.contains("operation=records/modify") && $0.contains("status=200") })
+        #expect(accessLines.contains { $0.contains("nimbus.route=/console/setup/{link}") && $0.contains("nimbus.request=") })
+        #expect(accessLines.contains { $0.contains("nimbus.operation=records/modify") && $0.contains("nimbus.status=200") })
         let secrets = [
             ("field encryption key", fieldKey), ("token key", tokenKey), ("database and SMTP password", password), ("API token", apiToken),
             ("web auth token", webAuthToken), ("second user's token", bobToken), ("signing key", String(keyBody.prefix(40))),

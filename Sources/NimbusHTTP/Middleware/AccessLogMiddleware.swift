@@ -41,13 +41,13 @@ struct AccessLogMiddleware: RouterMiddleware {
         let microseconds = elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
         let fraction = String(microseconds % 1000)
         var metadata: Logger.Metadata = [
-            "method": "\(request.method.rawValue)",
-            "route": "\(context.endpointPath ?? "(none)")",
-            "status": "\(status)",
-            "duration_ms": "\(microseconds / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)",
-            "request_uuid": "\(context.requestID)",
+            LogKey.method: "\(request.method.rawValue)",
+            LogKey.route: "\(context.endpointPath ?? "(none)")",
+            LogKey.status: "\(status)",
+            LogKey.duration: "\(microseconds / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)",
+            LogKey.request: "\(context.requestID)",
         ]
-        if let operation = context.outcome.operation { metadata["operation"] = "\(operation)" }
+        if let operation = context.outcome.operation { metadata[LogKey.operation] = "\(operation)" }
         logger.info("request", metadata: metadata)
     }
 }
