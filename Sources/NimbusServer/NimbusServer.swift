@@ -90,6 +90,10 @@ public enum NimbusServer {
         logger: Logger
     ) -> some HTTPResponder<NimbusRequestContext> {
         let registry = PrometheusCollectorRegistry()
+        // The HTTP layer's lines that name a request are also kept for the console's request page.
+        let recentRequests = RecentRequestLog(now: { [clock = instance.clock] in clock.millisecondsSince1970 })
+        var logger = logger
+        logger.handler = MultiplexLogHandler([logger.handler, recentRequests.handler(level: logger.logLevel)])
         let services = HTTPServices(
             database: instance.database,
             accounts: instance.accounts,
@@ -108,7 +112,8 @@ public enum NimbusServer {
                 serverKey: instance.tokenKey,
                 apps: instance.configuration.apps,
                 accessLog: instance.configuration.accessLog,
-                pagesDirectory: instance.configuration.pagesDirectory
+                pagesDirectory: instance.configuration.pagesDirectory,
+                recentRequests: recentRequests
             ),
             metrics: HTTPMetrics(
                 factory: PrometheusMetricsFactory(registry: registry),

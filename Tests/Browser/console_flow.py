@@ -168,6 +168,8 @@ def main():
         ada.click(rows[-1].find_element(By.TAG_NAME, "button"))
         ada.wait(expected_conditions.text_to_be_present_in_element((By.CSS_SELECTOR, ".notice"), "revoked"), "the revocation notice")
         assert current_user(new_token) == 401, "a revoked API token still works"
+        refused = http("GET", "%s/users/current?ckAPIToken=%s" % (database, new_token))
+        refused_uuid = json.loads(refused[1])["uuid"]
         assert current_user(api_token) == 200, "revoking one token broke the other"
         ada.shot("token-revoked")
 
@@ -203,6 +205,14 @@ def main():
         ada.shot("data-record")
         ada.click(ada.driver.find_element(By.LINK_TEXT, "ref → tea"))
         ada.heading("tea")
+
+        # The refused request's log lines, found by the UUID its client got.
+        ada.click(ada.driver.find_element(By.LINK_TEXT, "Requests"))
+        ada.heading("Requests")
+        ada.fill("id", refused_uuid)
+        ada.submit()
+        ada.wait(expected_conditions.text_to_be_present_in_element((By.CSS_SELECTOR, "main table"), "nimbus.status=401"), "the request's lines")
+        ada.shot("request-lines")
 
         # Telemetry: the requests above, by operation.
         ada.click(ada.driver.find_element(By.LINK_TEXT, "Telemetry"))

@@ -39,6 +39,7 @@ struct HTTPFixture: Sendable {
         signatureWindowSeconds: Int = 300,
         postgresServer: String? = TestDatabase.postgresServer,
         apns: APNsConfiguration? = nil,
+        logLevel: Logger.Level = .notice,
         seed: (TestDatabase) async throws -> Void = { _ in },
         configure: (inout ServerConfiguration) -> Void = { _ in },
         _ body: @escaping @Sendable (HTTPFixture, any TestClientProtocol) async throws -> Void
@@ -51,8 +52,8 @@ struct HTTPFixture: Sendable {
         // At the real time, so requests signed now are inside the date window.
         let clock = ManualClock(start: SystemClock().now)
         var logger = Logger(label: "test")
-        // Above info: the access log would add a line per request to the suite's output.
-        logger.logLevel = .notice
+        // Above info by default: the access log would add a line per request to the suite's output.
+        logger.logLevel = logLevel
         if let level = ProcessInfo.processInfo.environment["NIMBUS_TEST_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) { logger.logLevel = level }
         let configuration = ServerConfiguration(
             dataDirectory: directory.path,

@@ -51,12 +51,3 @@ extension ConsoleRoutes {
         return templates.page("audit", values)
     }
 }
-
-extension ConsoleRoutes {
-    /// `GET /console/telemetry?span=hour|day`.
-    func telemetryPage(_ session: ConsoleSession, span: String?) -> Response {
-        var values = frame("Telemetry", session: session, nav: "Telemetry")
-        values.merge(TelemetryView.page(telemetry, day: span == "day")) { _, new in new }
-        return templates.page("telemetry", values)
-    }
-}

@@ -25,6 +25,8 @@ struct ConsoleRoutes: Sendable {
     let telemetry: RequestTelemetry
     /// The pages' templates.
     let templates: ConsoleTemplates
+    /// The latest log lines by request, if the server keeps them.
+    let recentRequests: RecentRequestLog?
     /// Derives the forms' CSRF values from session secrets.
     let csrfKey: SymmetricKey
 
@@ -105,6 +107,7 @@ struct ConsoleRoutes: Sendable {
             get: { request, _, session, _ in telemetryPage(session, span: Self.query(of: request)["span"]) }
         )
         signedIn(router, "/console/audit", get: { _, _, session, _ in try await auditPage(session) })
+        signedIn(router, "/console/requests", get: { request, _, session, _ in requestPage(session, id: Self.query(of: request)["id"]) })
         signedIn(
             router,
             "/console/operators",
@@ -218,10 +221,10 @@ struct ConsoleRoutes: Sendable {
 
 /// How the console writes values for people.
 enum ConsoleFormat {
-    /// A time in UTC, to the minute: `2026-11-27 03:10`.
-    static func time(_ milliseconds: Int64) -> String {
+    /// A time in UTC, to the minute (`2026-11-27 03:10`), or to the second.
+    static func time(_ milliseconds: Int64, seconds: Bool = false) -> String {
         let text = Date(timeIntervalSince1970: Double(milliseconds) / 1000).ISO8601Format()
-        return text.prefix(10) + " " + text.dropFirst(11).prefix(5)
+        return text.prefix(10) + " " + text.dropFirst(11).prefix(seconds ? 8 : 5)
     }
 
     /// A path segment: percent-encoded where a container identifier needs it.

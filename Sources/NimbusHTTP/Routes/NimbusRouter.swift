@@ -36,6 +36,8 @@ public enum NimbusRouter {
         public var accessLog: Bool
         /// An operator's directory of page replacements: `nimbus.css`, console templates.
         public var pagesDirectory: String?
+        /// The latest log lines by request, for the console's request page; `nil`: none kept.
+        public var recentRequests: RecentRequestLog?
 
         /// Creates a configuration.
         public init(
@@ -44,7 +46,8 @@ public enum NimbusRouter {
             serverKey: [UInt8],
             apps: [WebApp] = [],
             accessLog: Bool = true,
-            pagesDirectory: String? = nil
+            pagesDirectory: String? = nil,
+            recentRequests: RecentRequestLog? = nil
         ) {
             self.maximumBodySize = maximumBodySize
             self.publicAddress = publicAddress
@@ -52,6 +55,7 @@ public enum NimbusRouter {
             self.apps = apps
             self.accessLog = accessLog
             self.pagesDirectory = pagesDirectory
+            self.recentRequests = recentRequests
         }
     }
 
@@ -101,6 +105,7 @@ public enum NimbusRouter {
             publicAddress: configuration.publicAddress,
             telemetry: metrics.telemetry,
             templates: ConsoleTemplates(directory: configuration.pagesDirectory),
+            recentRequests: configuration.recentRequests,
             csrfKey: SymmetricKey(
                 data: HMAC<SHA256>.authenticationCode(
                     for: Array("nimbus console csrf".utf8),

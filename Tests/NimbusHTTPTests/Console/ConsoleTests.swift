@@ -219,6 +219,24 @@ struct ConsoleTests {
         }
     }
 
+    @Test("a request's log lines are found by the UUID its client got in an error")
+    func requestLines() async throws {
+        try await HTTPFixture.with(logLevel: .info) { f, client in
+            let admin = try await Self.session(f, email: "admin@example.com", role: .readOnly)
+            let failed = try await client.send(.get, f.path("zones/list", user: "not-a-token"))
+            try failed.expectError("AUTHENTICATION_FAILED", status: .unauthorized)
+            let uuid = try #require(try failed.json["uuid"] as? String)
+            let page = try await client.browse(.get, "/console/requests?id=\(uuid)", cookie: admin)
+            #expect(page.status == .ok)
+            let text = String(buffer: page.body)
+            #expect(text.contains("nimbus.status=401") && text.contains("nimbus.operation=zones/list"), "\(text)")
+            #expect(!text.contains("not-a-token"), "a token reached the log")
+            let unknown = try await client.browse(.get, "/console/requests?id=00000000-0000-0000-0000-000000000000", cookie: admin)
+            #expect(unknown.status == .notFound)
+            #expect(String(buffer: unknown.body).contains("No lines of request"))
+        }
+    }
+
     @Test("an operator's directory replaces the stylesheet of every page and the console's templates by name")
     func branding() async throws {
         let pages = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-pages-\(UUID().uuidString)")
