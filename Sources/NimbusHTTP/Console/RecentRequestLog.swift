@@ -16,15 +16,21 @@ import Synchronization
 /// so keeping them is no new exposure; only operators see them.
 public final class RecentRequestLog: Sendable {
     /// One kept line.
-    public struct Line: Sendable, Hashable {
+    public struct Line: Sendable {
         /// When, in milliseconds since 1970.
         public var at: Int64
         /// Its level.
         public var level: Logger.Level
         /// Its message.
         public var message: String
-        /// Its metadata, rendered as `key=value`, sorted.
-        public var metadata: String
+        /// Its metadata, but the request's ID.
+        var fields: Logger.Metadata
+
+        /// Its metadata, rendered as `key=value`, sorted: only when a page shows it, not on
+        /// the request's way.
+        public var metadata: String {
+            fields.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        }
     }
 
     /// The most lines kept.
@@ -45,9 +51,9 @@ public final class RecentRequestLog: Sendable {
     }
 
     func record(request id: String, level: Logger.Level, message: String, metadata: Logger.Metadata) {
-        let rendered = metadata.filter { $0.key != LogKey.request }.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-            .joined(separator: " ")
-        let line = Line(at: now(), level: level, message: message, metadata: rendered)
+        var fields = metadata
+        fields[LogKey.request] = nil
+        let line = Line(at: now(), level: level, message: message, fields: fields)
         state.withLock { state in
             state.lines[id.lowercased(), default: []].append(line)
             state.order.append(id.lowercased())
