@@ -206,6 +206,16 @@ def main():
         ada.click(ada.driver.find_element(By.LINK_TEXT, "ref → tea"))
         ada.heading("tea")
 
+        # The schema: what deploying to production would add, then deployed.
+        ada.click(ada.driver.find_element(By.LINK_TEXT, container))
+        ada.click(ada.driver.find_element(By.LINK_TEXT, "Schema and deployment"))
+        ada.heading("Schema")
+        assert "+ record type Note" in ada.text(), ada.text()
+        ada.shot("schema")
+        ada.submit("section[aria-labelledby=deploy] form button")
+        ada.wait(expected_conditions.text_to_be_present_in_element((By.CSS_SELECTOR, ".notice"), "deployed"), "the deployment notice")
+        assert "Production has everything development has." in ada.text()
+
         # The refused request's log lines, found by the UUID its client got.
         ada.click(ada.driver.find_element(By.LINK_TEXT, "Requests"))
         ada.heading("Requests")

@@ -52,11 +52,18 @@ extension ConsoleRoutes {
         let tokens = try await services.accounts.apiTokens(of: environment)
         let search = search.flatMap { $0.isEmpty ? nil : String($0.prefix(200)) }
         let users = try await services.signIn.users(inContainer: environment.container, search: search, limit: 200)
+        let settings = try await services.accounts.containerSettings(environment.container)
         var values = frame(environment.container, session: session, nav: "Overview", notice: notice.flatMap { Self.notices[$0] })
         values["container"] = environment.container
         values["containerPath"] = ConsoleFormat.segment(environment.container)
         values["environment"] = environment.environment.rawValue
         if let newToken { values["newToken"] = newToken }
+        values["settings"] = [
+            "appURLScheme": settings.appURLScheme ?? "",
+            "fallbackURL": settings.fallbackURL ?? "",
+            "userQuotaMB": settings.userQuotaBytes.map { String($0 / 1_000_000) } ?? "",
+            "assetMaxMB": settings.maximumAssetBytes.map { String($0 / 1_000_000) } ?? "",
+        ]
         values["search"] = search ?? ""
         values["tokens"] = tokens.map { token -> [String: Any] in
             ["id": String(token.hash.prefix(12)), "created": ConsoleFormat.time(token.createdAt)]
@@ -74,6 +81,32 @@ extension ConsoleRoutes {
             ]
         }
         return templates.page("container", values)
+    }
+
+    /// `POST .../settings`: the container's share-page links, per-user quota and asset limit
+    /// (what `nimbus container configure` sets; they apply to both environments). An empty
+    /// number removes the quota, or goes back to the server's asset limit.
+    func saveSettings(_ session: ConsoleSession, _ environment: ContainerEnvironment, _ form: FormBody) async throws(NimbusError) -> Response {
+        guard try await services.accounts.exists(environment) else { throw Self.noEnvironment(environment) }
+        func megabytes(_ name: String, _ label: String) throws(NimbusError) -> Int64? {
+            let text = (form[name] ?? "").trimmingCharacters(in: .whitespaces)
+            guard !text.isEmpty else { return nil }
+            guard let number = Int64(text), number > 0, number <= 1_000_000 else {
+                throw .badRequest("\(label) is a whole number of megabytes from 1 to 1000000, or empty")
+            }
+            return number * 1_000_000
+        }
+        let quota = try megabytes("userQuotaMB", "the per-user quota")
+        let assetLimit = try megabytes("assetMaxMB", "the asset limit")
+        _ = try await services.accounts.configureContainer(
+            environment.container,
+            appURLScheme: (form["appURLScheme"] ?? "").trimmingCharacters(in: .whitespaces),
+            fallbackURL: (form["fallbackURL"] ?? "").trimmingCharacters(in: .whitespaces),
+            userQuotaBytes: .some(quota),
+            maximumAssetBytes: .some(assetLimit)
+        )
+        try await services.operators.audit(session.account, "container.configure", container: environment.container, target: "settings")
+        return redirect(containerPath(environment) + "?notice=settings-saved")
     }
 
     /// `POST .../api-tokens`: another API token, shown once.
@@ -123,5 +156,6 @@ extension ConsoleRoutes {
         "user-disable": "The user is disabled: their sessions ended and they cannot sign in.",
         "user-enable": "The user can sign in again.",
         "user-sign-out": "The user is signed out on every device.",
+        "settings-saved": "The container's settings are saved; running servers apply a new quota within ten seconds.",
     ]
 }

@@ -79,6 +79,22 @@ struct ConsoleRoutes: Sendable {
         )
         signedIn(
             router,
+            "/console/containers/:container/:environment/schema",
+            get: { request, context, session, _ in try await schemaPage(session, try environment(context), notice: Self.query(of: request)["notice"])
+            }
+        )
+        signedIn(
+            router,
+            "/console/containers/:container/:environment/schema/deploy",
+            post: { _, context, session, _ in try await deploySchema(session, try environment(context)) }
+        )
+        signedIn(
+            router,
+            "/console/containers/:container/:environment/settings",
+            post: { _, context, session, form in try await saveSettings(session, try environment(context), form) }
+        )
+        signedIn(
+            router,
             "/console/containers/:container/:environment/api-tokens",
             post: { _, context, session, _ in try await createAPIToken(session, try environment(context)) }
         )

@@ -237,6 +237,44 @@ struct ConsoleTests {
         }
     }
 
+    @Test("the schema page shows what a deployment would add and deploys it; the settings form sets the quota")
+    func schemaAndSettings() async throws {
+        try await HTTPFixture.with { f, client in
+            let saved = try await client.send(
+                .post,
+                f.path("records/modify", scope: "public", user: f.alice.webAuthToken),
+                json: #"{"operations":[{"operationType":"create","record":{"recordType":"Note","fields":{"title":{"value":"x"}}}}]}"#
+            )
+            #expect(saved.status == .ok)
+            let admin = try await Self.session(f, email: "admin@example.com", role: .admin)
+            let base = "/console/containers/\(HTTPFixture.container)/development"
+            let page = try await client.browse(.get, "\(base)/schema", cookie: admin)
+            let text = String(buffer: page.body)
+            #expect(text.contains("+ record type Note") && text.contains("Deploy to production"), "\(text)")
+            let csrf = try #require(Self.csrf(in: page))
+            #expect(try await client.browse(.post, "\(base)/schema/deploy", form: "csrf=\(csrf)", cookie: admin).status == .seeOther)
+            let production = try await f.instance.schema.schema(of: ContainerEnvironment(container: HTTPFixture.container, environment: .production))
+            #expect(production["Note"]?["title"] != nil, "nothing was deployed")
+            let after = String(buffer: try await client.browse(.get, "\(base)/schema?notice=deployed", cookie: admin).body)
+            #expect(after.contains("Production has everything development has."))
+
+            let bad = try await client.browse(.post, "\(base)/settings", form: "csrf=\(csrf)&userQuotaMB=lots", cookie: admin)
+            #expect(bad.status == .badRequest)
+            #expect(try await f.instance.accounts.containerSettings(HTTPFixture.container).userQuotaBytes == nil)
+            let done = try await client.browse(
+                .post,
+                "\(base)/settings",
+                form: "csrf=\(csrf)&userQuotaMB=5&assetMaxMB=&appURLScheme=tact&fallbackURL=https%3A%2F%2Fexample.com%2Fget%2F",
+                cookie: admin
+            )
+            #expect(done.status == .seeOther)
+            let settings = try await f.instance.accounts.containerSettings(HTTPFixture.container)
+            #expect(settings.userQuotaBytes == 5_000_000 && settings.appURLScheme == "tact" && settings.fallbackURL == "https://example.com/get/")
+            let audit = try await f.instance.operators.auditLog().map(\.action)
+            #expect(audit.contains("schema.deploy") && audit.contains("container.configure"))
+        }
+    }
+
     @Test("an operator's directory replaces the stylesheet of every page and the console's templates by name")
     func branding() async throws {
         let pages = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-pages-\(UUID().uuidString)")
