@@ -30,6 +30,12 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("smtp-url"), help: "The SMTP server for sign-in mail (or NIMBUS_SMTP_URL); default: mail goes to the log.")
     var smtpURL: String?
 
+    @Option(name: .customLong("tls-cert"), help: "A PEM certificate chain to serve HTTPS with (or NIMBUS_TLS_CERT); read again when it changes.")
+    var tlsCertificate: String?
+
+    @Option(name: .customLong("tls-key"), help: "The certificate's PEM private key (or NIMBUS_TLS_KEY).")
+    var tlsKey: String?
+
     @Option(
         help: ArgumentHelp(
             "Bundled web apps to serve under /apps/NAME/, comma-separated (or NIMBUS_APPS).",
@@ -73,6 +79,16 @@ struct Serve: AsyncParsableCommand {
         configuration.assetStore = try Self.s3(environment)
         configuration.apps = try Self.apps(apps ?? environment["NIMBUS_APPS"], environment)
         configuration.accessLog = try Self.switchValue(environment["NIMBUS_ACCESS_LOG"], "NIMBUS_ACCESS_LOG") ?? true
+        switch (tlsCertificate ?? environment["NIMBUS_TLS_CERT"], tlsKey ?? environment["NIMBUS_TLS_KEY"]) {
+        case (nil, nil): break
+        case (let certificate?, let key?):
+            do {
+                configuration.tls = try TLSCertificates(.init(certificate: certificate, key: key), logger: logger)
+            } catch {
+                throw ValidationError("\(error)")
+            }
+        default: throw ValidationError("--tls-cert and --tls-key go together (or NIMBUS_TLS_CERT and NIMBUS_TLS_KEY)")
+        }
         if let pages = environment["NIMBUS_PAGES_DIR"] {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: pages, isDirectory: &isDirectory), isDirectory.boolValue else {

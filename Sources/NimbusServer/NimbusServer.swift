@@ -73,15 +73,15 @@ public enum NimbusServer {
     }
 
     /// The URL of a listening address: `http://host:port`, an IPv6 address in brackets.
-    public static func url(hostname: String, port: Int) -> String {
+    public static func url(hostname: String, port: Int, tls: Bool = false) -> String {
         let host = hostname.contains(":") && !hostname.hasPrefix("[") ? "[\(hostname)]" : hostname
-        return "http://\(host):\(port)"
+        return "\(tls ? "https" : "http")://\(host):\(port)"
     }
 
     /// The URL the configuration names: its public URL, or the listening address (before the
     /// server listens, so port 0 stays 0).
     public static func configuredURL(_ configuration: ServerConfiguration) -> String {
-        configuration.publicBaseURL ?? url(hostname: configuration.hostname, port: configuration.port)
+        configuration.publicBaseURL ?? url(hostname: configuration.hostname, port: configuration.port, tls: configuration.tls != nil)
     }
 
     private static func makeResponder(
@@ -163,7 +163,8 @@ public enum NimbusServer {
                     }
                 },
                 firstByteTimeout: TimeAmount(configuration.firstByteTimeout),
-                headTimeout: TimeAmount(configuration.requestHeadTimeout)
+                headTimeout: TimeAmount(configuration.requestHeadTimeout),
+                certificates: configuration.tls
             )
         }
         var application = Application(
@@ -179,7 +180,7 @@ public enum NimbusServer {
             services: instance.services,
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.port
-                let listening = url(hostname: configuration.hostname, port: port)
+                let listening = url(hostname: configuration.hostname, port: port, tls: configuration.tls != nil)
                 // Links name the port the listener got, unless a public URL is configured.
                 if configuration.publicBaseURL == nil { address.set(listening) }
                 await onServerRunning(configuration.publicBaseURL ?? listening, channel)
@@ -207,7 +208,7 @@ public enum NimbusServer {
             logger.info(
                 "Nimbus ready",
                 metadata: [
-                    LogKey.url: "\(Self.url(hostname: instance.configuration.hostname, port: port))",
+                    LogKey.url: "\(Self.url(hostname: instance.configuration.hostname, port: port, tls: instance.configuration.tls != nil))",
                     LogKey.data: "\(instance.configuration.dataDirectory)",
                 ]
             )

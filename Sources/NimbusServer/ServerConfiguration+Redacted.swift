@@ -34,6 +34,7 @@ extension ServerConfiguration: RedactedDescription {
             ("smtp", smtp.map { "\($0)" } ?? "none (mail goes to the log)"),
             ("assets", "\(assets.maximumSize) bytes at most, unreferenced kept \(assets.retention)"),
             ("assetStore", assetStore.map { "\($0)" } ?? "the data directory"),
+            ("tls", tls.map { "certificate \($0.files.certificate), key \($0.files.key)" } ?? "none (plain HTTP)"),
         ]
     }
 

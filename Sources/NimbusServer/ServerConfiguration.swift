@@ -77,6 +77,9 @@ public struct ServerConfiguration: Sendable {
     /// An operator's directory of page replacements (`NIMBUS_PAGES_DIR`): `nimbus.css` and
     /// console templates of the bundled names.
     public var pagesDirectory: String?
+    /// The certificate and key the server speaks TLS with (`--tls-cert`, `--tls-key`), read
+    /// again when their files change; `nil`: plain HTTP (behind a proxy that speaks TLS).
+    public var tls: TLSCertificates?
 
     /// Creates a configuration with the defaults above.
     public init(

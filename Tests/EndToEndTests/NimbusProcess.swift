@@ -79,7 +79,7 @@ final class ServerProcess: Sendable {
         for _ in 0..<300 where url == nil {
             try await Task.sleep(for: .milliseconds(50))
             if let line = child.stderr.split(separator: "\n").first(where: { $0.contains("Nimbus ready") }),
-                let range = line.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression)
+                let range = line.range(of: #"https?://127\.0\.0\.1:[0-9]+"#, options: .regularExpression)
             {
                 url = String(line[range])
             }

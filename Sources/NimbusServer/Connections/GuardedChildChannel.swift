@@ -7,6 +7,7 @@
 import HummingbirdCore
 import Logging
 import NIOCore
+import NIOSSL
 
 /// The server's connections, with ``ConnectionGuard`` in front of whatever the framework
 /// sets up (HTTP/1 with the WebSocket upgrade).
@@ -19,6 +20,9 @@ struct GuardedChildChannel<Inner: ServerChildChannel>: ServerChildChannel {
     let inner: Inner
     let firstByteTimeout: TimeAmount
     let headTimeout: TimeAmount
+    /// The server's certificates, when it speaks TLS: the TLS handler goes first, so the
+    /// guard's deadlines and the HTTP handlers see the decrypted bytes.
+    var certificates: TLSCertificates?
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         do {
@@ -26,6 +30,9 @@ struct GuardedChildChannel<Inner: ServerChildChannel>: ServerChildChannel {
                 ConnectionGuard(firstByteTimeout: firstByteTimeout, headTimeout: headTimeout),
                 position: .first
             )
+            if let certificates {
+                try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: certificates.context()), position: .first)
+            }
         } catch {
             return channel.eventLoop.makeFailedFuture(error)
         }
