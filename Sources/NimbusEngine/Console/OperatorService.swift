@@ -256,6 +256,15 @@ public final class OperatorService: Sendable {
         }
     }
 
+    /// A user's footprint: counts of their zones, records, shares, subscriptions and sessions.
+    public func footprint(of user: String, in environment: ContainerEnvironment) async throws(NimbusError) -> UserFootprint {
+        do {
+            return try await store.footprint(of: user, in: environment, now: clock.millisecondsSince1970)
+        } catch {
+            throw .fromStore(error, logger: logger)
+        }
+    }
+
     /// Every container environment.
     public func containerEnvironments() async throws(NimbusError) -> [ContainerEnvironment] {
         do {

@@ -159,3 +159,37 @@ extension ConsoleRoutes {
         "settings-saved": "The container's settings are saved; running servers apply a new quota within ten seconds.",
     ]
 }
+
+extension ConsoleRoutes {
+    /// `GET .../users/{user}`: a user's account and how much of them there is, in counts. Their
+    /// data itself is theirs: the console shows no record, zone name or subscription of theirs.
+    func userPage(_ session: ConsoleSession, _ environment: ContainerEnvironment, user: String) async throws(NimbusError) -> Response {
+        guard try await services.accounts.exists(environment) else { throw Self.noEnvironment(environment) }
+        let caller = Caller(container: environment.container, environment: environment.environment, kind: .user, userRecordName: user)
+        let summary: AccountSummary
+        do {
+            summary = try await services.signIn.account(caller: caller)
+        } catch  where error.code == .authenticationFailed {
+            throw NimbusError(.unknownItem, "no user \(user.prefix(255)) in \(environment.container.prefix(255))")
+        }
+        let footprint = try await services.operators.footprint(of: user, in: environment)
+        var values = frame(summary.account.identity.name, session: session, nav: "Overview")
+        values["container"] = environment.container
+        values["containerPath"] = ConsoleFormat.segment(environment.container)
+        values["environment"] = environment.environment.rawValue
+        values["name"] = summary.account.identity.name
+        values["email"] = summary.account.identity.emailAddress ?? ""
+        values["userRecordName"] = user
+        values["state"] = summary.account.isDisabled ? "disabled" : summary.account.isAnonymous ? "anonymous" : "active"
+        values["since"] = ConsoleFormat.time(summary.account.createdAt)
+        values["providers"] = summary.providers.isEmpty ? "none" : summary.providers.sorted().joined(separator: ", ")
+        values["counts"] = [
+            ["label": "Zones", "value": footprint.zones], ["label": "Records", "value": footprint.records],
+            ["label": "Shares owned", "value": footprint.sharesOwned], ["label": "Shares joined", "value": footprint.sharesJoined],
+            ["label": "Subscriptions", "value": footprint.subscriptions], ["label": "Signed-in sessions", "value": footprint.sessions],
+        ]
+        values["toggle"] = summary.account.isDisabled ? "enable" : "disable"
+        values["toggleLabel"] = summary.account.isDisabled ? "Enable" : "Disable"
+        return templates.page("user", values)
+    }
+}

@@ -107,6 +107,11 @@ struct ConsoleRoutes: Sendable {
         )
         signedIn(
             router,
+            "/console/containers/:container/:environment/users/:user",
+            get: { _, context, session, _ in try await userPage(session, try environment(context), user: context.parameters.get("user") ?? "") }
+        )
+        signedIn(
+            router,
             "/console/containers/:container/:environment/users/:user/:action",
             post: { _, context, session, _ in
                 try await changeUser(

@@ -143,6 +143,33 @@ extension SQLStore: OperatorStore {
         }
     }
 
+    public func footprint(of user: String, in environment: ContainerEnvironment, now: Int64) async throws -> UserFootprint {
+        let scope: [SQLValue] = [.text(environment.container), .text(environment.environment.rawValue), .text(user)]
+        // One statement, one snapshot: the counts agree with each other.
+        let rows = try await database.readStatement(
+            """
+            SELECT
+              (SELECT COUNT(*) FROM zones WHERE container = ? AND environment = ? AND owner = ? AND is_deleted = 0),
+              (SELECT COUNT(*) FROM records WHERE container = ? AND environment = ? AND owner = ? AND is_deleted = 0),
+              (SELECT COUNT(*) FROM shares WHERE container = ? AND environment = ? AND owner = ?),
+              (SELECT COUNT(*) FROM share_participants WHERE container = ? AND environment = ? AND user_record_name = ?
+                 AND owner <> user_record_name AND acceptance = 'ACCEPTED'),
+              (SELECT COUNT(*) FROM subscriptions WHERE container = ? AND environment = ? AND user_record_name = ?),
+              (SELECT COUNT(DISTINCT session_id) FROM web_auth_tokens WHERE container = ? AND user_record_name = ? AND expires_at > ?)
+            """,
+            scope + scope + scope + scope + scope + [.text(environment.container), .text(user), .integer(now)]
+        )
+        let row = rows.first ?? SQLRow(values: Array(repeating: .integer(0), count: 6))
+        return UserFootprint(
+            zones: row.int(0),
+            records: row.int(1),
+            sharesOwned: row.int(2),
+            sharesJoined: row.int(3),
+            subscriptions: row.int(4),
+            sessions: row.int(5)
+        )
+    }
+
     public func containerEnvironments() async throws -> [ContainerEnvironment] {
         try await database.readStatement("SELECT container, environment FROM containers ORDER BY container, environment", []).compactMap { row in
             Environment(rawValue: row.string(1)).map { ContainerEnvironment(container: row.string(0), environment: $0) }

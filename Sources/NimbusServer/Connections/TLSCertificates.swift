@@ -8,6 +8,11 @@ public import Logging
 import NIOSSL
 import Synchronization
 
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -105,9 +110,8 @@ public final class TLSCertificates: Sendable {
     /// The files' modification times, in milliseconds (0 for a file that cannot be read).
     private static func stamps(_ files: Files) -> [Int64] {
         [files.certificate, files.key].map { path in
-            var status = stat()
-            guard stat(path, &status) == 0 else { return 0 }
-            return Int64(status.st_mtim.tv_sec) * 1000 + Int64(status.st_mtim.tv_nsec) / 1_000_000
+            let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
+            return modified.map { Int64($0.timeIntervalSince1970 * 1000) } ?? 0
         }
     }
 

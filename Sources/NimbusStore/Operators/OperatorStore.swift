@@ -56,6 +56,9 @@ public protocol OperatorStore: Sendable {
     /// The newest entries of the audit log, newest first.
     func consoleAudit(limit: Int) async throws -> [ConsoleAuditEntry]
 
+    /// A user's footprint in a container environment: counts only.
+    func footprint(of user: String, in environment: ContainerEnvironment, now: Int64) async throws -> UserFootprint
+
     /// Every container environment, by container then environment.
     func containerEnvironments() async throws -> [ContainerEnvironment]
 }

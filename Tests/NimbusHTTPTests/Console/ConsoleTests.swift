@@ -165,6 +165,27 @@ struct ConsoleTests {
             #expect(!String(buffer: page.body).contains(">Bob<"))
             let csrf = try #require(Self.csrf(in: page))
             let user = f.alice.user.userRecordName
+            // Her page counts her data and shows none of it.
+            let zone = try await client.send(
+                .post,
+                f.path("zones/modify", user: f.alice.webAuthToken),
+                json: #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Diary"}}}]}"#
+            )
+            #expect(zone.status == .ok)
+            let saved = try await client.send(
+                .post,
+                f.path("records/modify", user: f.alice.webAuthToken),
+                json:
+                    #"{"zoneID":{"zoneName":"Diary"},"operations":[{"operationType":"create","record":{"recordType":"Entry","fields":{"text":{"value":"a private thought"}}}}]}"#
+            )
+            #expect(saved.status == .ok)
+            let profile = String(
+                buffer: try await client.browse(.get, "/console/containers/\(HTTPFixture.container)/development/users/\(user)", cookie: admin).body
+            )
+            #expect(profile.contains("<dt>Zones</dt><dd>1</dd>") && profile.contains("<dt>Records</dt><dd>1</dd>"), "\(profile)")
+            #expect(!profile.contains("Diary") && !profile.contains("a private thought"), "the console showed a user's data")
+            let nobody = try await client.browse(.get, "/console/containers/\(HTTPFixture.container)/development/users/_nobody", cookie: admin)
+            #expect(nobody.status == .notFound)
             let done = try await client.browse(
                 .post,
                 "/console/containers/\(HTTPFixture.container)/development/users/\(user)/disable",
