@@ -93,6 +93,9 @@ struct LogSafetyTests {
             "/usr/bin/env",
             ["curl", "-s", "\(auth)/signin?ckAPIToken=\(apiToken)", "-d", #"{"anonymousCredential":"\#(credential)"}"#]
         )
+        // A web courier's URL is its only credential: a poll with a token that is not one fails.
+        let courierToken = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+        _ = try await runProcess("/usr/bin/env", ["curl", "-s", "\(server.url)/webcourier/\(courierToken)"])
         // An operator: a set-up link, a password chosen on its page, a console session.
         let operatorAdded = try await nimbus(["operator", "add", "ops@example.com", "--url", server.url, "--json"] + data.options)
         let setupLink = try #require((try JSONSerialization.jsonObject(with: Data(operatorAdded.stdout.utf8)) as? [String: String])?["setupLink"])
@@ -125,7 +128,7 @@ struct LogSafetyTests {
             ("web auth token", webAuthToken), ("second user's token", bobToken), ("signing key", String(keyBody.prefix(40))),
             ("user's password", userPassword), ("anonymous credential", credential), ("signed-up token", anonymousToken),
             ("operator's set-up link", String(setupLink.split(separator: "/").last ?? "")), ("operator's password", operatorPassword),
-            ("console session", String(session)),
+            ("console session", String(session)), ("web courier token", courierToken),
         ]
         for (name, secret) in secrets {
             #expect(!output.contains(secret), "the \(name) is in the server's output")

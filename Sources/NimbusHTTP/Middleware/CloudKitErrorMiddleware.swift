@@ -51,7 +51,8 @@ struct CloudKitErrorMiddleware: RouterMiddleware {
             level: serverSide ? .warning : .debug,
             "Request failed",
             metadata: [
-                LogKey.request: "\(context.requestID)", LogKey.operation: "\(context.outcome.operation ?? request.uri.path)",
+                // The route's pattern, never the path as sent: a web courier's path is its token.
+                LogKey.request: "\(context.requestID)", LogKey.operation: "\(context.outcome.operation ?? context.endpointPath ?? "(no route)")",
                 LogKey.code: "\(error.code.serverErrorCode)",
             ]
         )
