@@ -55,9 +55,7 @@ struct StandardErrorLogHandler: LogHandler {
     /// The second's ISO 8601 time, formatted once a second: formatting a date costs more than
     /// the rest of a line.
     private static func timestamp() -> String {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        let second = Int(now.tv_sec)
+        let second = Int(Date().timeIntervalSince1970)
         return lastSecond.withLock { last in
             if last.second != second {
                 last = (second, Date(timeIntervalSince1970: Double(second)).formatted(.iso8601))

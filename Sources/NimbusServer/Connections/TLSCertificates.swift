@@ -13,11 +13,6 @@ import Synchronization
 #else
     import Foundation
 #endif
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// The server's TLS certificate and key, read from their files and read again when the files
 /// change (a renewal by certbot or acme.sh), without a restart: each new connection takes the
@@ -115,11 +110,13 @@ public final class TLSCertificates: Sendable {
         }
     }
 
+    /// Milliseconds on a clock that only goes forward.
     private static func now() -> Int64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000
+        let elapsed = ContinuousClock.now - start
+        return elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
     }
+
+    private static let start = ContinuousClock.now
 }
 
 /// TLS files that cannot serve.
