@@ -53,11 +53,29 @@ extension ConsoleRoutes {
         let search = search.flatMap { $0.isEmpty ? nil : String($0.prefix(200)) }
         let users = try await services.signIn.users(inContainer: environment.container, search: search, limit: 200)
         let settings = try await services.accounts.containerSettings(environment.container)
+        let signIn = try await services.signIn.settings(environment)
         var values = frame(environment.container, session: session, nav: "Overview", notice: notice.flatMap { Self.notices[$0] })
         values["container"] = environment.container
         values["containerPath"] = ConsoleFormat.segment(environment.container)
         values["environment"] = environment.environment.rawValue
         if let newToken { values["newToken"] = newToken }
+        values["signIn"] = [
+            "ways": [
+                (signIn.passwordEnabled, "email and password"), (signIn.emailCodeEnabled, "codes by email"), (signIn.anonymousEnabled, "anonymous"),
+            ]
+            .filter(\.0).map(\.1).joined(separator: ", "),
+            "minimumPasswordLength": signIn.minimumPasswordLength,
+            "callbackURLs": signIn.callbackURLs,
+            // A provider's client secret and the mail server's URL (which holds its password) are
+            // secrets: the console says whether they are set, never what they are.
+            "providers": signIn.providers.map { provider -> [String: Any] in
+                [
+                    "name": provider.name, "kind": "\(provider.kind)", "issuer": provider.issuer,
+                    "clientIDs": provider.clientIDs.joined(separator: ", "), "secret": provider.clientSecret == nil ? "none" : "set",
+                ]
+            },
+            "mail": signIn.smtpURL == nil ? "the server's" : "its own SMTP server",
+        ]
         values["settings"] = [
             "appURLScheme": settings.appURLScheme ?? "",
             "fallbackURL": settings.fallbackURL ?? "",

@@ -296,6 +296,34 @@ struct ConsoleTests {
         }
     }
 
+    @Test("the sign-in settings are shown with their providers, and a provider's secret or the mail password never")
+    func signInSettings() async throws {
+        try await HTTPFixture.with { f, client in
+            let environment = ContainerEnvironment(container: HTTPFixture.container, environment: .development)
+            var settings = try await f.instance.signIn.settings(environment)
+            settings.providers = [
+                SignInProvider(
+                    name: "acme",
+                    kind: .generic,
+                    issuer: "https://id.acme.test",
+                    clientIDs: ["web-client"],
+                    clientSecret: "client-secret-1234"
+                )
+            ]
+            settings.callbackURLs = ["https://app.acme.test/callback"]
+            settings.smtpURL = "smtp://mailer:mail-password-5678@mail.acme.test:587?from=app@acme.test"
+            try await f.instance.signIn.saveSettings(settings, for: environment)
+            let admin = try await Self.session(f, email: "admin@example.com", role: .readOnly)
+            let page = String(buffer: try await client.browse(.get, "/console/containers/\(HTTPFixture.container)/development", cookie: admin).body)
+            #expect(
+                page.contains("https://id.acme.test") && page.contains("web-client") && page.contains("https://app.acme.test/callback"),
+                "\(page)"
+            )
+            #expect(page.contains("its own SMTP server"))
+            #expect(!page.contains("client-secret-1234") && !page.contains("mail-password-5678"), "a secret is on the page")
+        }
+    }
+
     @Test("an operator's directory replaces the stylesheet of every page and the console's templates by name")
     func branding() async throws {
         let pages = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-pages-\(UUID().uuidString)")
