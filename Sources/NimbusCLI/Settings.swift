@@ -10,7 +10,8 @@ import Foundation
 /// to spaces) counts as not set, as a compose file's `${PORT}` gives when PORT is unset. Every
 /// subcommand reads the environment through this, so the rule is the same for every setting.
 enum Settings {
-    static var environment: [String: String] {
-        ProcessInfo.processInfo.environment.filter { !$0.value.trimmingCharacters(in: .whitespaces).isEmpty }
+    /// Read once: a process's environment does not change while it runs.
+    static let environment: [String: String] = ProcessInfo.processInfo.environment.filter {
+        !$0.value.trimmingCharacters(in: .whitespaces).isEmpty
     }
 }

@@ -13,7 +13,7 @@ extension AccountService {
     /// once, when made).
     /// - Throws: `.unknownItem` when the environment does not exist.
     public func apiTokens(of environment: ContainerEnvironment) async throws(NimbusError) -> [APITokenRecord] {
-        guard try await exists(environment) else { throw Self.noEnvironment(environment) }
+        try await requireExists(environment)
         do {
             return try await store.apiTokens(of: environment)
         } catch {
@@ -24,7 +24,7 @@ extension AccountService {
     /// Makes another API token for a container environment (to replace one without a gap).
     /// - Returns: the token, shown only now.
     public func createAPIToken(for environment: ContainerEnvironment) async throws(NimbusError) -> String {
-        guard try await exists(environment) else { throw Self.noEnvironment(environment) }
+        try await requireExists(environment)
         let token = Credentials.makeAPIToken()
         do {
             try await store.addAPIToken(hash: Credentials.hash(token), to: environment)
@@ -51,9 +51,5 @@ extension AccountService {
             throw internalError(error)
         }
         cache.withLock { cache in cache.apiTokens = cache.apiTokens.filter { $0.key.hex != token.hash } }
-    }
-
-    private static func noEnvironment(_ environment: ContainerEnvironment) -> NimbusError {
-        NimbusError(.unknownItem, "container \(environment.container.prefix(255)) has no \(environment.environment.rawValue) environment")
     }
 }

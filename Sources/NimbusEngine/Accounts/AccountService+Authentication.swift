@@ -158,6 +158,14 @@ extension AccountService {
         try await environmentExists(environment)
     }
 
+    /// Goes on only if a container environment exists.
+    /// - Throws: `.unknownItem` naming the container and environment.
+    public func requireExists(_ environment: ContainerEnvironment) async throws(NimbusError) {
+        guard try await environmentExists(environment) else {
+            throw NimbusError(.unknownItem, "container \(environment.container.prefix(255)) has no \(environment.environment.rawValue) environment")
+        }
+    }
+
     /// Forgets this instance's cached tokens of a user whose sessions ended, so they stop
     /// working here at once (other instances within the cache's few seconds).
     func forgetCachedTokens(of user: String, container: String) {

@@ -105,7 +105,6 @@ extension ConsoleRoutes {
     /// (what `nimbus container configure` sets; they apply to both environments). An empty
     /// number removes the quota, or goes back to the server's asset limit.
     func saveSettings(_ session: ConsoleSession, _ environment: ContainerEnvironment, _ form: FormBody) async throws(NimbusError) -> Response {
-        guard try await services.accounts.exists(environment) else { throw Self.noEnvironment(environment) }
         func megabytes(_ name: String, _ label: String) throws(NimbusError) -> Int64? {
             let text = (form[name] ?? "").trimmingCharacters(in: .whitespaces)
             guard !text.isEmpty else { return nil }
@@ -150,9 +149,6 @@ extension ConsoleRoutes {
     func changeUser(_ session: ConsoleSession, _ environment: ContainerEnvironment, user: String, action: String) async throws(NimbusError)
         -> Response
     {
-        guard try await services.accounts.exists(environment) else {
-            throw NimbusError(.unknownItem, "container \(environment.container.prefix(255)) has no \(environment.environment.rawValue) environment")
-        }
         switch action {
         case "disable": try await services.signIn.setDisabled(true, user: user, container: environment.container)
         case "enable": try await services.signIn.setDisabled(false, user: user, container: environment.container)
@@ -182,7 +178,6 @@ extension ConsoleRoutes {
     /// `GET .../users/{user}`: a user's account and how much of them there is, in counts. Their
     /// data itself is theirs: the console shows no record, zone name or subscription of theirs.
     func userPage(_ session: ConsoleSession, _ environment: ContainerEnvironment, user: String) async throws(NimbusError) -> Response {
-        guard try await services.accounts.exists(environment) else { throw Self.noEnvironment(environment) }
         let caller = Caller(container: environment.container, environment: environment.environment, kind: .user, userRecordName: user)
         let summary: AccountSummary
         do {

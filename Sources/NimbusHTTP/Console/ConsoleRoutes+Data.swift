@@ -21,7 +21,6 @@ extension ConsoleRoutes {
     func dataPage(_ session: ConsoleSession, _ environment: ContainerEnvironment, query parameters: FormBody)
         async throws(NimbusError) -> Response
     {
-        guard try await services.accounts.exists(environment) else { throw Self.noEnvironment(environment) }
         let types: [String]
         do {
             types = try await services.schema.schema(of: environment).keys.sorted()
@@ -93,7 +92,6 @@ extension ConsoleRoutes {
 
     /// `GET .../data/records/{name}`: one public record, every field typed and readable.
     func recordPage(_ session: ConsoleSession, _ environment: ContainerEnvironment, name: String) async throws(NimbusError) -> Response {
-        guard try await services.accounts.exists(environment) else { throw Self.noEnvironment(environment) }
         let found = try await services.database.lookupRecords(
             named: [name],
             inZone: ZoneID(zoneName: ZoneID.defaultZoneName, ownerRecordName: ""),
@@ -151,9 +149,5 @@ extension ConsoleRoutes {
             "modified": ConsoleFormat.time(record.modified.timestamp),
             "summary": summary.joined(separator: " · ") + (record.encryptedFields.isEmpty ? "" : " · (encrypted fields)"),
         ]
-    }
-
-    static func noEnvironment(_ environment: ContainerEnvironment) -> NimbusError {
-        NimbusError(.unknownItem, "container \(environment.container.prefix(255)) has no \(environment.environment.rawValue) environment")
     }
 }

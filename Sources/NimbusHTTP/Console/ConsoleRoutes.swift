@@ -55,7 +55,7 @@ struct ConsoleRoutes: Sendable {
             get: { request, context, session, _ in
                 try await containerPage(
                     session,
-                    try environment(context),
+                    try await environment(context),
                     search: Self.query(of: request)["search"],
                     notice: Self.query(of: request)["notice"]
                 )
@@ -64,7 +64,7 @@ struct ConsoleRoutes: Sendable {
         signedIn(
             router,
             "/console/containers/:container/:environment/data",
-            get: { request, context, session, _ in try await dataPage(session, try environment(context), query: Self.query(of: request)) }
+            get: { request, context, session, _ in try await dataPage(session, try await environment(context), query: Self.query(of: request)) }
         )
         signedIn(
             router,
@@ -72,7 +72,7 @@ struct ConsoleRoutes: Sendable {
             get: { _, context, session, _ in
                 try await recordPage(
                     session,
-                    try environment(context),
+                    try await environment(context),
                     name: (context.parameters.get("record") ?? "").removingPercentEncoding ?? ""
                 )
             }
@@ -80,35 +80,36 @@ struct ConsoleRoutes: Sendable {
         signedIn(
             router,
             "/console/containers/:container/:environment/schema",
-            get: { request, context, session, _ in try await schemaPage(session, try environment(context), notice: Self.query(of: request)["notice"])
+            get: { request, context, session, _ in
+                try await schemaPage(session, try await environment(context), notice: Self.query(of: request)["notice"])
             }
         )
         signedIn(
             router,
             "/console/containers/:container/:environment/schema/deploy",
-            post: { _, context, session, _ in try await deploySchema(session, try environment(context)) }
+            post: { _, context, session, _ in try await deploySchema(session, try await environment(context)) }
         )
         signedIn(
             router,
             "/console/containers/:container/:environment/settings",
-            post: { _, context, session, form in try await saveSettings(session, try environment(context), form) }
+            post: { _, context, session, form in try await saveSettings(session, try await environment(context), form) }
         )
         signedIn(
             router,
             "/console/containers/:container/:environment/api-tokens",
-            post: { _, context, session, _ in try await createAPIToken(session, try environment(context)) }
+            post: { _, context, session, _ in try await createAPIToken(session, try await environment(context)) }
         )
         signedIn(
             router,
             "/console/containers/:container/:environment/api-tokens/:token/revoke",
             post: { _, context, session, _ in
-                try await revokeAPIToken(session, try environment(context), hashPrefix: context.parameters.get("token") ?? "")
+                try await revokeAPIToken(session, try await environment(context), hashPrefix: context.parameters.get("token") ?? "")
             }
         )
         signedIn(
             router,
             "/console/containers/:container/:environment/users/:user",
-            get: { _, context, session, _ in try await userPage(session, try environment(context), user: context.parameters.get("user") ?? "") }
+            get: { _, context, session, _ in try await userPage(session, try await environment(context), user: context.parameters.get("user") ?? "") }
         )
         signedIn(
             router,
@@ -116,7 +117,7 @@ struct ConsoleRoutes: Sendable {
             post: { _, context, session, _ in
                 try await changeUser(
                     session,
-                    try environment(context),
+                    try await environment(context),
                     user: context.parameters.get("user") ?? "",
                     action: context.parameters.get("action") ?? ""
                 )
@@ -231,12 +232,15 @@ struct ConsoleRoutes: Sendable {
     var secureCookies: Bool { publicAddress.value.lowercased().hasPrefix("https://") }
 
     /// The container environment a path names.
-    private func environment(_ context: NimbusRequestContext) throws(NimbusError) -> ContainerEnvironment {
+    /// The container environment a path names, which must exist: every container page checks it here.
+    private func environment(_ context: NimbusRequestContext) async throws(NimbusError) -> ContainerEnvironment {
         let container = (context.parameters.get("container") ?? "").removingPercentEncoding ?? ""
         guard let environment = Environment(parsing: Substring(context.parameters.get("environment") ?? "")) else {
             throw NimbusError(.unknownItem, "no such environment; use development or production")
         }
-        return ContainerEnvironment(container: container, environment: environment)
+        let named = ContainerEnvironment(container: container, environment: environment)
+        try await services.accounts.requireExists(named)
+        return named
     }
 }
 

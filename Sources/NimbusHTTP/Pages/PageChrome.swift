@@ -16,21 +16,24 @@ import NimbusWeb
 /// An operator's directory (`NIMBUS_PAGES_DIR`) may hold a `nimbus.css` and console templates
 /// (`*.mustache`) of the bundled names: those replace the bundled ones.
 struct PageChrome: Sendable {
-    /// The operator's directory of replacements, if any.
-    let directory: String?
+    /// The stylesheet's bytes, read once at start as the templates are.
+    private let stylesheetBytes: [UInt8]?
 
     static let stylesheetPath = "/static/nimbus.css"
 
+    /// The stylesheet of the operator's directory of replacements, if it has one, else the
+    /// bundled one.
+    init(directory: String?) {
+        if let directory, let data = FileManager.default.contents(atPath: directory + "/nimbus.css") {
+            stylesheetBytes = Array(data)
+        } else {
+            stylesheetBytes = WebFiles.file(at: "static/nimbus.css")?.bytes
+        }
+    }
+
     /// The stylesheet: the operator's, or the bundled one.
     func stylesheet() -> Response {
-        let bytes: [UInt8]
-        if let directory, let data = FileManager.default.contents(atPath: directory + "/nimbus.css") {
-            bytes = Array(data)
-        } else if let file = WebFiles.file(at: "static/nimbus.css") {
-            bytes = file.bytes
-        } else {
-            return Response(status: .notFound)
-        }
+        guard let bytes = stylesheetBytes else { return Response(status: .notFound) }
         return Response(
             status: .ok,
             headers: [
