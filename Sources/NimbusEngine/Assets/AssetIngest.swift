@@ -35,7 +35,8 @@ public final class AssetIngest {
     private var descriptor: Int32
     private var pending: [UInt8] = []
     private var nextChunk: Int64 = 0
-    private var hash = SHA256()
+    /// The digest of the sealed chunks' tags: the asset's checksum (see ``finish()``).
+    private var tags = SHA256()
     /// Clear bytes taken so far.
     public private(set) var size: Int64 = 0
 
@@ -67,9 +68,6 @@ public final class AssetIngest {
             throw AssetTooLarge(error: total > limit ? AssetService.tooLarge(limit: limit) : AssetService.overQuota(room: room ?? 0))
         }
         size += Int64(bytes.count)
-        // Hashed where the bytes lie: a copy per piece cost as much as the hash.
-        let hashed: Void? = bytes.withContiguousStorageIfAvailable { hash.update(bufferPointer: UnsafeRawBufferPointer($0)) }
-        if hashed == nil { hash.update(data: Array(bytes)) }
         var rest = bytes[...]
         while !rest.isEmpty {
             let room = AssetCipher.chunkSize - pending.count
@@ -80,12 +78,18 @@ public final class AssetIngest {
     }
 
     /// Seals the last chunk and closes the file: what is left is keeping it in the store.
-    /// - Returns: the clear bytes' SHA-256, base64 (CloudKit's `fileChecksum`).
+    /// - Returns: the asset's checksum (CloudKit's `fileChecksum`), base64: the SHA-256 of its
+    ///   size and its sealed chunks' authentication tags. The tags are computed anyway and stand
+    ///   for the exact encrypted bytes under the asset's own key, so the checksum names this
+    ///   upload's bytes without costing a pass over them, and it is no fingerprint of the clear
+    ///   content: who holds the database cannot confirm a guess of what a user stored (a SHA-256
+    ///   of the clear bytes would let them).
     func finish() throws -> String {
         if !pending.isEmpty || nextChunk == 0 { try writeChunk() }
         close(descriptor)
         descriptor = -1
-        return Data(hash.finalize()).base64EncodedString()
+        withUnsafeBytes(of: size.littleEndian) { tags.update(bufferPointer: $0) }
+        return Data(tags.finalize()).base64EncodedString()
     }
 
     /// Removes what was written (before or after ``finish()``; not once it is kept).
@@ -104,6 +108,7 @@ public final class AssetIngest {
         // The ciphertext, then its tag: the stored form, without joining them in a new array.
         try box.ciphertext.withUnsafeBytes { try writeAll($0) }
         try box.tag.withUnsafeBytes { try writeAll($0) }
+        box.tag.withUnsafeBytes { tags.update(bufferPointer: $0) }
     }
 
     private func writeAll(_ bytes: UnsafeRawBufferPointer) throws {

@@ -65,7 +65,7 @@ public struct AssetService: Sendable {
 
     /// What an upload's answer carries: CloudKit's `singleFile` dictionary.
     public struct Uploaded: Sendable, Hashable {
-        /// The SHA-256 of the bytes, base64.
+        /// The asset's checksum, base64 (see `AssetIngest`): it names these bytes and is no hash of them.
         public var fileChecksum: String
         /// The number of bytes.
         public var size: Int64

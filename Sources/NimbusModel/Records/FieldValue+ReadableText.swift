@@ -69,7 +69,7 @@ extension FieldValue {
     private static func text(_ asset: Asset) -> String {
         var parts = ["asset"]
         if let size = asset.size { parts.append("\(size) bytes") }
-        if let checksum = asset.fileChecksum { parts.append("sha256 \(checksum.prefix(12))…") }
+        if let checksum = asset.fileChecksum { parts.append("checksum \(checksum.prefix(12))…") }
         return parts.joined(separator: " ")
     }
 

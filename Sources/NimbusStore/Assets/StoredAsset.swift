@@ -15,7 +15,7 @@ public struct StoredAsset: Sendable, Hashable {
     public var tenant: Tenant
     /// The size of the clear bytes.
     public var size: Int64
-    /// The SHA-256 of the clear bytes, base64: CloudKit's `fileChecksum`.
+    /// The checksum, base64: CloudKit's `fileChecksum` (the digest of the sealed chunks' tags, no hash of the clear bytes).
     public var checksum: String
     /// The asset's own key, sealed with the server's asset key (see `AssetKeyWrapping`).
     public var wrappedKey: [UInt8]

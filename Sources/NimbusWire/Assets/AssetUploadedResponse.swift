@@ -9,7 +9,7 @@ package import NimbusModel
 /// The answer to an upload: CloudKit's `singleFile` dictionary, which a `records/modify` puts
 /// in the asset field as it is.
 public struct AssetUploadedResponse: WireResponse {
-    /// The SHA-256 of the bytes, base64.
+    /// The asset's checksum, base64 (see `AssetIngest`): it names these bytes and is no hash of them.
     public var fileChecksum: String
     /// The number of bytes.
     public var size: Int64

@@ -24,7 +24,7 @@ struct AssetFlowTests {
             let bytes = AssetSession.bytes(200_000)
             let path = try await session.uploadPath(record: "p1", field: "image", as: f.alice)
             let single = try AssetSession.singleFile(try await session.uploadRaw(bytes, to: path))
-            #expect(single.fields["fileChecksum"] as? String == AssetSession.checksum(bytes))
+            #expect(AssetSession.isChecksum(single.fields["fileChecksum"]))
             #expect(single.fields["size"] as? Int == bytes.count)
             #expect(single.fields["receipt"] as? String != nil)
 
@@ -33,7 +33,7 @@ struct AssetFlowTests {
             let lookup = try await session.postOK("records/lookup", #"{"records":[{"recordName":"p1"}]}"#, as: f.alice)
             let record = try #require((lookup["records"] as? [[String: Any]])?.first)
             let asset = try #require(AssetSession.asset(record))
-            #expect(asset["fileChecksum"] as? String == AssetSession.checksum(bytes))
+            #expect(asset["fileChecksum"] as? String == single.fields["fileChecksum"] as? String)
             #expect(asset["size"] as? Int == bytes.count)
             #expect(asset["receipt"] == nil && asset["assetID"] == nil)
 
@@ -115,6 +115,22 @@ struct AssetFlowTests {
     }
 }
 
+@Suite("assets: the checksum")
+struct AssetChecksumTests {
+    @Test("the same bytes uploaded twice get two checksums, neither of them the SHA-256 of the clear bytes")
+    func checksumIsNoFingerprint() async throws {
+        try await HTTPFixture.with { f, client in
+            let session = AssetSession(f: f, client: client)
+            let bytes = AssetSession.bytes(150_000)
+            let first = try #require(AssetSession.asset(try await session.saveRecord("c1", bytes: bytes, as: f.alice))?["fileChecksum"] as? String)
+            let second = try #require(AssetSession.asset(try await session.saveRecord("c2", bytes: bytes, as: f.alice))?["fileChecksum"] as? String)
+            #expect(AssetSession.isChecksum(first) && AssetSession.isChecksum(second))
+            #expect(first != second)
+            #expect(first != AssetSession.clearSHA256(bytes) && second != AssetSession.clearSHA256(bytes))
+        }
+    }
+}
+
 @Suite("assets: an empty file")
 struct EmptyAssetTests {
     @Test("an empty file uploads, saves and downloads as empty, with its checksum")
@@ -123,7 +139,7 @@ struct EmptyAssetTests {
             let session = AssetSession(f: f, client: client)
             let saved = try await session.saveRecord("empty", bytes: [], as: f.alice)
             let asset = AssetSession.asset(saved)
-            #expect(asset?["size"] as? Int == 0 && asset?["fileChecksum"] as? String == AssetSession.checksum([]))
+            #expect(asset?["size"] as? Int == 0 && AssetSession.isChecksum(asset?["fileChecksum"]))
             let path = try AssetSession.downloadPath(asset)
             let response = try await session.download(path)
             #expect(response.status == .ok && response.body.readableBytes == 0 && response.headers[.contentLength] == "0")
@@ -143,7 +159,8 @@ struct AssetRereferenceTests {
         try await HTTPFixture.with { f, client in
             let session = AssetSession(f: f, client: client)
             let bytes = AssetSession.bytes(90_000)
-            try await session.saveRecord("p1", bytes: bytes, as: f.alice)
+            let saved = try await session.saveRecord("p1", bytes: bytes, as: f.alice)
+            let checksum = try #require(AssetSession.asset(saved)?["fileChecksum"] as? String)
             let answer = try await session.postOK(
                 "assets/rereference",
                 #"{"assets":[{"recordName":"p1","fieldName":"image"},{"recordName":"p1","fieldName":"nothing"},{"recordName":"gone","fieldName":"image"}]}"#,
@@ -151,7 +168,7 @@ struct AssetRereferenceTests {
             )
             let items = try #require(answer["assets"] as? [[String: Any]])
             #expect(items.count == 3)
-            #expect(items[0]["fileChecksum"] as? String == AssetSession.checksum(bytes) && items[0]["receipt"] is String)
+            #expect(items[0]["fileChecksum"] as? String == checksum && items[0]["receipt"] is String)
             #expect(items[1]["serverErrorCode"] as? String == "NOT_FOUND" && items[2]["serverErrorCode"] as? String == "NOT_FOUND")
             var single = items[0]
             single.removeValue(forKey: "recordName")

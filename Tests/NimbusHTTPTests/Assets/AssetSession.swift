@@ -28,7 +28,13 @@ struct AssetSession {
         }
     }
 
-    static func checksum(_ bytes: [UInt8]) -> String { Data(SHA256.hash(data: bytes)).base64EncodedString() }
+    /// Whether `value` is an asset checksum as the server makes them: 32 bytes, base64.
+    static func isChecksum(_ value: Any?) -> Bool {
+        (value as? String).flatMap { Data(base64Encoded: $0) }?.count == 32
+    }
+
+    /// The SHA-256 of clear bytes, base64: what an asset's checksum must never be.
+    static func clearSHA256(_ bytes: [UInt8]) -> String { Data(SHA256.hash(data: bytes)).base64EncodedString() }
 
     func post(_ operation: String, _ json: String, as user: User, scope: String = "private") async throws -> TestResponse {
         try await client.send(.post, f.path(operation, scope: scope, user: user.webAuthToken), json: json)
