@@ -225,6 +225,12 @@ public struct NimbusInstance: Sendable {
     /// Schema export, import and deployment to production.
     public var schema: SchemaAdministration { SchemaAdministration(store: store) }
 
+    /// Users' grants of support access, and the console's reads under them (it keeps no state
+    /// of its own).
+    public var support: SupportAccessService {
+        SupportAccessService(store: store, database: database, clock: clock, logger: logger)
+    }
+
     /// Where push tokens are kept.
     var pushTokens: any PushTokenStore { store }
 

@@ -99,6 +99,7 @@ public enum NimbusServer {
             accounts: instance.accounts,
             signIn: instance.signIn,
             operators: instance.operators,
+            support: instance.support,
             schema: instance.schema,
             assets: instance.assets,
             dispatcher: instance.dispatcher,

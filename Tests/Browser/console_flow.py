@@ -23,6 +23,7 @@ import urllib.request
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions
+from selenium.webdriver.support.select import Select
 from selenium.webdriver.support.ui import WebDriverWait
 
 from chat_flow import Person
@@ -173,6 +174,41 @@ def main():
         assert current_user(api_token) == 200, "revoking one token broke the other"
         ada.shot("token-revoked")
 
+        # Support access: nothing of the quick-start user's private data without their grant;
+        # under it, their zones and records, and every page a read they can list.
+        private = "%s/database/1/%s/development/private" % (base, container)
+
+        def as_user(operation, body):
+            request = urllib.request.Request(
+                "%s/%s?ckAPIToken=%s&ckWebAuthToken=%s" % (private, operation, api_token, urllib.parse.quote(web_token)),
+                data=json.dumps(body).encode(), method="POST", headers={"Content-Type": "application/json"})
+            with urllib.request.urlopen(request, timeout=WAIT_SECONDS) as answer:
+                return json.loads(answer.read())
+
+        as_user("zones/modify", {"operations": [{"operationType": "create", "zone": {"zoneID": {"zoneName": "Diary"}}}]})
+        as_user("records/modify", {"zoneID": {"zoneName": "Diary"}, "operations": [{"operationType": "create", "record": {
+            "recordName": "monday", "recordType": "Entry", "fields": {"text": {"value": "The printer is jammed again"}}}}]})
+        row = next(row for row in ada.driver.find_elements(By.CSS_SELECTOR, "section[aria-labelledby=users] tbody tr") if "Quick Start" in row.text)
+        ada.click(row.find_element(By.TAG_NAME, "a"))
+        assert "Read their data" not in ada.text() and "ask them to grant support access" in ada.text(), ada.text()
+        user_page = ada.driver.current_url
+        ada.driver.get(user_page + "/data")
+        ada.heading("Cannot do that")
+        assert "has not granted support access" in ada.text() and "Diary" not in ada.text(), ada.text()
+        ada.shot("support-refused")
+        grants = as_user("users/support/grant", {"hours": 2})["grants"]
+        assert grants[0]["live"] and grants[0]["reads"] == [], grants
+        ada.driver.get(user_page)
+        ada.click(ada.driver.find_element(By.LINK_TEXT, "Read their data"))
+        ada.heading("Data under a support grant")
+        ada.click(ada.driver.find_element(By.LINK_TEXT, "Diary"))
+        ada.wait(expected_conditions.text_to_be_present_in_element((By.CSS_SELECTOR, "main table"), "The printer is jammed again"), "the record under the grant")
+        ada.shot("support-records")
+        reads = as_user("users/support/list", {})["grants"][0]["reads"]
+        assert [read["operator"] for read in reads] == [ADMIN, ADMIN], reads
+        assert reads[0]["what"] == "the records of zone Diary (private database)", reads
+        ada.click(ada.driver.find_element(By.LINK_TEXT, container))
+
         # Disabling the quick-start user ends their session.
         row = next(row for row in ada.driver.find_elements(By.CSS_SELECTOR, "section[aria-labelledby=users] tbody tr") if "Quick Start" in row.text)
         ada.click(row.find_element(By.CSS_SELECTOR, "button.danger"))
@@ -192,6 +228,7 @@ def main():
         # The public data: a query in the filter language, then a record with its typed fields.
         ada.click(ada.driver.find_element(By.LINK_TEXT, "Browse and query the public data"))
         ada.heading("Public data")
+        Select(ada.driver.find_element(By.ID, "type")).select_by_visible_text("Note")
         ada.fill("filter", "count > 5")
         ada.fill("sort", "count")
         ada.submit("form.query button[type=submit]")

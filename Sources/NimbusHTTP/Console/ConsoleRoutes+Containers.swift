@@ -176,7 +176,8 @@ extension ConsoleRoutes {
 
 extension ConsoleRoutes {
     /// `GET .../users/{user}`: a user's account and how much of them there is, in counts. Their
-    /// data itself is theirs: the console shows no record, zone name or subscription of theirs.
+    /// data itself is theirs: the console shows no record, zone name or subscription of theirs
+    /// unless they granted support access, and then on its own page, every read recorded.
     func userPage(_ session: ConsoleSession, _ environment: ContainerEnvironment, user: String) async throws(NimbusError) -> Response {
         let caller = Caller(container: environment.container, environment: environment.environment, kind: .user, userRecordName: user)
         let summary: AccountSummary
@@ -203,6 +204,9 @@ extension ConsoleRoutes {
         ]
         values["toggle"] = summary.account.isDisabled ? "enable" : "disable"
         values["toggleLabel"] = summary.account.isDisabled ? "Enable" : "Disable"
+        if let grant = try await services.support.liveGrant(of: user, in: environment) {
+            values["support"] = Self.grantText(grant)
+        }
         return templates.page("user", values)
     }
 }

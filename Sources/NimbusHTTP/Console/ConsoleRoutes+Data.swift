@@ -38,6 +38,7 @@ extension ConsoleRoutes {
         values["containerPath"] = ConsoleFormat.segment(environment.container)
         values["environment"] = environment.environment.rawValue
         values["types"] = types.map { ["name": $0, "selected": $0 == recordType] }
+        values["hasTypes"] = !types.isEmpty
         values["filter"] = filterText
         values["sort"] = sortField
         values["descending"] = descending
@@ -139,15 +140,21 @@ extension ConsoleRoutes {
 
     /// A result row: the record's name, when and by whom, and its first fields, shortened.
     private func recordRow(_ record: Record, _ environment: ContainerEnvironment) -> [String: Any] {
-        let summary = record.fields.sorted { $0.key.description < $1.key.description }.prefix(4).map { name, value in
-            let text = value.readableText
-            return "\(name) \(text.count > 60 ? text.prefix(59) + "…" : text)"
-        }
-        return [
+        [
             "recordName": record.recordID.recordName,
             "link": dataPath(environment) + "/records/" + ConsoleFormat.segment(record.recordID.recordName),
             "modified": ConsoleFormat.time(record.modified.timestamp),
-            "summary": summary.joined(separator: " · ") + (record.encryptedFields.isEmpty ? "" : " · (encrypted fields)"),
+            "summary": Self.summary(of: record, fields: 4, length: 60),
         ]
+    }
+
+    /// A record's first fields, by name, each shortened to `length` characters; encrypted
+    /// fields are only mentioned.
+    static func summary(of record: Record, fields: Int, length: Int) -> String {
+        let summary = record.fields.sorted { $0.key.description < $1.key.description }.prefix(fields).map { name, value in
+            let text = value.readableText
+            return "\(name) \(text.count > length ? text.prefix(length - 1) + "…" : text)"
+        }
+        return summary.joined(separator: " · ") + (record.encryptedFields.isEmpty ? "" : " · (encrypted fields)")
     }
 }

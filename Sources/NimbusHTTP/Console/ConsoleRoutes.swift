@@ -113,6 +113,18 @@ struct ConsoleRoutes: Sendable {
         )
         signedIn(
             router,
+            "/console/containers/:container/:environment/users/:user/data",
+            get: { request, context, session, _ in
+                try await supportDataPage(
+                    session,
+                    try await environment(context),
+                    user: context.parameters.get("user") ?? "",
+                    query: Self.query(of: request)
+                )
+            }
+        )
+        signedIn(
+            router,
             "/console/containers/:container/:environment/users/:user/:action",
             post: { _, context, session, _ in
                 try await changeUser(

@@ -20,6 +20,7 @@ struct DatabaseEndpoints {
     let database: DatabaseService
     let accounts: AccountService
     let assets: AssetService
+    let support: SupportAccessService
     let courier: WebCourier
     /// Where the web courier URL points.
     let publicBaseURL: String
@@ -188,6 +189,8 @@ struct DatabaseEndpoints {
             return try await startContactVerification()
         case .usersContactsConfirm:
             return try await confirmContactVerification()
+        case .usersSupportGrant, .usersSupportList, .usersSupportRevoke:
+            return try await supportAccess(operation)
         case .subscriptionsList:
             return try await listSubscriptions()
         case .subscriptionsLookup:

@@ -50,6 +50,9 @@ public struct DatabaseRoute: Sendable, Hashable {
         case usersLookupContacts = "users/lookup/contacts"
         case usersContactsVerify = "users/contacts/verify"
         case usersContactsConfirm = "users/contacts/confirm"
+        case usersSupportGrant = "users/support/grant"
+        case usersSupportList = "users/support/list"
+        case usersSupportRevoke = "users/support/revoke"
         case subscriptionsList = "subscriptions/list"
         case subscriptionsLookup = "subscriptions/lookup"
         case subscriptionsModify = "subscriptions/modify"
@@ -62,7 +65,7 @@ public struct DatabaseRoute: Sendable, Hashable {
         /// refuse it (the others parse theirs).
         public var ignoresBody: Bool {
             switch self {
-            case .zonesList, .usersCurrent, .usersCaller, .usersLookupContacts, .subscriptionsList: true
+            case .zonesList, .usersCurrent, .usersCaller, .usersLookupContacts, .usersSupportList, .subscriptionsList: true
             default: false
             }
         }
@@ -124,7 +127,7 @@ public struct DatabaseRoute: Sendable, Hashable {
     }
 
     /// The operations three segments long: `users/lookup/{email,id,contacts}` and the
-    /// extension `users/contacts/{verify,confirm}`.
+    /// extensions `users/contacts/{verify,confirm}` and `users/support/{grant,list,revoke}`.
     private static func lookupOperation(_ segments: ArraySlice<Substring>) -> Operation? {
         guard segments.count == 3, segments.first == "users" else { return nil }
         switch (segments.dropFirst().first, segments.last) {
@@ -133,6 +136,9 @@ public struct DatabaseRoute: Sendable, Hashable {
         case ("lookup", "contacts"): return .usersLookupContacts
         case ("contacts", "verify"): return .usersContactsVerify
         case ("contacts", "confirm"): return .usersContactsConfirm
+        case ("support", "grant"): return .usersSupportGrant
+        case ("support", "list"): return .usersSupportList
+        case ("support", "revoke"): return .usersSupportRevoke
         default: return nil
         }
     }

@@ -46,6 +46,7 @@ struct DatabaseRoutes: Sendable {
             database: services.database,
             accounts: services.accounts,
             assets: services.assets,
+            support: services.support,
             courier: services.courier,
             publicBaseURL: publicAddress.value,
             access: DatabaseAccess(caller: caller, scope: route.scope),

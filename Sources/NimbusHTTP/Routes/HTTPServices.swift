@@ -22,6 +22,8 @@ public struct HTTPServices: Sendable {
     public var assets: AssetService
     /// The console's operators and audit log.
     public var operators: OperatorService
+    /// Users' grants of support access, and the console's reads under them.
+    public var support: SupportAccessService
     /// Record types and their fields, per container environment.
     public var schema: SchemaAdministration
 
@@ -31,6 +33,7 @@ public struct HTTPServices: Sendable {
         accounts: AccountService,
         signIn: SignInService,
         operators: OperatorService,
+        support: SupportAccessService,
         schema: SchemaAdministration,
         assets: AssetService,
         dispatcher: NotificationDispatcher,
@@ -40,6 +43,7 @@ public struct HTTPServices: Sendable {
         self.accounts = accounts
         self.signIn = signIn
         self.operators = operators
+        self.support = support
         self.schema = schema
         self.assets = assets
         self.dispatcher = dispatcher

@@ -159,10 +159,14 @@ extension SQLStore: SignInStore {
                 "DELETE FROM zones WHERE container = ? AND owner = ? AND zone_name = ?",
                 binds + [.text(ZoneID.defaultZoneName)]
             )
+            try await connection.execute(
+                "DELETE FROM support_reads WHERE grant_id IN (SELECT grant_id FROM support_grants WHERE container = ? AND user_record_name = ?)",
+                binds
+            )
             // What names the user.
             for table in [
                 "subscriptions", "notification_sequences", "notification_inbox", "push_tokens", "share_requests", "user_contacts",
-                "contact_verifications", "sign_in_identities", "sign_in_codes", "web_auth_tokens",
+                "contact_verifications", "sign_in_identities", "sign_in_codes", "web_auth_tokens", "support_grants",
             ] {
                 try await connection.execute("DELETE FROM \(table) WHERE container = ? AND user_record_name = ?", binds)
             }

@@ -553,6 +553,25 @@ enum SQLMigrations {
                 "CREATE INDEX console_audit_by_time ON console_audit (at)",
             ]
         },
+        // Users' grants of support access (time-boxed consent to read their data in the console)
+        // and the reads made under them, which the user can list: numbered per grant, as
+        // several reads may share a millisecond.
+        Migration(version: 23) { _ in
+            [
+                """
+                CREATE TABLE support_grants (
+                    grant_id TEXT PRIMARY KEY, container TEXT NOT NULL, environment TEXT NOT NULL, user_record_name TEXT NOT NULL,
+                    zone_name TEXT, created_at BIGINT NOT NULL, expires_at BIGINT NOT NULL, revoked_at BIGINT)
+                """,
+                "CREATE INDEX support_grants_by_user ON support_grants (container, environment, user_record_name, created_at)",
+                """
+                CREATE TABLE support_reads (
+                    grant_id TEXT NOT NULL, position BIGINT NOT NULL, at BIGINT NOT NULL, operator_email TEXT NOT NULL,
+                    what TEXT NOT NULL)
+                """,
+                "CREATE INDEX support_reads_by_grant ON support_reads (grant_id, position)",
+            ]
+        },
     ]
 
     /// Brings the schema up to the latest version (or to `through`, for tests of an upgrade).

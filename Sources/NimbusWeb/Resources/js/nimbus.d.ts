@@ -35,6 +35,17 @@ export interface CKRecord {
   [extra: string]: unknown;
 }
 
+/** A grant of support access (an extension), with the reads operators made under it. */
+export interface SupportGrant {
+  grantID: string;
+  zoneName?: string;
+  createdAt: number;
+  expiresAt: number;
+  revokedAt?: number;
+  live: boolean;
+  reads: Array<{ at: number; operator: string; what: string }>;
+}
+
 /** An asset field's value as read: its checksum, size and a download URL with `${f}`. */
 export interface AssetValue {
   fileChecksum: string;
@@ -134,6 +145,9 @@ export class Container {
   updateAccount(fields: { name?: string; discoverable?: boolean }): Promise<Record<string, unknown>>;
   fetchSessions(): Promise<Array<Record<string, unknown>>>;
   deleteAccount(): Promise<{ zonesDeleted: number; sharesLeft: number }>;
+  grantSupportAccess(options?: { hours?: number; zoneName?: string }): Promise<SupportGrant[]>;
+  fetchSupportAccess(): Promise<SupportGrant[]>;
+  revokeSupportAccess(grantID: string): Promise<SupportGrant[]>;
   fetchCurrentUser(): Promise<UserIdentity>;
   discoverUserIdentityWithEmailAddress(emailAddress: string): Promise<UserIdentity | null>;
 

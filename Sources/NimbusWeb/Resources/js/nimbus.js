@@ -487,6 +487,27 @@ export class Container {
     return answer.users?.[0] ?? null;
   }
 
+  // MARK: Support access (an extension)
+
+  /**
+   * Lets the server's operators read the signed-in person's data in the console for `hours`
+   * (1 to 168; 24 by default), all of it or one zone of their private database. Every read is
+   * recorded: `fetchSupportAccess()` lists them. Answers with the person's grants, newest first.
+   */
+  async grantSupportAccess({ hours, zoneName } = {}) {
+    return (await this.request(`${this.containerPath}/private/users/support/grant`, { hours, zoneName })).grants;
+  }
+
+  /** The signed-in person's support grants, newest first, each with the reads made under it. */
+  async fetchSupportAccess() {
+    return (await this.request(`${this.containerPath}/private/users/support/list`, {}, { idempotent: true })).grants;
+  }
+
+  /** Ends a support grant: operators' reads under it stop at once. */
+  async revokeSupportAccess(grantID) {
+    return (await this.request(`${this.containerPath}/private/users/support/revoke`, { grantID })).grants;
+  }
+
   // MARK: Sharing outside a database
 
   /** What a share URL's short GUID is to the caller (`records/resolve`), without joining it. */
