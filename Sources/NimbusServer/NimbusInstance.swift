@@ -228,7 +228,7 @@ public struct NimbusInstance: Sendable {
     /// Users' grants of support access, and the console's reads under them (it keeps no state
     /// of its own).
     public var support: SupportAccessService {
-        SupportAccessService(store: store, database: database, clock: clock, logger: logger)
+        SupportAccessService(store: store, database: database, inbox: store, clock: clock, logger: logger)
     }
 
     /// Where push tokens are kept.

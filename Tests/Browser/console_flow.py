@@ -201,6 +201,8 @@ def main():
         ada.driver.get(user_page)
         ada.click(ada.driver.find_element(By.LINK_TEXT, "Read their data"))
         ada.heading("Data under a support grant")
+        assert "No subscriptions." in ada.text() and "Latest notifications" in ada.text(), ada.text()
+        ada.shot("support-overview")
         ada.click(ada.driver.find_element(By.LINK_TEXT, "Diary"))
         ada.wait(expected_conditions.text_to_be_present_in_element((By.CSS_SELECTOR, "main table"), "The printer is jammed again"), "the record under the grant")
         ada.shot("support-records")

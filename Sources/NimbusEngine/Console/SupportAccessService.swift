@@ -23,13 +23,16 @@ public final class SupportAccessService: Sendable {
 
     let store: any SupportAccessStore
     let database: DatabaseService
+    /// Where the user's notifications are, for the account view.
+    let inbox: any NotificationStore
     let clock: any NimbusClock
     let logger: Logger
 
     /// Creates the service.
-    public init(store: any SupportAccessStore, database: DatabaseService, clock: any NimbusClock, logger: Logger) {
+    public init(store: any SupportAccessStore, database: DatabaseService, inbox: any NotificationStore, clock: any NimbusClock, logger: Logger) {
         self.store = store
         self.database = database
+        self.inbox = inbox
         self.clock = clock
         self.logger = logger
     }
@@ -122,27 +125,33 @@ public final class SupportAccessService: Sendable {
         }
     }
 
-    /// The zones an operator may read under the user's live grant: their private zones (or
-    /// the granted one) and, for a grant of all their data, the zones shared with them. The
-    /// read is recorded.
+    /// What an operator may read under the user's live grant, at a glance: their private
+    /// zones (or the granted one) and, for a grant of all their data, the zones shared with
+    /// them and their account (shares, subscriptions, latest notifications). One read, recorded.
     /// - Throws: `.permissionFailure` without a live grant.
-    public func zones(of user: String, in environment: ContainerEnvironment, reader: OperatorAccount) async throws(NimbusError)
-        -> (grant: SupportGrant, zones: [SupportedZone])
+    public func overview(of user: String, in environment: ContainerEnvironment, reader: OperatorAccount) async throws(NimbusError)
+        -> SupportOverview
     {
         let grant = try await requireGrant(of: user, in: environment)
         let caller = Self.caller(user, environment)
         var zones = try await database.zones(access: DatabaseAccess(caller: caller, scope: .private)).map {
             SupportedZone(scope: .private, zoneID: $0.zoneID)
         }
+        var account: SupportAccountView?
         if let only = grant.zoneName {
             zones = zones.filter { $0.zoneID.zoneName == only }
         } else {
             zones += try await database.zones(access: DatabaseAccess(caller: caller, scope: .shared)).map {
                 SupportedZone(scope: .shared, zoneID: $0.zoneID)
             }
+            account = try await accountView(of: user, in: environment)
         }
-        try await recordRead(grant, reader: reader, what: "the list of zones")
-        return (grant, zones)
+        try await recordRead(
+            grant,
+            reader: reader,
+            what: account == nil ? "the list of zones" : "the list of zones, shares, subscriptions and latest notifications"
+        )
+        return SupportOverview(grant: grant, zones: zones, account: account)
     }
 
     /// A page of the records of one zone the user's live grant covers, in change order. The
@@ -173,7 +182,7 @@ public final class SupportAccessService: Sendable {
 
     // MARK: - Private
 
-    private func requireGrant(of user: String, in environment: ContainerEnvironment) async throws(NimbusError) -> SupportGrant {
+    func requireGrant(of user: String, in environment: ContainerEnvironment) async throws(NimbusError) -> SupportGrant {
         guard let grant = try await liveGrant(of: user, in: environment) else {
             throw NimbusError(
                 .permissionFailure,
@@ -183,7 +192,7 @@ public final class SupportAccessService: Sendable {
         return grant
     }
 
-    private func recordRead(_ grant: SupportGrant, reader: OperatorAccount, what: String) async throws(NimbusError) {
+    func recordRead(_ grant: SupportGrant, reader: OperatorAccount, what: String) async throws(NimbusError) {
         let now = clock.millisecondsSince1970
         do {
             try await store.recordSupportRead(
@@ -209,9 +218,19 @@ public final class SupportAccessService: Sendable {
         return user
     }
 
-    private static func caller(_ user: String, _ environment: ContainerEnvironment) -> Caller {
+    static func caller(_ user: String, _ environment: ContainerEnvironment) -> Caller {
         Caller(container: environment.container, environment: environment.environment, kind: .user, userRecordName: user)
     }
+}
+
+/// What the console's support page shows first.
+public struct SupportOverview: Sendable, Hashable {
+    /// The live grant it was read under.
+    public var grant: SupportGrant
+    /// The zones the grant covers.
+    public var zones: [SupportedZone]
+    /// Their shares, subscriptions and notifications, for a grant of all their data.
+    public var account: SupportAccountView?
 }
 
 /// A grant and the reads made under it: what the user lists.

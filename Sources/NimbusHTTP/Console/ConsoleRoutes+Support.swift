@@ -61,8 +61,11 @@ extension ConsoleRoutes {
                 values["next"] = userPath + "/data?" + (next.percentEncodedQuery ?? "")
             }
         } else {
-            let read = try await services.support.zones(of: user, in: environment, reader: session.account)
+            let read = try await services.support.overview(of: user, in: environment, reader: session.account)
             grant = read.grant
+            if let account = read.account {
+                values["account"] = try await accountValues(account, session, environment, user: user, query: query, userPath: userPath)
+            }
             values["hasZones"] = !read.zones.isEmpty
             values["noZones"] = read.zones.isEmpty
             values["zones"] = read.zones.map { zone -> [String: Any] in
@@ -74,13 +77,98 @@ extension ConsoleRoutes {
                 return [
                     "database": zone.scope.rawValue,
                     "zoneName": zone.zoneID.zoneName,
-                    "owner": zone.scope == .shared ? zone.zoneID.ownerRecordName : "",
+                    "owner": zone.scope == .shared ? zone.zoneID.ownerRecordName : "the user",
                     "link": userPath + "/data?" + (link.percentEncodedQuery ?? ""),
                 ]
             }
         }
         values["grant"] = Self.grantText(grant)
         return templates.page("support", values)
+    }
+
+    /// The account part of the support page: shares, subscriptions with the rules' dry run,
+    /// and the latest notifications.
+    private func accountValues(
+        _ view: SupportAccountView,
+        _ session: ConsoleSession,
+        _ environment: ContainerEnvironment,
+        user: String,
+        query: FormBody,
+        userPath: String
+    ) async throws(NimbusError) -> [String: Any] {
+        var values: [String: Any] = ["action": userPath + "/data"]
+        values["shares"] = view.shares.map { located -> [String: Any] in
+            [
+                "zone": located.zoneName,
+                "owner": located.tenant.owner == user ? "the user" : located.tenant.owner,
+                "root": located.share.rootRecordName ?? "the whole zone",
+                "public": located.share.publicPermission.rawValue,
+                "participants": located.share.participants.map { participant in
+                    let who = participant.name ?? participant.lookupInfo.map { "\($0)" } ?? participant.userRecordName ?? participant.participantID
+                    return "\(who) (\(participant.role.rawValue), \(participant.permission.rawValue), \(participant.acceptance.rawValue))"
+                }
+                .joined(separator: "; "),
+                "link": located.link == nil ? "no" : "yes",
+            ]
+        }
+        values["subscriptions"] = view.subscriptions.map { scope, subscription -> [String: Any] in
+            let watches: String
+            switch subscription.kind {
+            case .query(let query, let zoneID, let firesOn, _):
+                let on = firesOn.sorted().map(\.rawValue).joined(separator: ", ")
+                watches = "\(query.recordType) records in \(zoneID?.zoneName ?? "every zone") on \(on)"
+            case .zone(let zoneID): watches = "zone \(zoneID.zoneName)"
+            case .database: watches = "the whole database"
+            }
+            return [
+                "database": scope.rawValue,
+                "id": subscription.subscriptionID,
+                "value": scope.rawValue + "|" + subscription.subscriptionID,
+                "watches": watches,
+                "rules": subscription.rules.isEmpty ? "none" : subscription.rules.map(\.name).joined(separator: ", "),
+                "selected": query["subscription"] == scope.rawValue + "|" + subscription.subscriptionID,
+            ]
+        }
+        values["hasSubscriptions"] = !view.subscriptions.isEmpty
+        values["hasShares"] = !view.shares.isEmpty
+        values["hasNotifications"] = !view.notifications.isEmpty
+        values["notifications"] = view.notifications.map { entry -> [String: Any] in
+            let payload = String(decoding: entry.payload, as: UTF8.self)
+            return [
+                "sequence": entry.sequence,
+                "at": ConsoleFormat.time(entry.createdAt, seconds: true),
+                "payload": payload.count > 200 ? payload.prefix(199) + "…" : payload,
+            ]
+        }
+        values["record"] = query["record"] ?? ""
+        values["explainZone"] = query["explainZone"] ?? ""
+        if let chosen = query["subscription"], let bar = chosen.firstIndex(of: "|"), let recordName = query["record"], !recordName.isEmpty {
+            guard let scope = DatabaseScope(parsing: chosen[..<bar]) else { throw .badRequest("no such database") }
+            // A zone of the shared database is named with its owner: `Zone:_owner`.
+            let zoneText = (query["explainZone"] ?? "").trimmingCharacters(in: .whitespaces)
+            let zoneParts = zoneText.split(separator: ":", maxSplits: 1).map(String.init)
+            do {
+                let explanation = try await services.support.explain(
+                    of: user,
+                    in: environment,
+                    scope: scope,
+                    subscriptionID: String(chosen[chosen.index(after: bar)...]),
+                    recordName: recordName,
+                    zoneID: zoneParts.first.map { ZoneID(zoneName: $0, ownerRecordName: zoneParts.count > 1 ? zoneParts[1] : user) },
+                    reader: session.account
+                )
+                values["explanation"] = [
+                    "summary": explanation.fires
+                        ? "A change to \(recordName) would notify them: \(explanation.decision.rawValue)"
+                            + (explanation.rule.map { ", by the rule \($0)" } ?? "") + "."
+                        : "A change to \(recordName) would not notify them through this subscription.",
+                    "steps": explanation.steps,
+                ]
+            } catch  where error.code == .unknownItem || error.code == .zoneNotFound || error.code == .badRequest {
+                values["explainProblem"] = error.reason
+            }
+        }
+        return values
     }
 
     /// A grant in words: what it covers and until when.

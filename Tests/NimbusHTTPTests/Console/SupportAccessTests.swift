@@ -115,6 +115,56 @@ struct SupportAccessTests {
         }
     }
 
+    @Test("under a grant of all their data, the console shows their subscriptions and runs their dry run; a grant of one zone does not")
+    func subscriptionsAndDryRun() async throws {
+        try await HTTPFixture.with { f, client in
+            try await Self.aliceWrites(f, client)
+            let subscription = try await client.send(
+                .post,
+                f.path("subscriptions/modify", user: f.alice.webAuthToken),
+                json: """
+                    {"operations": [{"operationType": "create", "subscription": {"subscriptionType": "zone", "subscriptionID": "diary-watch",
+                      "zoneID": {"zoneName": "Diary"}, "notificationInfo": {"alertBody": "Diary changed"}}}]}
+                    """
+            )
+            #expect(subscription.status == .ok)
+            let entries = try await client.send(
+                .post,
+                f.path("records/query", user: f.alice.webAuthToken),
+                json: #"{"zoneID":{"zoneName":"Diary"},"query":{"recordType":"Entry"}}"#
+            )
+            let recordName = try #require((try entries.json["records"] as? [[String: Any]])?.first?["recordName"] as? String)
+            let admin = try await ConsoleTests.session(f, email: "admin@example.com", role: .admin)
+            let user = f.alice.user.userRecordName
+
+            // A grant of one zone: the zone's records, not her account.
+            #expect(try await Self.support(f, client, "grant", #"{"hours":1,"zoneName":"Diary"}"#).status == .ok)
+            let narrow = String(buffer: try await client.browse(.get, Self.base + user + "/data", cookie: admin).body)
+            #expect(narrow.contains("Diary") && !narrow.contains("diary-watch"))
+            let refused = try await client.browse(
+                .get,
+                Self.base + user + "/data?subscription=private%7Cdiary-watch&record=\(recordName)&explainZone=Diary",
+                cookie: admin
+            )
+            #expect(!String(buffer: refused.body).contains("would notify"))
+
+            // A grant of all her data: the subscription, and its dry run.
+            #expect(try await Self.support(f, client, "grant", #"{"hours":1}"#).status == .ok)
+            let page = String(buffer: try await client.browse(.get, Self.base + user + "/data", cookie: admin).body)
+            #expect(page.contains("diary-watch") && page.contains("zone Diary"))
+            let dryRun = String(
+                buffer: try await client.browse(
+                    .get,
+                    Self.base + user + "/data?subscription=private%7Cdiary-watch&record=\(recordName)&explainZone=Diary",
+                    cookie: admin
+                ).body
+            )
+            #expect(dryRun.contains("A change to \(recordName) would notify them: visible"), "\(dryRun)")
+            let reads = try await f.instance.operators.auditLog().filter { $0.action == "support.read" }.map(\.target)
+            #expect(reads.contains("a dry run of subscription diary-watch on record \(recordName)"))
+        }
+    }
+
     @Test("bad grants are 4xx and keep nothing: hours out of range, a zone the user does not have, no signed-in user")
     func badGrants() async throws {
         try await HTTPFixture.with { f, client in
