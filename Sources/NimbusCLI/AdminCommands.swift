@@ -85,7 +85,7 @@ struct KeyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "key",
         abstract: "Manage server-to-server keys.",
-        subcommands: [Add.self, Webhook.self]
+        subcommands: [Add.self, List.self, Revoke.self, Webhook.self]
     )
 
     /// `nimbus key add --container ID --public-key FILE.pem`: prints the key ID.
@@ -112,6 +112,49 @@ struct KeyCommand: AsyncParsableCommand {
                 try await instance.accounts.addServerKey(publicKeyPEM: String(decoding: pem, as: UTF8.self), container: container)
             }
             Output.print(json: json, ["keyID": keyID])
+        }
+    }
+
+    /// `nimbus key list --container ID`: the container's keys, oldest first.
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List a container's server-to-server keys, oldest first.")
+
+        @OptionGroup var data: DataOptions
+        @Option(help: "The container.") var container: String
+        @Flag(help: "Print one JSON object.") var json = false
+
+        func run() async throws {
+            let keys = try await Admin.run(data) { instance in try await instance.accounts.serverKeys(ofContainer: container) }
+            if json {
+                Output.printJSON([
+                    "keys": keys.map { ["keyID": $0.key.keyID, "actsAs": $0.key.userRecordName, "createdAt": $0.createdAt] as [String: Any] }
+                ])
+                return
+            }
+            if keys.isEmpty { print("No server-to-server keys in \(container).") }
+            for entry in keys {
+                let created = Date(timeIntervalSince1970: Double(entry.createdAt) / 1000).ISO8601Format()
+                print("\(entry.key.keyID)  \(created)  acts as \(entry.key.userRecordName)")
+            }
+        }
+    }
+
+    /// `nimbus key revoke KEY_ID --container ID`: requests signed with it fail from then on.
+    struct Revoke: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Revoke a server-to-server key.",
+            discussion: "A running server stops taking it within five seconds."
+        )
+
+        @OptionGroup var data: DataOptions
+        @Argument(help: "The key ID (`nimbus key list`).") var keyID: String
+        @Option(help: "The container the key belongs to.") var container: String
+        @OptionGroup var confirmation: Confirmation
+
+        func run() async throws {
+            try confirmation.confirm("revoke the server-to-server key \(keyID) of \(container)")
+            try await Admin.run(data) { instance in try await instance.accounts.revokeServerKey(id: keyID, ofContainer: container) }
+            print("Revoked \(keyID).")
         }
     }
 }

@@ -10,6 +10,7 @@ import HummingbirdWebSocket
 public import Logging
 import Metrics
 public import NIOCore
+import NimbusAPNs
 import NimbusEngine
 public import NimbusHTTP
 import NimbusModel
@@ -114,7 +115,16 @@ public enum NimbusServer {
                 apps: instance.configuration.apps,
                 accessLog: instance.configuration.accessLog,
                 pagesDirectory: instance.configuration.pagesDirectory,
-                recentRequests: recentRequests
+                recentRequests: recentRequests,
+                pushSettings: instance.configuration.apns.map { apns in
+                    [
+                        ConsoleSetting(label: "Signing key", value: "set (its ID \(apns.keyID))"),
+                        ConsoleSetting(label: "Team ID", value: apns.teamID),
+                        ConsoleSetting(label: "Topic", value: apns.topic ?? "each container's ID without iCloud."),
+                        ConsoleSetting(label: "Development endpoint", value: apns.developmentURL),
+                        ConsoleSetting(label: "Production endpoint", value: apns.productionURL),
+                    ]
+                }
             ),
             metrics: HTTPMetrics(
                 factory: PrometheusMetricsFactory(registry: registry),

@@ -64,6 +64,12 @@ public protocol AccountStore: ContactStore, SignInStore {
     /// Returns a registered server-to-server key.
     func serverKey(id keyID: String) async throws -> ServerKeyRecord?
 
+    /// A container's server-to-server keys with when each was registered, oldest first.
+    func serverKeys(ofContainer container: String) async throws -> [(key: ServerKeyRecord, createdAt: Int64)]
+
+    /// Removes a container's server-to-server key; whether it was there.
+    func deleteServerKey(id keyID: String, ofContainer container: String) async throws -> Bool
+
     /// Returns a container's settings (all unset if none were saved).
     func containerSettings(_ container: String) async throws -> ContainerSettings
 

@@ -372,6 +372,16 @@ struct ServeAndAdminTests {
             )
             #expect(key.status == 0, "\(key.stderr)")
             #expect(key.stdout.contains("keyID"))
+            let keyID = String(key.stdout.split(separator: " ").last ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+            let keys = try await NimbusBinary.run(["key", "list", "--container", "iCloud.e2e"] + data.options)
+            #expect(keys.stdout.contains(keyID) && keyID.count == 64, "\(keys.stdout)")
+            // Revoking asks first; without a terminal, it says to pass --yes and changes nothing.
+            let unconfirmed = try await NimbusBinary.run(["key", "revoke", keyID, "--container", "iCloud.e2e"] + data.options)
+            #expect(unconfirmed.status != 0 && unconfirmed.stderr.contains("--yes"))
+            let revoked = try await NimbusBinary.run(["key", "revoke", keyID, "--container", "iCloud.e2e", "--yes"] + data.options)
+            #expect(revoked.status == 0, "\(revoked.stderr)")
+            let emptied = try await NimbusBinary.run(["key", "list", "--container", "iCloud.e2e"] + data.options)
+            #expect(emptied.stdout.contains("No server-to-server keys"), "\(emptied.stdout)")
 
             // The running server sees what the admin commands wrote.
             let current = try await runProcess(

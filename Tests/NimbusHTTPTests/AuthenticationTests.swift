@@ -148,6 +148,29 @@ struct AuthenticationTests {
         }
     }
 
+    @Test("server-to-server: the console lists a key and an administrator revokes it; signed requests then fail at once")
+    func revokedServerKey() async throws {
+        try await HTTPFixture.with { f, client in
+            let key = try await OpenSSLKey.make()
+            let keyID = try await f.instance.accounts.addServerKey(publicKeyPEM: key.publicKeyPEM, container: HTTPFixture.container)
+            let path = "/database/1/\(HTTPFixture.container)/development/public/zones/list"
+            #expect(try await client.send(.post, path, json: "{}", headers: try signed(key, keyID: keyID, path: path, body: "{}")).status == .ok)
+
+            let admin = try await ConsoleTests.session(f, email: "admin@example.com", role: .admin)
+            let page = try await client.browse(.get, "/console/containers/\(HTTPFixture.container)/development", cookie: admin)
+            #expect(String(buffer: page.body).contains(keyID))
+            let csrf = try #require(ConsoleTests.csrf(in: page))
+            let revoke = "/console/containers/\(HTTPFixture.container)/development/server-keys/\(keyID)/revoke"
+            #expect(try await client.browse(.post, revoke, form: "csrf=\(csrf)", cookie: admin).status == .seeOther)
+            let refused = try await client.send(.post, path, json: "{}", headers: try signed(key, keyID: keyID, path: path, body: "{}"))
+            #expect(refused.status == .unauthorized)
+            #expect(try await f.instance.accounts.serverKeys(ofContainer: HTTPFixture.container).isEmpty)
+            #expect(try await f.instance.operators.auditLog().contains { $0.action == "server-key.revoke" && $0.target == keyID })
+            // Revoking it again: no such key.
+            #expect(try await client.browse(.post, revoke, form: "csrf=\(csrf)", cookie: admin).status == .notFound)
+        }
+    }
+
     @Test("server-to-server: a request signed with an openssl key acts on the public database as the key's creator")
     func signedRequests() async throws {
         try await HTTPFixture.with { f, client in

@@ -202,15 +202,18 @@ extension AccountService {
         }
     }
 
+    /// Server keys are cached for a few seconds, as API tokens are: a key revoked on another
+    /// instance stops working here within that time.
     private func serverKey(_ keyID: String) async throws(NimbusError) -> ServerKeyRecord? {
-        if let cached = cache.withLock({ $0.serverKeys[keyID] }) { return cached }
+        let time = clock.millisecondsSince1970
+        if let entry = cache.withLock({ $0.serverKeys[keyID] }), time - entry.cachedAt < 5_000 { return entry.value }
         let found: ServerKeyRecord?
         do {
             found = try await store.serverKey(id: keyID)
         } catch {
             throw internalError(error)
         }
-        if let found { cache.withLock { $0.serverKeys[keyID] = found } }
+        cache.withLock { $0.serverKeys[keyID] = found.map { .init(value: $0, cachedAt: time) } }
         return found
     }
 

@@ -190,7 +190,7 @@ public final class AccountService: Sendable {
         return token
     }
 
-    private func requireContainer(_ container: String) async throws(NimbusError) {
+    func requireContainer(_ container: String) async throws(NimbusError) {
         do {
             if try await store.developer(ofContainer: container) != nil { return }
         } catch {
@@ -212,6 +212,6 @@ struct CredentialCache: Sendable {
     }
 
     var apiTokens: [TokenDigest: Entry<ContainerEnvironment>] = [:]
-    var serverKeys: [String: ServerKeyRecord] = [:]
+    var serverKeys: [String: Entry<ServerKeyRecord>] = [:]
     var webAuthTokens: [TokenDigest: Entry<WebAuthTokenRecord>] = [:]
 }

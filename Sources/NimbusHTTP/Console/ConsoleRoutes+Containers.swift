@@ -82,6 +82,12 @@ extension ConsoleRoutes {
             "userQuotaMB": settings.userQuotaBytes.map { String($0 / 1_000_000) } ?? "",
             "assetMaxMB": settings.maximumAssetBytes.map { String($0 / 1_000_000) } ?? "",
         ]
+        let serverKeys = try await services.accounts.serverKeys(ofContainer: environment.container)
+        values["hasServerKeys"] = !serverKeys.isEmpty
+        values["serverKeys"] = serverKeys.map { entry -> [String: Any] in
+            ["id": entry.key.keyID, "actsAs": entry.key.userRecordName, "created": ConsoleFormat.time(entry.createdAt)]
+        }
+        if let push = pushSettings { values["apns"] = push.map { ["label": $0.label, "value": $0.value] } }
         values["search"] = search ?? ""
         values["tokens"] = tokens.map { token -> [String: Any] in
             ["id": String(token.hash.prefix(12)), "created": ConsoleFormat.time(token.createdAt)]
@@ -145,6 +151,13 @@ extension ConsoleRoutes {
         return redirect(containerPath(environment) + "?notice=token-revoked")
     }
 
+    /// `POST .../server-keys/{key ID}/revoke`: requests signed with the key fail from now on.
+    func revokeServerKey(_ session: ConsoleSession, _ environment: ContainerEnvironment, keyID: String) async throws(NimbusError) -> Response {
+        try await services.accounts.revokeServerKey(id: keyID, ofContainer: environment.container)
+        try await services.operators.audit(session.account, "server-key.revoke", container: environment.container, target: keyID)
+        return redirect(containerPath(environment) + "?notice=server-key-revoked")
+    }
+
     /// `POST .../users/{user}/{disable|enable|sign-out}`.
     func changeUser(_ session: ConsoleSession, _ environment: ContainerEnvironment, user: String, action: String) async throws(NimbusError)
         -> Response
@@ -167,6 +180,7 @@ extension ConsoleRoutes {
     /// cannot put words in the console's mouth.
     private static let notices = [
         "token-revoked": "The API token is revoked: requests with it fail from now on.",
+        "server-key-revoked": "The server-to-server key is revoked: requests signed with it fail from now on.",
         "user-disable": "The user is disabled: their sessions ended and they cannot sign in.",
         "user-enable": "The user can sign in again.",
         "user-sign-out": "The user is signed out on every device.",

@@ -29,6 +29,8 @@ struct ConsoleRoutes: Sendable {
     let recentRequests: RecentRequestLog?
     /// Derives the forms' CSRF values from session secrets.
     let csrfKey: SymmetricKey
+    /// The server's push settings as the console shows them; `nil` without APNs.
+    let pushSettings: [ConsoleSetting]?
 
     /// Form posts are a few fields.
     static let maximumFormBytes = 16 * 1024
@@ -104,6 +106,13 @@ struct ConsoleRoutes: Sendable {
             "/console/containers/:container/:environment/api-tokens/:token/revoke",
             post: { _, context, session, _ in
                 try await revokeAPIToken(session, try await environment(context), hashPrefix: context.parameters.get("token") ?? "")
+            }
+        )
+        signedIn(
+            router,
+            "/console/containers/:container/:environment/server-keys/:key/revoke",
+            post: { _, context, session, _ in
+                try await revokeServerKey(session, try await environment(context), keyID: context.parameters.get("key") ?? "")
             }
         )
         signedIn(

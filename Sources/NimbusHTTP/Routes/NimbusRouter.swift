@@ -38,6 +38,8 @@ public enum NimbusRouter {
         public var pagesDirectory: String?
         /// The latest log lines by request, for the console's request page; `nil`: none kept.
         public var recentRequests: RecentRequestLog?
+        /// The server's push settings as the console shows them (no secret); `nil`: no APNs.
+        public var pushSettings: [ConsoleSetting]?
 
         /// Creates a configuration.
         public init(
@@ -47,7 +49,8 @@ public enum NimbusRouter {
             apps: [WebApp] = [],
             accessLog: Bool = true,
             pagesDirectory: String? = nil,
-            recentRequests: RecentRequestLog? = nil
+            recentRequests: RecentRequestLog? = nil,
+            pushSettings: [ConsoleSetting]? = nil
         ) {
             self.maximumBodySize = maximumBodySize
             self.publicAddress = publicAddress
@@ -56,6 +59,7 @@ public enum NimbusRouter {
             self.accessLog = accessLog
             self.pagesDirectory = pagesDirectory
             self.recentRequests = recentRequests
+            self.pushSettings = pushSettings
         }
     }
 
@@ -111,7 +115,8 @@ public enum NimbusRouter {
                     for: Array("nimbus console csrf".utf8),
                     using: SymmetricKey(data: configuration.serverKey)
                 )
-            )
+            ),
+            pushSettings: configuration.pushSettings
         ).add(to: router)
         NotificationRoutes(services: services, bodies: bodies).add(to: router)
         AuthRoutes(services: services, bodies: bodies).add(to: router)

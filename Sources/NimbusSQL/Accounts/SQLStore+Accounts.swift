@@ -234,6 +234,24 @@ extension SQLStore: AccountStore {
         }
     }
 
+    public func serverKeys(ofContainer container: String) async throws -> [(key: ServerKeyRecord, createdAt: Int64)] {
+        try await database.readStatement(
+            "SELECT key_id, container, public_key_pem, user_record_name, created_at FROM server_keys WHERE container = ? ORDER BY created_at, key_id",
+            [.text(container)]
+        ).map { row in
+            (ServerKeyRecord(keyID: row.string(0), container: row.string(1), publicKeyPEM: row.string(2), userRecordName: row.string(3)), row.int(4))
+        }
+    }
+
+    public func deleteServerKey(id keyID: String, ofContainer container: String) async throws -> Bool {
+        try await database.write { connection in
+            try await !connection.query(
+                "DELETE FROM server_keys WHERE key_id = ? AND container = ? RETURNING key_id",
+                [.text(keyID), .text(container)]
+            ).isEmpty
+        }
+    }
+
     static let webAuthTokenColumns =
         "token_hash, container, user_record_name, issued_at, expires_at, lifetime, replaces, session_id, device"
 
