@@ -7,6 +7,7 @@
 public import Logging
 public import NimbusModel
 public import NimbusStore
+import Synchronization
 
 /// The console's operators: adding them, their one-time set-up links, signing in and out, and
 /// the audit log of what they change.
@@ -27,6 +28,8 @@ public final class OperatorService: Sendable {
     let logger: Logger
     /// Failed sign-ins per address and per client: ten in fifteen minutes.
     private let failures = AttemptThrottle(limit: 10, window: 15 * 60 * 1000)
+    /// The latest count of storage by container.
+    private let storageCount = Mutex<(figures: [ContainerStorage], countedAt: Int64)?>(nil)
 
     /// Creates the service.
     public init(store: any OperatorStore, hasher: PasswordHasher, clock: any NimbusClock, logger: Logger) {
@@ -260,6 +263,24 @@ public final class OperatorService: Sendable {
     public func footprint(of user: String, in environment: ContainerEnvironment) async throws(NimbusError) -> UserFootprint {
         do {
             return try await store.footprint(of: user, in: environment, now: clock.millisecondsSince1970)
+        } catch {
+            throw .fromStore(error, logger: logger)
+        }
+    }
+
+    /// How long a count of storage by container is shown before it is counted again: counting
+    /// reads every record.
+    public static let storageCountLifetime: Int64 = 5 * 60 * 1000
+
+    /// How much each container environment holds, as quotas count it, and when it was counted
+    /// (at most ``storageCountLifetime`` ago).
+    public func storageByContainer() async throws(NimbusError) -> (figures: [ContainerStorage], countedAt: Int64) {
+        let now = clock.millisecondsSince1970
+        if let counted = storageCount.withLock({ $0 }), now - counted.countedAt < Self.storageCountLifetime { return counted }
+        do {
+            let counted = (figures: try await store.storageByContainer(), countedAt: now)
+            storageCount.withLock { $0 = counted }
+            return counted
         } catch {
             throw .fromStore(error, logger: logger)
         }

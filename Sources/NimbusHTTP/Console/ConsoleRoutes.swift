@@ -147,7 +147,7 @@ struct ConsoleRoutes: Sendable {
         signedIn(
             router,
             "/console/telemetry",
-            get: { request, _, session, _ in telemetryPage(session, span: Self.query(of: request)["span"]) }
+            get: { request, _, session, _ in try await telemetryPage(session, span: Self.query(of: request)["span"]) }
         )
         signedIn(router, "/console/audit", get: { _, _, session, _ in try await auditPage(session) })
         signedIn(router, "/console/requests", get: { request, _, session, _ in requestPage(session, id: Self.query(of: request)["id"]) })

@@ -176,6 +176,25 @@ extension SQLStore: OperatorStore {
         }
     }
 
+    public func storageByContainer() async throws -> [ContainerStorage] {
+        // Counted from what is stored, as a quota's recount does: the running counts exist only
+        // for containers with a quota.
+        try await database.readStatement(
+            """
+            SELECT container, environment, SUM(bytes), COUNT(DISTINCT owner) FROM (
+                SELECT container, environment, owner, \(database.dialect.recordSize) AS bytes FROM records WHERE is_deleted = 0
+                UNION ALL
+                SELECT container, environment, owner, size AS bytes FROM assets) stored
+            GROUP BY container, environment ORDER BY container, environment
+            """,
+            []
+        ).compactMap { row in
+            Environment(rawValue: row.string(1)).map {
+                ContainerStorage(environment: ContainerEnvironment(container: row.string(0), environment: $0), bytes: row.int(2), owners: row.int(3))
+            }
+        }
+    }
+
     private static let operatorColumns = "SELECT operator_id, email, role, password_hash, is_disabled, created_at FROM operators"
 
     private static func operatorBinds(_ account: OperatorAccount) -> [SQLValue] {

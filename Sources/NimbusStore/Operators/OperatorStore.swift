@@ -61,4 +61,9 @@ public protocol OperatorStore: Sendable {
 
     /// Every container environment, by container then environment.
     func containerEnvironments() async throws -> [ContainerEnvironment]
+
+    /// How many bytes each container environment holds (records and assets, as quotas count
+    /// them), and how many owners hold any; by container then environment. A scan of what is
+    /// stored: callers cache it.
+    func storageByContainer() async throws -> [ContainerStorage]
 }

@@ -348,6 +348,30 @@ struct ConsoleTests {
         #expect(throws: TemplateFailure.self) { try ConsoleTemplates.check(directory: broken.path) }
     }
 
+    @Test("the telemetry page shows storage by container environment, as quotas count it, counted at most every five minutes")
+    func storageByContainer() async throws {
+        try await HTTPFixture.with { f, client in
+            let admin = try await Self.session(f, email: "admin@example.com", role: .admin)
+            let empty = String(buffer: try await client.browse(.get, "/console/telemetry", cookie: admin).body)
+            #expect(empty.contains("No data stored yet."))
+            let text = String(repeating: "x", count: 200_000)
+            let saved = try await client.send(
+                .post,
+                f.path("records/modify", user: f.alice.webAuthToken),
+                json: #"{"operations":[{"operationType":"create","record":{"recordType":"Entry","fields":{"text":{"value":"\#(text)"}}}}]}"#
+            )
+            #expect(saved.status == .ok)
+            // The count is kept for five minutes: counting reads every record.
+            #expect(String(buffer: try await client.browse(.get, "/console/telemetry", cookie: admin).body).contains("No data stored yet."))
+            f.clock.advance(by: .seconds(Int(OperatorService.storageCountLifetime / 1000) + 1))
+            let page = String(buffer: try await client.browse(.get, "/console/telemetry", cookie: admin).body)
+            let pattern = /<tr><td>([^<]+)<\/td><td>development<\/td><td class="number">([0-9.]+)<\/td><td class="number">1<\/td><\/tr>/
+            let row = try #require(page.firstMatch(of: pattern))
+            #expect(String(row.1) == HTTPFixture.container)
+            #expect((Double(row.2) ?? 0) >= 0.2, "\(row.2)")
+        }
+    }
+
     // MARK: - Helpers
 
     /// A signed-in operator's cookie.
