@@ -244,6 +244,17 @@ def main():
         ada.shot("data-record")
         ada.click(ada.driver.find_element(By.LINK_TEXT, "ref → tea"))
         ada.heading("tea")
+        # An administrator edits the record's text, then deletes it after a confirmation.
+        ada.fill("field-title", "Green tea")
+        ada.submit("section[aria-labelledby=edit] form button[type=submit]")
+        ada.wait(expected_conditions.text_to_be_present_in_element((By.CSS_SELECTOR, ".notice"), "saved"), "the saved notice")
+        assert '"Green tea"' in ada.text(), ada.text()
+        ada.shot("record-edited")
+        ada.click(ada.driver.find_element(By.PARTIAL_LINK_TEXT, "Delete this record"))
+        ada.heading("Delete tea?")
+        ada.shot("record-delete-confirm")
+        ada.submit("main form button.danger")
+        ada.wait(expected_conditions.text_to_be_present_in_element((By.CSS_SELECTOR, ".notice"), "deleted"), "the deleted notice")
 
         # The schema: what deploying to production would add, then deployed.
         ada.click(ada.driver.find_element(By.LINK_TEXT, container))

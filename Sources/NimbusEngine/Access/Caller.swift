@@ -74,10 +74,15 @@ public struct DatabaseAccess: Sendable, Hashable {
     public var caller: Caller
     /// Which database the request addresses: public, private or shared.
     public var scope: DatabaseScope
+    /// An operator's change to the public database from the console, which audits it: the rule
+    /// that only a record's creator may change it does not apply. Never set for a request a
+    /// client made.
+    public var isModeration: Bool
 
     /// Creates a database access.
-    public init(caller: Caller, scope: DatabaseScope) {
+    public init(caller: Caller, scope: DatabaseScope, isModeration: Bool = false) {
         self.caller = caller
         self.scope = scope
+        self.isModeration = isModeration
     }
 }

@@ -120,6 +120,20 @@ public final class AccountService: Sendable {
         return NewUser(user: user, webAuthToken: token)
     }
 
+    /// The container's developer user: who server-to-server keys and the console's changes to
+    /// public records act as.
+    /// - Throws: `.unknownItem` for a container that does not exist.
+    public func developer(ofContainer container: String) async throws(NimbusError) -> String {
+        let found: String?
+        do {
+            found = try await store.developer(ofContainer: container)
+        } catch {
+            throw internalError(error)
+        }
+        guard let found else { throw NimbusError(.unknownItem, "no container \(container.prefix(255))") }
+        return found
+    }
+
     /// Registers a P-256 public key (SubjectPublicKeyInfo PEM) for server-to-server requests.
     /// Requests signed with it act as the container's developer user. Returns the key ID.
     public func addServerKey(publicKeyPEM: String, container: String) async throws(NimbusError) -> String {

@@ -57,7 +57,7 @@ extension DatabaseService {
             zoneID: reportedZoneID(zoneName, of: tenant),
             user: user,
             now: clock.millisecondsSince1970,
-            onlyCreatorMayChange: tenant.isPublic,
+            onlyCreatorMayChange: tenant.isPublic && !(access.isModeration && access.scope == .public),
             isAtomic: atomic && zoneName != ZoneID.defaultZoneName,
             schemas: [:],
             sharing: sharing,

@@ -33,7 +33,12 @@ extension ConsoleRoutes {
         let filterText = parameters["filter"] ?? ""
         let sortField = (parameters["sort"] ?? "").trimmingCharacters(in: .whitespaces)
         let descending = parameters["descending"] == "1"
-        var values = frame("Data · \(environment.container)", session: session, nav: "Overview")
+        var values = frame(
+            "Data · \(environment.container)",
+            session: session,
+            nav: "Overview",
+            notice: parameters["notice"] == "record-deleted" ? "The record is deleted." : nil
+        )
         values["container"] = environment.container
         values["containerPath"] = ConsoleFormat.segment(environment.container)
         values["environment"] = environment.environment.rawValue
@@ -92,7 +97,9 @@ extension ConsoleRoutes {
     }
 
     /// `GET .../data/records/{name}`: one public record, every field typed and readable.
-    func recordPage(_ session: ConsoleSession, _ environment: ContainerEnvironment, name: String) async throws(NimbusError) -> Response {
+    func recordPage(_ session: ConsoleSession, _ environment: ContainerEnvironment, name: String, notice: String? = nil)
+        async throws(NimbusError) -> Response
+    {
         let found = try await services.database.lookupRecords(
             named: [name],
             inZone: ZoneID(zoneName: ZoneID.defaultZoneName, ownerRecordName: ""),
@@ -101,7 +108,7 @@ extension ConsoleRoutes {
         guard case .success(let record)? = found.first else {
             throw NimbusError(.unknownItem, "no record \(name.prefix(255)) in the public database")
         }
-        var values = frame(name, session: session, nav: "Overview")
+        var values = frame(name, session: session, nav: "Overview", notice: notice == "record-saved" ? "The record is saved." : nil)
         values["container"] = environment.container
         values["containerPath"] = ConsoleFormat.segment(environment.container)
         values["environment"] = environment.environment.rawValue
@@ -114,6 +121,11 @@ extension ConsoleRoutes {
         values["modifiedBy"] = record.modified.userRecordName
         let fields =
             record.fields.map { ($0.key.description, $0.value, false) } + record.encryptedFields.map { ($0.key.description, $0.value, true) }
+        values["recordPath"] = recordPath(environment, record.recordID.recordName)
+        values["editable"] = record.fields.sorted { $0.key.description < $1.key.description }.filter { Self.isEditable($0.value) }.map {
+            ["name": $0.key.description, "text": Self.formText($0.value), "type": $0.value.type.rawValue]
+        }
+        values["hasEditable"] = record.fields.values.contains(where: Self.isEditable)
         values["fields"] = fields.sorted { $0.0 < $1.0 }.map { name, value, encrypted -> [String: Any] in
             var field: [String: Any] = ["name": name, "type": value.type.rawValue, "encrypted": encrypted, "value": value.readableText]
             if case .reference(let reference) = value, reference.zoneID == nil {
@@ -127,14 +139,14 @@ extension ConsoleRoutes {
     // MARK: - Helpers
 
     /// An app's anonymous caller: the public database as anyone with the API token reads it.
-    private func publicReader(_ environment: ContainerEnvironment) -> DatabaseAccess {
+    func publicReader(_ environment: ContainerEnvironment) -> DatabaseAccess {
         DatabaseAccess(
             caller: Caller(container: environment.container, environment: environment.environment, kind: .anonymous, userRecordName: nil),
             scope: .public
         )
     }
 
-    private func dataPath(_ environment: ContainerEnvironment) -> String {
+    func dataPath(_ environment: ContainerEnvironment) -> String {
         "/console/containers/\(ConsoleFormat.segment(environment.container))/\(environment.environment.rawValue)/data"
     }
 

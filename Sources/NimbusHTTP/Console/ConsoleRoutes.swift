@@ -71,13 +71,25 @@ struct ConsoleRoutes: Sendable {
         signedIn(
             router,
             "/console/containers/:container/:environment/data/records/:record",
-            get: { _, context, session, _ in
+            get: { request, context, session, _ in
                 try await recordPage(
                     session,
                     try await environment(context),
-                    name: (context.parameters.get("record") ?? "").removingPercentEncoding ?? ""
+                    name: Self.recordName(context),
+                    notice: Self.query(of: request)["notice"]
                 )
             }
+        )
+        signedIn(
+            router,
+            "/console/containers/:container/:environment/data/records/:record/edit",
+            post: { _, context, session, form in try await editRecord(session, try await environment(context), name: Self.recordName(context), form) }
+        )
+        signedIn(
+            router,
+            "/console/containers/:container/:environment/data/records/:record/delete",
+            get: { _, context, session, _ in try await deleteRecordPage(session, try await environment(context), name: Self.recordName(context)) },
+            post: { _, context, session, _ in try await deleteRecord(session, try await environment(context), name: Self.recordName(context)) }
         )
         signedIn(
             router,
@@ -212,6 +224,11 @@ struct ConsoleRoutes: Sendable {
     /// with `method="get"`.
     static func query(of request: Request) -> FormBody {
         FormBody(request.uri.query ?? "")
+    }
+
+    /// The record a path names (`.../records/{record}`), percent-decoded.
+    static func recordName(_ context: NimbusRequestContext) -> String {
+        (context.parameters.get("record") ?? "").removingPercentEncoding ?? ""
     }
 
     /// The session the request's cookie names, if it is live.

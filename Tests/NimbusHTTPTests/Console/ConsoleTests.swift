@@ -372,6 +372,50 @@ struct ConsoleTests {
         }
     }
 
+    @Test("an administrator edits a public record and deletes it; a stale page, a bad number or a read-only operator change nothing")
+    func editAndDeleteRecord() async throws {
+        try await HTTPFixture.with { f, client in
+            let saved = try await client.send(
+                .post,
+                f.path("records/modify", scope: "public", user: f.alice.webAuthToken),
+                json: #"{"operations":[{"operationType":"create","record":{"recordName":"tea","recordType":"Note","fields":\#(Self.teaFields)}}]}"#
+            )
+            #expect(saved.status == .ok)
+            let admin = try await Self.session(f, email: "admin@example.com", role: .admin)
+            let reader = try await Self.session(f, email: "reader@example.com", role: .readOnly)
+            let record = "/console/containers/\(HTTPFixture.container)/development/data/records/tea"
+            let page = try await client.browse(.get, record, cookie: admin)
+            let csrf = try #require(Self.csrf(in: page))
+            let tag = try #require(String(buffer: page.body).firstMatch(of: /name="changeTag" value="([^"]+)"/)).1
+            func title() async throws -> String? {
+                let lookup = try await client.send(.post, f.path("records/lookup", scope: "public"), json: #"{"records":[{"recordName":"tea"}]}"#)
+                let fields = (try lookup.json["records"] as? [[String: Any]])?.first?["fields"] as? [String: [String: Any]]
+                return fields?["title"]?["value"] as? String
+            }
+
+            let form = "csrf=\(csrf)&changeTag=\(tag)&field.title=Green+tea"
+            let badNumber = try await client.browse(.post, record + "/edit", form: form + "&field.count=many", cookie: admin)
+            #expect(badNumber.status == .badRequest)
+            #expect(try await title() == "Tea")
+            let edited = try await client.browse(.post, record + "/edit", form: form + "&field.count=4", cookie: admin)
+            #expect(edited.status == .seeOther)
+            #expect(try await title() == "Green tea")
+            // The page's change tag is stale now: a second edit from it is a conflict.
+            let stale = try await client.browse(.post, record + "/edit", form: form, cookie: admin)
+            #expect(stale.status == .conflict)
+
+            let readerCSRF = try #require(Self.csrf(in: try await client.browse(.get, record, cookie: reader)))
+            #expect(try await client.browse(.post, record + "/delete", form: "csrf=\(readerCSRF)", cookie: reader).status == .forbidden)
+            #expect(try await client.browse(.get, record + "/delete", cookie: admin).status == .ok)
+            #expect(try await client.browse(.post, record + "/delete", form: "csrf=\(csrf)", cookie: admin).status == .seeOther)
+            #expect(try await title() == nil)
+            let actions = try await f.instance.operators.auditLog().map(\.action)
+            #expect(actions.filter { $0 == "record.edit" }.count == 1 && actions.contains("record.delete"))
+        }
+    }
+
+    static let teaFields = #"{"title":{"value":"Tea"},"count":{"value":3}}"#
+
     // MARK: - Helpers
 
     /// A signed-in operator's cookie.
