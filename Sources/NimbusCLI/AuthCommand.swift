@@ -101,9 +101,6 @@ struct AuthCommand: AsyncParsableCommand {
         @Option(help: "The shortest password accepted.") var minimumLength: Int?
 
         func run() async throws {
-            if let minimumLength, !(6...128).contains(minimumLength) {
-                throw CommandFailure(description: "--minimum-length must be 6 to 128")
-            }
             try await AuthCommand.update(data, target) { [enable, minimumLength] settings in
                 if let enable { settings.passwordEnabled = enable }
                 if let minimumLength { settings.minimumPasswordLength = minimumLength }

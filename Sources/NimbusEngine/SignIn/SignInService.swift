@@ -87,11 +87,17 @@ public final class SignInService: Sendable {
         }
     }
 
+    /// The shortest passwords a container environment may accept.
+    public static let passwordLengths = 6...128
+
     /// Saves a container environment's sign-in settings.
     /// - Throws: `.unknownItem` if the container environment does not exist; `.badRequest` for
     ///   a provider whose issuer, or a callback URL, is not HTTPS (plain HTTP only on
-    ///   loopback).
+    ///   loopback), or a minimum password length outside ``passwordLengths``.
     public func saveSettings(_ settings: SignInSettings, for environment: ContainerEnvironment) async throws(NimbusError) {
+        guard Self.passwordLengths.contains(settings.minimumPasswordLength) else {
+            throw .badRequest("the shortest password must be \(Self.passwordLengths.lowerBound) to \(Self.passwordLengths.upperBound) characters")
+        }
         for provider in settings.providers {
             guard OpenIDURLPolicy.isAllowed(provider.issuer) else {
                 throw .badRequest("issuer \(provider.issuer) must be an https URL (plain http only on loopback)")

@@ -65,6 +65,10 @@ extension ConsoleRoutes {
             ]
             .filter(\.0).map(\.1).joined(separator: ", "),
             "minimumPasswordLength": signIn.minimumPasswordLength,
+            "passwordEnabled": signIn.passwordEnabled,
+            "emailCodeEnabled": signIn.emailCodeEnabled,
+            "anonymousEnabled": signIn.anonymousEnabled,
+            "callbackText": signIn.callbackURLs.joined(separator: "\n"),
             "callbackURLs": signIn.callbackURLs,
             // A provider's client secret and the mail server's URL (which holds its password) are
             // secrets: the console says whether they are set, never what they are.
@@ -132,6 +136,31 @@ extension ConsoleRoutes {
         return redirect(containerPath(environment) + "?notice=settings-saved")
     }
 
+    /// `POST .../sign-in`: the environment's ways in, shortest password and callback URLs (one
+    /// a line). Providers are set with `nimbus auth provider`, which takes their secrets.
+    func saveSignInSettings(_ session: ConsoleSession, _ environment: ContainerEnvironment, _ form: FormBody) async throws(NimbusError)
+        -> Response
+    {
+        var settings = try await services.signIn.settings(environment)
+        settings.passwordEnabled = form["password"] == "on"
+        settings.emailCodeEnabled = form["emailCode"] == "on"
+        settings.anonymousEnabled = form["anonymous"] == "on"
+        guard let length = Int((form["minimumPasswordLength"] ?? "").trimmingCharacters(in: .whitespaces)) else {
+            throw .badRequest("the shortest password is a whole number of characters; nothing was saved")
+        }
+        settings.minimumPasswordLength = length
+        settings.callbackURLs = (form["callbackURLs"] ?? "").split(whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        try await services.signIn.saveSettings(settings, for: environment)
+        try await services.operators.audit(
+            session.account,
+            "sign-in.configure",
+            container: environment.container,
+            target: environment.environment.rawValue
+        )
+        return redirect(containerPath(environment) + "?notice=sign-in-saved")
+    }
+
     /// `POST .../api-tokens`: another API token, shown once.
     func createAPIToken(_ session: ConsoleSession, _ environment: ContainerEnvironment) async throws(NimbusError) -> Response {
         let token = try await services.accounts.createAPIToken(for: environment)
@@ -184,6 +213,7 @@ extension ConsoleRoutes {
         "user-disable": "The user is disabled: their sessions ended and they cannot sign in.",
         "user-enable": "The user can sign in again.",
         "user-sign-out": "The user is signed out on every device.",
+        "sign-in-saved": "The sign-in settings are saved; they apply to the next sign-in.",
         "settings-saved": "The container's settings are saved; running servers apply a new quota within ten seconds.",
     ]
 }

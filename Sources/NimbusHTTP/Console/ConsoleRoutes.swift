@@ -110,6 +110,11 @@ struct ConsoleRoutes: Sendable {
         )
         signedIn(
             router,
+            "/console/containers/:container/:environment/sign-in",
+            post: { _, context, session, form in try await saveSignInSettings(session, try await environment(context), form) }
+        )
+        signedIn(
+            router,
             "/console/containers/:container/:environment/api-tokens",
             post: { _, context, session, _ in try await createAPIToken(session, try await environment(context)) }
         )

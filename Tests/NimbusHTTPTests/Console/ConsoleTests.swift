@@ -414,6 +414,37 @@ struct ConsoleTests {
         }
     }
 
+    @Test("an administrator changes an environment's ways in, password length and callback URLs; a bad value saves nothing")
+    func editSignInSettings() async throws {
+        try await HTTPFixture.with { f, client in
+            let admin = try await Self.session(f, email: "admin@example.com", role: .admin)
+            let page = "/console/containers/\(HTTPFixture.container)/development"
+            let csrf = try #require(Self.csrf(in: try await client.browse(.get, page, cookie: admin)))
+            let environment = ContainerEnvironment(container: HTTPFixture.container, environment: .development)
+            let before = try await f.instance.signIn.settings(environment)
+            let callback = "https%3A%2F%2Fapp.example.com%2Fdone"
+            for bad in [
+                "minimumPasswordLength=3&callbackURLs=", "minimumPasswordLength=ten",
+                "minimumPasswordLength=10&callbackURLs=http%3A%2F%2Fapp.example.com%2F",
+            ] {
+                let refused = try await client.browse(.post, page + "/sign-in", form: "csrf=\(csrf)&password=on&\(bad)", cookie: admin)
+                #expect(refused.status == .badRequest, "\(bad)")
+                #expect(try await f.instance.signIn.settings(environment) == before, "\(bad)")
+            }
+            let saved = try await client.browse(
+                .post,
+                page + "/sign-in",
+                form: "csrf=\(csrf)&password=on&emailCode=on&minimumPasswordLength=10&callbackURLs=\(callback)",
+                cookie: admin
+            )
+            #expect(saved.status == .seeOther)
+            let after = try await f.instance.signIn.settings(environment)
+            #expect(after.passwordEnabled && after.emailCodeEnabled && !after.anonymousEnabled)
+            #expect(after.minimumPasswordLength == 10 && after.callbackURLs == ["https://app.example.com/done"])
+            #expect(try await f.instance.operators.auditLog().contains { $0.action == "sign-in.configure" })
+        }
+    }
+
     static let teaFields = #"{"title":{"value":"Tea"},"count":{"value":3}}"#
 
     // MARK: - Helpers
