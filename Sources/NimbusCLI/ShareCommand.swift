@@ -39,16 +39,7 @@ struct ShareCommand: AsyncParsableCommand {
             if shares.isEmpty, !json { print("No shares.") }
             for located in shares {
                 let share = located.share
-                let participants = share.participants.map { participant -> [String: String] in
-                    var entry = [
-                        "role": participant.role.rawValue, "acceptance": participant.acceptance.rawValue,
-                        "permission": participant.permission.rawValue,
-                    ]
-                    entry["user"] = participant.userRecordName
-                    if case .emailAddress(let email) = participant.lookupInfo { entry["email"] = email }
-                    if case .phoneNumber(let phone) = participant.lookupInfo { entry["phone"] = phone }
-                    return entry
-                }
+                let participants = ShareParticipantTable.rows(share.participants)
                 if json {
                     Output.printJSON([
                         "owner": located.tenant.owner, "zone": located.zoneName, "share": share.recordName,
@@ -60,10 +51,7 @@ struct ShareCommand: AsyncParsableCommand {
                     print(
                         "  root: \(share.rootRecordName ?? "(whole zone)")  shortGUID: \(share.shortGUID)  public: \(share.publicPermission.rawValue)"
                     )
-                    for participant in participants {
-                        let who = participant["user"] ?? participant["email"] ?? participant["phone"] ?? "?"
-                        print("  \(who)  \(participant["role"]!)  \(participant["acceptance"]!)  \(participant["permission"]!)")
-                    }
+                    for line in ShareParticipantTable.lines(share.participants, indent: "  ") { print(line) }
                 }
             }
         }

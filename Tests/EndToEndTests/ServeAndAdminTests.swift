@@ -422,7 +422,17 @@ struct ServeAndAdminTests {
             #expect(share?["share"] as? String == "share1" && share?["root"] as? String == "list1")
             let participants = share?["participants"] as? [[String: String]] ?? []
             #expect(participants.map { $0["role"] ?? "" } == ["OWNER", "PRIVATE_USER"])
-            #expect(participants.last?["email"] == "bea@example.com" && participants.last?["acceptance"] == "PENDING")
+            #expect(participants.last?["participant"] == "bea@example.com" && participants.last?["acceptance"] == "PENDING")
+            let table = try await NimbusBinary.run(
+                ["share", "list", "--container", "iCloud.e2e", "--environment", "production", "--user", annName] + data.options
+            )
+            // The same columns as the client's share commands print, aligned.
+            let header = try #require(table.stdout.split(separator: "\n").first { $0.contains("PARTICIPANT") })
+            #expect(
+                header.trimmingCharacters(in: .whitespaces).split(separator: " ", omittingEmptySubsequences: true) == [
+                    "PARTICIPANT", "ROLE", "PERMISSION", "ACCEPTANCE",
+                ]
+            )
 
             let failure = try await NimbusBinary.run(["user", "add", "Nobody", "--container", "iCloud.missing"] + data.options)
             #expect(failure.status != 0)

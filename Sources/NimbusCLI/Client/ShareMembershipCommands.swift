@@ -69,27 +69,13 @@ struct ShareRemove: AsyncParsableCommand {
     }
 }
 
-/// How the membership commands print a saved share: one line per participant.
+/// How the membership commands print a saved share: its participants' table.
 enum ShareMembershipOutput {
     static func print(_ share: ShareInfo, json: Bool) {
-        let rows = share.participants.map { participant -> [String: String] in
-            var who = participant.userRecordName ?? ""
-            switch participant.lookupInfo {
-            case .emailAddress(let address)?: who = address
-            case .phoneNumber(let number)?: who = number
-            default: break
-            }
-            return [
-                "participant": who, "role": participant.role.rawValue, "permission": participant.permission.rawValue,
-                "acceptance": participant.acceptance.rawValue,
-            ]
-        }
         if json {
-            Output.printJSON(["share": share.recordName, "participants": rows])
+            Output.printJSON(["share": share.recordName, "participants": ShareParticipantTable.rows(share.participants)])
         } else {
-            for row in rows {
-                Swift.print("\(row["participant"] ?? "")  \(row["role"] ?? "")  \(row["permission"] ?? "")  \(row["acceptance"] ?? "")")
-            }
+            for line in ShareParticipantTable.lines(share.participants) { Swift.print(line) }
         }
     }
 }
