@@ -94,7 +94,7 @@ struct Serve: AsyncParsableCommand {
             guard FileManager.default.fileExists(atPath: pages, isDirectory: &isDirectory), isDirectory.boolValue else {
                 throw ValidationError("NIMBUS_PAGES_DIR \(pages) is not a directory")
             }
-            try ConsoleTemplates.check(directory: pages)
+            try PageTemplates.check(directory: pages)
             configuration.pagesDirectory = pages
         }
         if let port, !(0...65535).contains(port) { throw ValidationError("--port must be from 0 to 65535") }

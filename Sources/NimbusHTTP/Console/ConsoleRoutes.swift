@@ -24,7 +24,7 @@ struct ConsoleRoutes: Sendable {
     let publicAddress: PublicAddress
     let telemetry: RequestTelemetry
     /// The pages' templates.
-    let templates: ConsoleTemplates
+    let templates: PageTemplates
     /// The latest log lines by request, if the server keeps them.
     let recentRequests: RecentRequestLog?
     /// Derives the forms' CSRF values from session secrets.

@@ -9,12 +9,11 @@ import HTTPTypes
 import Hummingbird
 import NimbusWeb
 
-/// What the server's own pages share: one stylesheet (`/static/nimbus.css`) and the frame of
-/// the public pages (sign-in, share), so they look like the console and an operator brands
-/// them all at once.
+/// What the server's own pages share: one stylesheet (`/static/nimbus.css`), so the public
+/// pages (sign-in, share) look like the console and an operator brands them all at once.
 ///
-/// An operator's directory (`NIMBUS_PAGES_DIR`) may hold a `nimbus.css` and console templates
-/// (`*.mustache`) of the bundled names: those replace the bundled ones.
+/// An operator's directory (`NIMBUS_PAGES_DIR`) may hold a `nimbus.css`, which replaces the
+/// bundled one, and templates (``PageTemplates``).
 struct PageChrome: Sendable {
     /// The stylesheet's bytes, read once at start as the templates are.
     private let stylesheetBytes: [UInt8]?
@@ -42,15 +41,5 @@ struct PageChrome: Sendable {
             ],
             body: .init(byteBuffer: ByteBuffer(bytes: bytes))
         )
-    }
-
-    /// A public page: `body` in the frame, with `head` (already escaped) added to the head.
-    static func document(title: String, head: String = "", body: String) -> String {
-        """
-        <!doctype html><html lang="en"><head><meta charset="utf-8">\
-        <meta name="viewport" content="width=device-width, initial-scale=1">\
-        <title>\(HTML.escape(title))</title><link rel="stylesheet" href="\(stylesheetPath)">\(head)</head>\
-        <body><header class="bar"><span class="brand">Nimbus</span></header><main class="public">\(body)</main></body></html>
-        """
     }
 }

@@ -16,8 +16,10 @@ struct PageRoutes: Sendable {
     let publicAddress: PublicAddress
     /// Seals the sign-in page's flows.
     let flowKey: SymmetricKey
-    /// The stylesheet and frame of the server's pages.
+    /// The stylesheet of the server's pages.
     let chrome: PageChrome
+    /// The sign-in and share pages' templates.
+    let templates: PageTemplates
     /// Renders the metrics registry for `/metrics`.
     let renderMetrics: @Sendable () async -> String
 
@@ -34,13 +36,13 @@ struct PageRoutes: Sendable {
         }
         router.route("/openapi.json", methods: [.get, .head]) { _, _ in OpenAPIDocument.response() }
         router.route(RouterPath(PageChrome.stylesheetPath), methods: [.get, .head]) { [chrome] _, _ in chrome.stylesheet() }
-        SignInPage(services: services, publicAddress: publicAddress, flowKey: flowKey).add(to: router)
+        SignInPage(services: services, publicAddress: publicAddress, flowKey: flowKey, pages: SignInPageHTML(templates: templates)).add(to: router)
         router.route("/webcourier/:token", methods: [.get, .head]) { [services] request, context in
             let poll = WebCourierPoll(courier: services.courier)
             return JSONResponse.ok(try await poll.respond(to: request, token: context.parameters.get("token") ?? ""))
         }
         // A share link is opened in a browser: every method gets a page, not a JSON error.
-        let sharePage = SharePage(database: services.database, accounts: services.accounts, publicAddress: publicAddress)
+        let sharePage = SharePage(database: services.database, accounts: services.accounts, publicAddress: publicAddress, templates: templates)
         for method in [HTTPRequest.Method.get, .head, .post, .put, .delete, .patch] {
             router.on("/share/:shortGUID", method: method) { request, context in
                 let shortGUID = context.parameters.get("shortGUID") ?? ""

@@ -27,6 +27,8 @@ struct SharePage {
     let accounts: AccountService
     /// Where the server is reached, for the link a preview carries.
     let publicAddress: PublicAddress
+    /// The pages' templates (`pages/share*.mustache`).
+    let templates: PageTemplates
 
     /// The longest short GUID a link carries.
     static let maximumShortGUIDLength = 64
@@ -41,73 +43,64 @@ struct SharePage {
                 let token = FormBody(String(buffer: form))["ckWebAuthToken"]
                 return try await accept(shortGUID, token: token)
             default:
-                return Self.page(status: .methodNotAllowed, title: "Not allowed", body: "<p>Open this link in a browser.</p>")
+                return message(.methodNotAllowed, title: "Not allowed", text: "Open this link in a browser.")
             }
         } catch {
-            return Self.page(status: .serviceUnavailable, title: "Try again", body: "<p>The server could not answer just now; try again.</p>")
+            return message(.serviceUnavailable, title: "Try again", text: "The server could not answer just now; try again.")
         }
     }
 
     // MARK: - Private
 
-    private static var notFound: Response {
-        page(status: .notFound, title: "Invitation not found", body: "<p>This invitation link is not valid.</p>")
+    private var notFound: Response {
+        message(.notFound, title: "Invitation not found", text: "This invitation link is not valid.")
     }
 
     private func show(_ shortGUID: String, token: String?) async throws -> Response {
         guard let location = try await database.shareLocation(shortGUID: shortGUID) else {
-            return Self.notFound
+            return notFound
         }
         let container = location.container
         let reader = try await accounts.signedInUser(webAuthToken: token, container: container)
         guard let preview = try await database.sharePreview(shortGUID: shortGUID, reader: reader) else {
-            return Self.notFound
+            return notFound
         }
         let settings = try await accounts.containerSettings(container)
-        var body = ""
+        let title = preview.isVisible ? preview.title ?? "A shared item" : "You have been invited"
+        var values = appLinks(shortGUID, settings)
+        values["title"] = title
+        values["shortGUID"] = shortGUID
+        values["preview"] = [
+            "description": preview.isVisible
+                ? "\(preview.ownerName ?? "Someone") shared this with you." : "Open the invitation to see what was shared with you.",
+            "url": "\(publicAddress.value)/share/\(shortGUID)",
+        ]
         if preview.isVisible {
-            let title = HTML.escape(preview.title ?? "A shared item")
-            body += "<h1>\(title)</h1>"
-            if let owner = preview.ownerName { body += "<p>Shared by \(HTML.escape(owner)).</p>" }
+            var visible: [String: Any] = ["shareTitle": title]
+            if let owner = preview.ownerName { visible["owner"] = owner }
             if preview.isOwner {
-                body += "<p>You own this. People you invite open this link to join.</p>"
+                visible["isOwner"] = true
             } else if preview.status == .accepted {
-                body += "<p>You have joined.</p>"
+                visible["joined"] = true
             } else if let token, preview.mayAccept {
-                body += """
-                    <form method="post" action="/share/\(HTML.escape(shortGUID))">\
-                    <input type="hidden" name="ckWebAuthToken" value="\(HTML.escape(token))">\
-                    <button type="submit">Accept</button></form>
-                    """
+                visible["accept"] = ["token": token]
             } else if reader == nil {
-                body += signInLink(shortGUID, location: location, text: "Sign in or create an account to join")
+                values["signIn"] = signInLink(shortGUID, location: location, text: "Sign in or create an account to join")
             }
+            values["visible"] = visible
+        } else if reader == nil {
+            values["signIn"] = signInLink(shortGUID, location: location, text: "Sign in or create an account with the address you were invited at")
         } else {
-            body += "<h1>You have been invited</h1>"
-            body +=
-                reader == nil
-                ? signInLink(shortGUID, location: location, text: "Sign in or create an account with the address you were invited at")
-                : "<p>This invitation is not for this account.</p>"
+            values["notForThisAccount"] = true
         }
-        body += appLinks(shortGUID, settings)
-        return Self.page(
-            status: .ok,
-            title: preview.isVisible ? preview.title ?? "A shared item" : "You have been invited",
-            body: body,
-            preview: OpenGraph(
-                title: preview.isVisible ? preview.title ?? "A shared item" : "You have been invited",
-                description: preview.isVisible
-                    ? "\(preview.ownerName ?? "Someone") shared this with you." : "Open the invitation to see what was shared with you.",
-                url: "\(publicAddress.value)/share/\(shortGUID)"
-            )
-        )
+        return page(.ok, "share", values)
     }
 
     private func accept(_ shortGUID: String, token: String?) async throws -> Response {
         guard let location = try await database.shareLocation(shortGUID: shortGUID),
             let reader = try await accounts.signedInUser(webAuthToken: token, container: location.container)
         else {
-            return Self.page(status: .forbidden, title: "Sign in first", body: "<p>Sign in with the invited account, then open the link again.</p>")
+            return message(.forbidden, title: "Sign in first", text: "Sign in with the invited account, then open the link again.")
         }
         let access = DatabaseAccess(
             caller: Caller(container: location.container, environment: location.environment, kind: .user, userRecordName: reader),
@@ -117,56 +110,49 @@ struct SharePage {
         let results = try await database.acceptShares([ShareLookup(shortGUID: shortGUID)], access: access)
         switch results.first {
         case .success(let metadata)?:
-            let title = metadata.share.shareTitle
-            return Self.page(
-                status: .ok,
-                title: "Joined",
-                body: "<h1>You joined \(HTML.escape(title ?? "the shared item"))</h1>" + appLinks(shortGUID, settings)
-            )
+            var values = appLinks(shortGUID, settings)
+            values["title"] = "Joined"
+            values["shareTitle"] = metadata.share.shareTitle ?? "the shared item"
+            return page(.ok, "share-joined", values)
         case .failure(let error)?:
-            return Self.page(status: .forbidden, title: "Cannot join", body: "<p>\(HTML.escape(error.reason))</p>")
+            return message(.forbidden, title: "Cannot join", text: error.reason)
         case nil:
-            return Self.page(status: .forbidden, title: "Cannot join", body: "<p>This invitation cannot be accepted.</p>")
+            return message(.forbidden, title: "Cannot join", text: "This invitation cannot be accepted.")
         }
     }
 
     /// A link to the sign-in page that comes back here signed in: a person without an account
     /// signs up and accepts in one flow.
-    private func signInLink(_ shortGUID: String, location: ContainerEnvironment, text: String) -> String {
+    private func signInLink(_ shortGUID: String, location: ContainerEnvironment, text: String) -> [String: String] {
         let page = "/signin/\(location.container)/\(location.environment.rawValue)?return=" + FormEncoding.component("/share/\(shortGUID)")
-        return #"<p><a class="signin" href="\#(HTML.escape(page))">\#(HTML.escape(text))</a></p>"#
+        return ["href": page, "text": text]
     }
 
-    private func appLinks(_ shortGUID: String, _ settings: ContainerSettings) -> String {
-        var links: [String] = []
-        if let scheme = settings.appURLScheme {
-            links.append(#"<a class="open" href="\#(HTML.escape("\(scheme)://share/\(shortGUID)"))">Open in the app</a>"#)
-        }
-        if let fallback = settings.fallbackURL {
-            links.append(#"<a class="fallback" href="\#(HTML.escape(fallback + shortGUID))">Get the app</a>"#)
-        }
-        return links.isEmpty ? "" : "<p>" + links.joined(separator: " · ") + "</p>"
+    /// The links to the app and to where to get it, as the container's settings give them.
+    private func appLinks(_ shortGUID: String, _ settings: ContainerSettings) -> [String: Any] {
+        var values: [String: Any] = [:]
+        if let scheme = settings.appURLScheme { values["open"] = "\(scheme)://share/\(shortGUID)" }
+        if let fallback = settings.fallbackURL { values["fallback"] = fallback + shortGUID }
+        values["hasAppLinks"] = settings.appURLScheme != nil || settings.fallbackURL != nil
+        values["both"] = settings.appURLScheme != nil && settings.fallbackURL != nil
+        return values
     }
 
     /// The page's URL may carry a web auth token: it must not leak to sites it links to.
     static let referrerPolicy = HTTPField.Name("Referrer-Policy")!
 
-    struct OpenGraph {
-        var title: String
-        var description: String
-        var url: String
+    /// A page of the share templates, with the headers every share page has.
+    private func page(_ status: HTTPResponse.Status, _ template: String, _ values: [String: Any]) -> Response {
+        Self.response(status, html: templates.render(template, values))
     }
 
-    static func page(status: HTTPResponse.Status, title: String, body: String, preview: OpenGraph? = nil) -> Response {
-        var head = ""
-        if let preview {
-            head += #"<meta property="og:type" content="website">"#
-            head += #"<meta property="og:title" content="\#(HTML.escape(preview.title))">"#
-            head += #"<meta property="og:description" content="\#(HTML.escape(preview.description))">"#
-            head += #"<meta property="og:url" content="\#(HTML.escape(preview.url))">"#
-        }
-        let html = PageChrome.document(title: title, head: head, body: body)
-        return Response(
+    /// A page that says one thing.
+    private func message(_ status: HTTPResponse.Status, title: String, text: String) -> Response {
+        page(status, "message", ["title": title, "heading": title, "text": text])
+    }
+
+    static func response(_ status: HTTPResponse.Status, html: String) -> Response {
+        Response(
             status: status,
             headers: [
                 .contentType: "text/html; charset=utf-8", .cacheControl: "no-store", Self.referrerPolicy: "no-referrer",
@@ -175,24 +161,5 @@ struct SharePage {
             ],
             body: .init(byteBuffer: ByteBuffer(string: html))
         )
-    }
-}
-
-/// Escaping text for HTML bodies and attribute values.
-enum HTML {
-    static func escape(_ text: String) -> String {
-        var escaped = ""
-        escaped.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&#39;"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
     }
 }

@@ -97,18 +97,20 @@ public enum NimbusRouter {
         let flowKey = SymmetricKey(
             data: HMAC<SHA256>.authenticationCode(for: Array("nimbus sign-in flow".utf8), using: SymmetricKey(data: configuration.serverKey))
         )
+        let templates = PageTemplates(directory: configuration.pagesDirectory)
         PageRoutes(
             services: services,
             publicAddress: configuration.publicAddress,
             flowKey: flowKey,
             chrome: PageChrome(directory: configuration.pagesDirectory),
+            templates: templates,
             renderMetrics: renderMetrics
         ).add(to: router)
         ConsoleRoutes(
             services: services,
             publicAddress: configuration.publicAddress,
             telemetry: metrics.telemetry,
-            templates: ConsoleTemplates(directory: configuration.pagesDirectory),
+            templates: templates,
             recentRequests: configuration.recentRequests,
             csrfKey: SymmetricKey(
                 data: HMAC<SHA256>.authenticationCode(

@@ -324,7 +324,7 @@ struct ConsoleTests {
         }
     }
 
-    @Test("an operator's directory replaces the stylesheet of every page and the console's templates by name")
+    @Test("an operator's directory replaces the stylesheet of every page and the console's, sign-in and share templates by name")
     func branding() async throws {
         let pages = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-pages-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: pages, withIntermediateDirectories: true)
@@ -332,7 +332,14 @@ struct ConsoleTests {
         try "body { color: rebeccapurple; }".write(to: pages.appendingPathComponent("nimbus.css"), atomically: true, encoding: .utf8)
         try "{{<layout}}{{$content}}<h1>Acme operations</h1>{{/content}}{{/layout}}"
             .write(to: pages.appendingPathComponent("sign-in.mustache"), atomically: true, encoding: .utf8)
+        // The public pages' frame: every sign-in and share page takes it.
+        try #"<!doctype html><title>{{title}}</title><header>Acme</header><main>{{$content}}{{/content}}</main>"#
+            .write(to: pages.appendingPathComponent("page.mustache"), atomically: true, encoding: .utf8)
         try await HTTPFixture.with(configure: { $0.pagesDirectory = pages.path }) { _, client in
+            let publicSignIn = String(buffer: try await client.browse(.get, "/signin/\(HTTPFixture.container)/development").body)
+            #expect(publicSignIn.contains("<header>Acme</header>") && publicSignIn.contains("<h1>Sign in</h1>"), "\(publicSignIn)")
+            let share = String(buffer: try await client.browse(.get, "/share/unknownGUID").body)
+            #expect(share.contains("<header>Acme</header>") && share.contains("This invitation link is not valid."), "\(share)")
             let style = try await client.browse(.get, "/static/nimbus.css")
             #expect(style.status == .ok)
             #expect(String(buffer: style.body) == "body { color: rebeccapurple; }")
@@ -345,7 +352,7 @@ struct ConsoleTests {
         try FileManager.default.createDirectory(at: broken, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: broken) }
         try "{{#open}} never closed".write(to: broken.appendingPathComponent("layout.mustache"), atomically: true, encoding: .utf8)
-        #expect(throws: TemplateFailure.self) { try ConsoleTemplates.check(directory: broken.path) }
+        #expect(throws: TemplateFailure.self) { try PageTemplates.check(directory: broken.path) }
     }
 
     @Test("the telemetry page shows storage by container environment, as quotas count it, counted at most every five minutes")

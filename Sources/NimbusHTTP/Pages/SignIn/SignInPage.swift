@@ -33,6 +33,8 @@ struct SignInPage: Sendable {
     let publicAddress: PublicAddress
     /// Seals ``SignInFlow``s: derived from the server's token key, for this use only.
     let flowKey: SymmetricKey
+    /// The pages' HTML, from their templates.
+    let pages: SignInPageHTML
 
     static let csrfCookie = "nimbus_signin_csrf"
     static let contentSecurityPolicy = HTTPField.Name("Content-Security-Policy")!
@@ -86,7 +88,7 @@ struct SignInPage: Sendable {
         let flow = try checkedFlow(request.uri.queryParameters, target: target, settings: settings)
         let csrf = existingCSRF(request) ?? Hex.string(Array(SymmetricKey(size: .bits128).withUnsafeBytes { Array($0) }))
         let hidden = SignInPageHTML.Hidden(flow: flow.sealed(with: flowKey), csrf: csrf, action: path)
-        var response = html(.ok, SignInPageHTML.forms(container: container, settings: settings, hidden: hidden, message: nil))
+        var response = html(.ok, pages.forms(container: container, settings: settings, hidden: hidden, message: nil))
         response.headers[.setCookie] = cookie(csrf)
         return response
     }
@@ -178,10 +180,10 @@ struct SignInPage: Sendable {
                 return try deliver(await signIn.signUpAnonymously(name: form["name"], context: signInContext), flow: flow)
             case "signup":
                 _ = try await signIn.signUp(email: form["email"], password: form["password"], name: form["name"], context: signInContext)
-                return html(.ok, SignInPageHTML.codeForm(email: form["email"] ?? "", hidden: hidden, message: nil, resetting: false))
+                return html(.ok, pages.codeForm(email: form["email"] ?? "", hidden: hidden, message: nil, resetting: false))
             case "code":
                 _ = try await signIn.requestCode(email: form["email"], name: nil, context: signInContext)
-                return html(.ok, SignInPageHTML.codeForm(email: form["email"] ?? "", hidden: hidden, message: nil, resetting: false))
+                return html(.ok, pages.codeForm(email: form["email"] ?? "", hidden: hidden, message: nil, resetting: false))
             case "provider":
                 return try await beginProvider(form["provider"] ?? "", flow: form["flow"] ?? "", target: target, context: signInContext)
             case "verify":
@@ -200,11 +202,11 @@ struct SignInPage: Sendable {
             // The person tries again on the same page, told what went wrong.
             let status = error.code.httpStatus
             if form["action"] == "verify", let email = form["email"] {
-                return html(status, SignInPageHTML.codeForm(email: email, hidden: hidden, message: error.reason, resetting: false))
+                return html(status, pages.codeForm(email: email, hidden: hidden, message: error.reason, resetting: false))
             }
             return html(
                 status,
-                SignInPageHTML.forms(container: target.container, settings: settings, hidden: hidden, message: error.reason, email: form["email"])
+                pages.forms(container: target.container, settings: settings, hidden: hidden, message: error.reason, email: form["email"])
             )
         }
     }
@@ -268,7 +270,7 @@ struct SignInPage: Sendable {
         if let error = fields["error"] {
             var response = html(
                 .unauthorized,
-                SignInPageHTML.forms(
+                pages.forms(
                     container: container,
                     settings: settings,
                     hidden: .init(
@@ -329,11 +331,11 @@ struct SignInPage: Sendable {
             let nonce = Hex.string(Array(SymmetricKey(size: .bits128).withUnsafeBytes { Array($0) }))
             return html(
                 .ok,
-                SignInPageHTML.postMessage(token: signedIn.webAuthToken, state: flow.state, origin: origin, scriptNonce: nonce),
+                pages.postMessage(token: signedIn.webAuthToken, state: flow.state, origin: origin, scriptNonce: nonce),
                 scriptNonce: nonce
             )
         }
-        return html(.ok, SignInPageHTML.signedIn())
+        return html(.ok, pages.signedIn())
     }
 
     // MARK: - Helpers

@@ -10,9 +10,11 @@ import Hummingbird
 import Mustache
 import NimbusWeb
 
-/// The console's pages: Mustache templates bundled with the server (`console/*.mustache` in
-/// NimbusWeb), each filling the `layout` template's content, values escaped as HTML.
-public struct ConsoleTemplates: Sendable {
+/// The server's pages as Mustache templates bundled with it: the console's
+/// (`console/*.mustache` in NimbusWeb, each filling the `layout` template's content) and the
+/// public sign-in and share pages (`pages/*.mustache`, each filling `page`). Values are
+/// escaped as HTML. An operator's directory (`NIMBUS_PAGES_DIR`) replaces any of them by name.
+public struct PageTemplates: Sendable {
     private let library: MustacheLibrary
 
     /// Loads the bundled templates, each replaced by one of the same name in `directory` (an
@@ -25,13 +27,18 @@ public struct ConsoleTemplates: Sendable {
             do {
                 templates[name] = try MustacheTemplate(string: text)
             } catch {
-                preconditionFailure("console template \(name) does not parse: \(error)")
+                preconditionFailure("page template \(name) does not parse: \(error)")
             }
         }
         library = MustacheLibrary(templates: templates)
     }
 
-    /// A page: template `name` with `values`, as an HTML response.
+    /// Template `name` with `values`, as HTML.
+    func render(_ name: String, _ values: [String: Any]) -> String {
+        library.render(values, withTemplate: name) ?? ""
+    }
+
+    /// A console page: template `name` with `values`, as an HTML response.
     func page(_ name: String, status: HTTPResponse.Status = .ok, _ values: [String: Any]) -> Response {
         let html = library.render(values, withTemplate: name) ?? ""
         return Response(status: status, headers: Self.headers, body: .init(byteBuffer: ByteBuffer(string: html)))
@@ -43,14 +50,16 @@ public struct ConsoleTemplates: Sendable {
             do {
                 _ = try MustacheTemplate(string: text)
             } catch {
-                throw TemplateFailure(description: "the console template \(name) in \(directory) does not parse: \(error)")
+                throw TemplateFailure(description: "the page template \(name) in \(directory) does not parse: \(error)")
             }
         }
     }
 
     /// The bundled templates' texts, with the operator's of the same names instead.
     private static func texts(directory: String?) -> [String: String] {
+        // The two folders' names are distinct: one library holds both.
         var texts = WebFiles.texts(in: "console", withExtension: "mustache")
+        texts.merge(WebFiles.texts(in: "pages", withExtension: "mustache")) { console, _ in console }
         if let directory {
             for name in texts.keys {
                 if let data = FileManager.default.contents(atPath: "\(directory)/\(name).mustache") {
