@@ -18,13 +18,14 @@ struct Nimbus: AsyncParsableCommand {
         subcommands: [
             Serve.self, ContainerCommand.self, UserCommand.self, AuthCommand.self, KeyCommand.self, ShareCommand.self, Migrate.self,
             ZoneCommand.self, RecordCommand.self, ChangesCommand.self, SubscriptionCommand.self, NotificationsCommand.self,
-            SchemaCommand.self, LoginCommand.self, LogoutCommand.self, OperatorCommand.self,
+            SchemaCommand.self, LoginCommand.self, LogoutCommand.self, OperatorCommand.self, ConfigCommand.self,
         ]
     )
 
     /// Runs the command, then reports a web auth token the server rotated meanwhile.
     static func main() async {
         do {
+            try await Settings.load()
             var command = try parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()

@@ -13,7 +13,7 @@ extension Serve {
     /// Asset limits: `NIMBUS_ASSET_MAX_BYTES` (the largest asset, 50 MB by default, up to 4 GiB)
     /// and `NIMBUS_ASSET_RETENTION_HOURS` (how long an upload no record references is kept,
     /// 24 by default).
-    static func assetLimits(_ environment: [String: String]) throws -> AssetService.Configuration {
+    static func assetLimits(_ environment: SettingsValues) throws -> AssetService.Configuration {
         var limits = AssetService.Configuration()
         if let bytes = try number(environment["NIMBUS_ASSET_MAX_BYTES"], "NIMBUS_ASSET_MAX_BYTES", in: 1...(1 << 32)) {
             limits.maximumSize = Int64(bytes)
@@ -29,7 +29,7 @@ extension Serve {
     /// (default `assets/`), and the key in `NIMBUS_S3_ACCESS_KEY_ID` and
     /// `NIMBUS_S3_SECRET_ACCESS_KEY` (or AWS's own `AWS_ACCESS_KEY_ID` and
     /// `AWS_SECRET_ACCESS_KEY`). Without a bucket, assets stay in the data directory.
-    static func s3(_ environment: [String: String]) throws -> S3Configuration? {
+    static func s3(_ environment: SettingsValues) throws -> S3Configuration? {
         func value(_ name: String) -> String? {
             environment[name].flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
         }

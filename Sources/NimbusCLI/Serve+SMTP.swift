@@ -12,7 +12,7 @@ extension Serve {
     /// SMTP, from `--smtp-url` or `NIMBUS_SMTP_URL` (see ``SMTPConfiguration/init(url:)``), and
     /// optionally `NIMBUS_SMTP_CA_FILE` (extra trusted certificates, PEM, for a server with a
     /// private CA). No URL: no SMTP, and mail goes to the log.
-    static func smtp(url: String?, _ environment: [String: String]) throws -> SMTPConfiguration? {
+    static func smtp(url: String?, _ environment: SettingsValues) throws -> SMTPConfiguration? {
         // Empty counts as unset, as a compose file's `${SMTP_URL}` gives when it is not set.
         guard let url = url?.trimmingCharacters(in: .whitespaces), !url.isEmpty else {
             if environment["NIMBUS_SMTP_CA_FILE"] != nil { throw ValidationError("NIMBUS_SMTP_CA_FILE needs an SMTP URL") }

@@ -138,7 +138,7 @@ struct Serve: AsyncParsableCommand {
     /// `NIMBUS_APPS_CONTAINER` names, with its API token `NIMBUS_APPS_API_TOKEN` (and
     /// `NIMBUS_APPS_ENVIRONMENT`, `development` by default). A name no app has, or an app
     /// without its container, stops the start.
-    static func apps(_ text: String?, _ environment: [String: String]) throws -> [WebApp] {
+    static func apps(_ text: String?, _ environment: SettingsValues) throws -> [WebApp] {
         let names = Set((text ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
         guard !names.isEmpty else { return [] }
         for name in names where !WebFiles.hasApp(name) {
@@ -203,7 +203,7 @@ struct Serve: AsyncParsableCommand {
     /// `NIMBUS_APNS_TEAM_ID`, and optionally `NIMBUS_APNS_TOPIC` (default: the container ID
     /// without `iCloud.`), `NIMBUS_APNS_DEVELOPMENT_URL`, `NIMBUS_APNS_PRODUCTION_URL` and
     /// `NIMBUS_APNS_CA_FILE` (extra trusted certificates, PEM). No key file: no APNs.
-    static func apns(_ environment: [String: String]) throws -> APNsConfiguration? {
+    static func apns(_ environment: SettingsValues) throws -> APNsConfiguration? {
         guard let keyFile = environment["NIMBUS_APNS_KEY_FILE"] else {
             if environment["NIMBUS_APNS_KEY_ID"] != nil || environment["NIMBUS_APNS_TEAM_ID"] != nil {
                 throw ValidationError("NIMBUS_APNS_KEY_ID and NIMBUS_APNS_TEAM_ID need NIMBUS_APNS_KEY_FILE, the .p8 key")

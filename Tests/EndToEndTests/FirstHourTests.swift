@@ -105,6 +105,34 @@ struct FirstHourTests {
         #expect(try await server.stop() == 0)
     }
 
+    @Test("a settings file (NIMBUS_CONFIG_FILE) is read; the environment wins over it; nimbus config redacts secrets; a missing file stops")
+    func settingsFile() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("nimbus.env")
+        let secret = Data((0..<32).map { UInt8($0 * 7) }).base64EncodedString()
+        try "# Nimbus\nNIMBUS_HOSTNAME=0.0.0.0\nNIMBUS_TOKEN_KEY=\(secret)\nNIMBUS_APPS=\nNIMBUS_PUBLIC_URL=https://nimbus.example.test\n"
+            .write(to: file, atomically: true, encoding: .utf8)
+        let shown = try await runProcess(
+            "/usr/bin/env",
+            ["NIMBUS_CONFIG_FILE=\(file.path)", "NIMBUS_HOSTNAME=127.0.0.1", NimbusBinary.path, "config"]
+        )
+        #expect(shown.status == 0, "\(shown.stderr)")
+        #expect(shown.stdout.contains("NIMBUS_HOSTNAME=127.0.0.1") && shown.stdout.contains("NIMBUS_PUBLIC_URL=https://nimbus.example.test"))
+        #expect(shown.stdout.contains("NIMBUS_TOKEN_KEY=<redacted>") && !shown.stdout.contains(secret), "\(shown.stdout)")
+        #expect(!shown.stdout.contains("NIMBUS_APPS"), "an empty value counts as set: \(shown.stdout)")
+
+        // A server reads it: its links name the public URL the file gives.
+        let data = DataLocation(directory: directory.appendingPathComponent("data"))
+        let server = try await ServerProcess(data, environment: ["NIMBUS_CONFIG_FILE": file.path, "NIMBUS_HOSTNAME": "127.0.0.1"])
+        #expect(server.exported("NIMBUS_URL") == "https://nimbus.example.test", "\(server.stdout)")
+        #expect(try await server.stop() == 0)
+
+        let missing = try await runProcess("/usr/bin/env", ["NIMBUS_CONFIG_FILE=\(directory.path)/nowhere.env", NimbusBinary.path, "config"])
+        #expect(missing.status != 0 && missing.stderr.contains("nowhere.env") && missing.stderr.contains("NIMBUS_CONFIG_FILE"), "\(missing.stderr)")
+    }
+
     @Test("deleting asks first: without a terminal it takes --yes, and nothing is deleted until then")
     func destructiveCommands() async throws {
         try await withServer { _, _, user in
