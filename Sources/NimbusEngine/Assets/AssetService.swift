@@ -152,6 +152,15 @@ public struct AssetService: Sendable {
         return Uploaded(fileChecksum: asset.checksum, size: asset.size, receipt: tokens.receipt(receipt, for: grant))
     }
 
+    /// The content type the uploader gave a stored asset, if it has one.
+    public func contentType(ofAsset id: String) async throws(NimbusError) -> String? {
+        do {
+            return try await store.asset(id: id)?.contentType
+        } catch {
+            throw NimbusError.fromStore(error, logger: logger)
+        }
+    }
+
     /// The path of a download URL for a stored asset (under the server's address), ending in
     /// CloudKit's `${f}` file-name placeholder.
     public func downloadPath(assetID: String) -> String {

@@ -187,15 +187,25 @@ extension ConsoleRoutes {
         return redirect(containerPath(environment) + "?notice=server-key-revoked")
     }
 
-    /// `POST .../users/{user}/{disable|enable|sign-out}`.
+    /// `POST .../users/{user}/{disable|enable|sign-out|delete}`. Deleting removes the user's
+    /// account in every environment of the container, as `nimbus user delete` does.
     func changeUser(_ session: ConsoleSession, _ environment: ContainerEnvironment, user: String, action: String) async throws(NimbusError)
         -> Response
     {
         switch action {
+        case "delete":
+            let deleted = try await services.signIn.deleteUser(user, container: environment.container, database: services.database)
+            try await services.operators.audit(
+                session.account,
+                "user.delete",
+                container: environment.container,
+                target: "\(user) (\(deleted.zonesDeleted) zones deleted, \(deleted.sharesLeft) shares left)"
+            )
+            return redirect(containerPath(environment) + "?notice=user-delete")
         case "disable": try await services.signIn.setDisabled(true, user: user, container: environment.container)
         case "enable": try await services.signIn.setDisabled(false, user: user, container: environment.container)
         case "sign-out": _ = try await services.signIn.revokeSessions(of: user, container: environment.container)
-        default: throw NimbusError(.unknownItem, "no such action; use disable, enable or sign-out")
+        default: throw NimbusError(.unknownItem, "no such action; use disable, enable, sign-out or delete")
         }
         try await services.operators.audit(session.account, "user." + action, container: environment.container, target: user)
         return redirect(containerPath(environment) + "?notice=user-" + action)
@@ -212,6 +222,7 @@ extension ConsoleRoutes {
         "server-key-revoked": "The server-to-server key is revoked: requests signed with it fail from now on.",
         "user-disable": "The user is disabled: their sessions ended and they cannot sign in.",
         "user-enable": "The user can sign in again.",
+        "user-delete": "The user is deleted: their account, private data and zones are gone; what they wrote to the public database stays.",
         "user-sign-out": "The user is signed out on every device.",
         "sign-in-saved": "The sign-in settings are saved; they apply to the next sign-in.",
         "settings-saved": "The container's settings are saved; running servers apply a new quota within ten seconds.",
@@ -219,6 +230,28 @@ extension ConsoleRoutes {
 }
 
 extension ConsoleRoutes {
+    /// `GET .../users/{user}/delete`: what deleting the user removes, and the button.
+    func deleteUserPage(_ session: ConsoleSession, _ environment: ContainerEnvironment, user: String) async throws(NimbusError) -> Response {
+        let caller = Caller(container: environment.container, environment: environment.environment, kind: .user, userRecordName: user)
+        let summary: AccountSummary
+        do {
+            summary = try await services.signIn.account(caller: caller)
+        } catch  where error.code == .authenticationFailed {
+            throw NimbusError(.unknownItem, "no user \(user.prefix(255)) in \(environment.container.prefix(255))")
+        }
+        let footprint = try await services.operators.footprint(of: user, in: environment)
+        var values = frame("Delete \(summary.account.identity.name)", session: session, nav: "Overview")
+        values["container"] = environment.container
+        values["containerPath"] = ConsoleFormat.segment(environment.container)
+        values["environment"] = environment.environment.rawValue
+        values["name"] = summary.account.identity.name
+        values["userRecordName"] = user
+        values["zones"] = footprint.zones
+        values["records"] = footprint.records
+        values["sharesOwned"] = footprint.sharesOwned
+        return templates.page("user-delete", values)
+    }
+
     /// `GET .../users/{user}`: a user's account and how much of them there is, in counts. Their
     /// data itself is theirs: the console shows no record, zone name or subscription of theirs
     /// unless they granted support access, and then on its own page, every read recorded.

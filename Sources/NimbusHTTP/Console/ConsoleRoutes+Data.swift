@@ -126,17 +126,30 @@ extension ConsoleRoutes {
             ["name": $0.key.description, "text": Self.formText($0.value), "type": $0.value.type.rawValue]
         }
         values["hasEditable"] = record.fields.values.contains(where: Self.isEditable)
-        values["fields"] = fields.sorted { $0.0 < $1.0 }.map { name, value, encrypted -> [String: Any] in
+        var rows: [[String: Any]] = []
+        for (name, value, encrypted) in fields.sorted(by: { $0.0 < $1.0 }) {
             var field: [String: Any] = ["name": name, "type": value.type.rawValue, "encrypted": encrypted, "value": value.readableText]
             if case .reference(let reference) = value, reference.zoneID == nil {
                 field["link"] = dataPath(environment) + "/records/" + ConsoleFormat.segment(reference.recordName)
             }
-            return field
+            if case .asset(let asset) = value, let assetID = asset.assetID {
+                field["asset"] = try await assetLinks(assetID)
+            }
+            rows.append(field)
         }
+        values["fields"] = rows
         return templates.page("record", values)
     }
 
     // MARK: - Helpers
+
+    /// An asset's download link (signed and short-lived, as a client's) and, for a picture,
+    /// the same link as a preview.
+    private func assetLinks(_ assetID: String) async throws(NimbusError) -> [String: Any] {
+        let href = services.assets.downloadPath(assetID: assetID).replacingOccurrences(of: "${f}", with: "file")
+        let type = try await services.assets.contentType(ofAsset: assetID) ?? ""
+        return ["href": href, "isImage": type.lowercased().hasPrefix("image/")]
+    }
 
     /// An app's anonymous caller: the public database as anyone with the API token reads it.
     func publicReader(_ environment: ContainerEnvironment) -> DatabaseAccess {

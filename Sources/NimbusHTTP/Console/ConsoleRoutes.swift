@@ -151,6 +151,16 @@ struct ConsoleRoutes: Sendable {
         )
         signedIn(
             router,
+            "/console/containers/:container/:environment/users/:user/delete",
+            get: { _, context, session, _ in
+                try await deleteUserPage(session, try await environment(context), user: context.parameters.get("user") ?? "")
+            },
+            post: { _, context, session, _ in
+                try await changeUser(session, try await environment(context), user: context.parameters.get("user") ?? "", action: "delete")
+            }
+        )
+        signedIn(
+            router,
             "/console/containers/:container/:environment/users/:user/:action",
             post: { _, context, session, _ in
                 try await changeUser(

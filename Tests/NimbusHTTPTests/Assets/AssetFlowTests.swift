@@ -131,6 +131,34 @@ struct AssetChecksumTests {
     }
 }
 
+@Suite("assets: in the console")
+struct ConsoleAssetTests {
+    @Test("a public record's picture shows on its console page as a preview, with a download link that works")
+    func preview() async throws {
+        try await HTTPFixture.with { f, client in
+            let session = AssetSession(f: f, client: client)
+            let bytes = AssetSession.bytes(5_000)
+            let path = try await session.uploadPath(record: "sunset", field: "image", as: f.alice, scope: "public")
+            let single = try AssetSession.singleFile(try await session.uploadRaw(bytes, to: path))
+            _ = try await session.postOK(
+                "records/modify",
+                #"{"operations":[{"operationType":"create","record":{"recordName":"sunset","recordType":"Photo","fields":{"image":{"value":\#(single.json)}}}}]}"#,
+                as: f.alice,
+                scope: "public"
+            )
+            let admin = try await ConsoleTests.session(f, email: "admin@example.com", role: .admin)
+            let page = String(
+                buffer: try await client.browse(.get, "/console/containers/\(HTTPFixture.container)/development/data/records/sunset", cookie: admin)
+                    .body
+            )
+            let source = try #require(page.firstMatch(of: /<img class="preview" src="([^"]+)"/)).1
+            #expect(page.contains(#"<a href="\#(source)">download</a>"#))
+            let download = try await session.download(String(source))
+            #expect(download.status == .ok && Array(download.body.readableBytesView) == bytes)
+        }
+    }
+}
+
 @Suite("assets: an empty file")
 struct EmptyAssetTests {
     @Test("an empty file uploads, saves and downloads as empty, with its checksum")

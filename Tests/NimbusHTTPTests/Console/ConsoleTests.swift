@@ -452,6 +452,26 @@ struct ConsoleTests {
         }
     }
 
+    @Test("an administrator deletes a user after a confirmation page; a read-only operator cannot; their token then fails")
+    func deleteUser() async throws {
+        try await HTTPFixture.with { f, client in
+            let admin = try await Self.session(f, email: "admin@example.com", role: .admin)
+            let reader = try await Self.session(f, email: "reader@example.com", role: .readOnly)
+            let user = f.bob.user.userRecordName
+            let path = "/console/containers/\(HTTPFixture.container)/development/users/\(user)/delete"
+            let confirm = try await client.browse(.get, path, cookie: admin)
+            #expect(confirm.status == .ok && String(buffer: confirm.body).contains("Delete Bob?"))
+            let readerCSRF = try #require(Self.csrf(in: try await client.browse(.get, "/console", cookie: reader)))
+            #expect(try await client.browse(.post, path, form: "csrf=\(readerCSRF)", cookie: reader).status == .forbidden)
+            #expect(try await client.send(.get, f.path("users/current", scope: "public", user: f.bob.webAuthToken)).status == .ok)
+            let csrf = try #require(Self.csrf(in: confirm))
+            #expect(try await client.browse(.post, path, form: "csrf=\(csrf)", cookie: admin).status == .seeOther)
+            #expect(try await client.send(.get, f.path("users/current", scope: "public", user: f.bob.webAuthToken)).status != .ok)
+            #expect(try await client.browse(.get, path, cookie: admin).status == .notFound)
+            #expect(try await f.instance.operators.auditLog().contains { $0.action == "user.delete" && $0.target.hasPrefix(user) })
+        }
+    }
+
     static let teaFields = #"{"title":{"value":"Tea"},"count":{"value":3}}"#
 
     // MARK: - Helpers
