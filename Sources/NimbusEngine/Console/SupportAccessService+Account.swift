@@ -16,9 +16,17 @@ public struct SupportAccountView: Sendable, Hashable {
     public var subscriptions: [(scope: DatabaseScope, subscription: Subscription)]
     /// Their latest notifications, newest first.
     public var notifications: [InboxEntry]
+    /// The sequence number of their latest notification.
+    public var lastSequence: Int64
+    /// Their devices and channels (APNs tokens, webhooks, web courier tokens) with how far each
+    /// has delivered and its failures since the last success.
+    public var devices: [PushToken]
+    /// Requests to join their shares, by share.
+    public var accessRequests: [ShareRequest]
 
     public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.shares == rhs.shares && lhs.notifications == rhs.notifications
+        lhs.shares == rhs.shares && lhs.notifications == rhs.notifications && lhs.devices == rhs.devices
+            && lhs.accessRequests == rhs.accessRequests && lhs.lastSequence == rhs.lastSequence
             && lhs.subscriptions.elementsEqual(rhs.subscriptions) { $0.scope == $1.scope && $0.subscription == $1.subscription }
     }
 
@@ -41,9 +49,20 @@ extension SupportAccessService {
         for scope in DatabaseScope.allCases {
             subscriptions += try await database.subscriptions(access: DatabaseAccess(caller: caller, scope: scope)).map { (scope, $0) }
         }
+        var accessRequests: [ShareRequest] = []
+        for located in shares where located.tenant.owner == user && located.share.requestsEnabled {
+            accessRequests += try await database.shareRequests(
+                shareName: located.share.recordName,
+                inZone: ZoneID(zoneName: located.zoneName, ownerRecordName: user),
+                access: DatabaseAccess(caller: caller, scope: .private)
+            )
+        }
         let notifications: [InboxEntry]
+        let devices: [PushToken]
+        let last: Int64
         do {
-            let last = try await inbox.lastSequence(of: user, in: environment)
+            last = try await inbox.lastSequence(of: user, in: environment)
+            devices = try await inbox.pushTokens(of: user, in: environment)
             notifications = try await inbox.inbox(
                 of: user,
                 in: environment,
@@ -54,7 +73,14 @@ extension SupportAccessService {
         } catch {
             throw .fromStore(error, logger: logger)
         }
-        return SupportAccountView(shares: shares, subscriptions: subscriptions, notifications: notifications)
+        return SupportAccountView(
+            shares: shares,
+            subscriptions: subscriptions,
+            notifications: notifications,
+            lastSequence: last,
+            devices: devices,
+            accessRequests: accessRequests
+        )
     }
 
     /// The rules' dry run for the user: would a change to `recordName` notify them through

@@ -23,13 +23,19 @@ public final class SupportAccessService: Sendable {
 
     let store: any SupportAccessStore
     let database: DatabaseService
-    /// Where the user's notifications are, for the account view.
-    let inbox: any NotificationStore
+    /// Where the user's notifications and devices are, for the account view.
+    let inbox: any NotificationStore & PushTokenStore
     let clock: any NimbusClock
     let logger: Logger
 
     /// Creates the service.
-    public init(store: any SupportAccessStore, database: DatabaseService, inbox: any NotificationStore, clock: any NimbusClock, logger: Logger) {
+    public init(
+        store: any SupportAccessStore,
+        database: DatabaseService,
+        inbox: any NotificationStore & PushTokenStore,
+        clock: any NimbusClock,
+        logger: Logger
+    ) {
         self.store = store
         self.database = database
         self.inbox = inbox

@@ -129,6 +129,23 @@ extension ConsoleRoutes {
                 "selected": query["subscription"] == scope.rawValue + "|" + subscription.subscriptionID,
             ]
         }
+        values["devices"] = view.devices.map { device -> [String: Any] in
+            [
+                "kind": device.kind == .apns ? "APNs (\(device.apnsEnvironment))" : device.kind == .webhook ? "webhook" : "web courier",
+                "device": device.deviceID ?? "",
+                "delivered": "\(device.deliveredThrough) of \(view.lastSequence)",
+                "failures": device.failures,
+                "lastUsed": ConsoleFormat.time(device.lastUsedAt),
+            ]
+        }
+        values["hasDevices"] = !view.devices.isEmpty
+        values["accessRequests"] = view.accessRequests.map { request -> [String: Any] in
+            [
+                "share": request.shareName, "requester": request.userRecordName, "status": request.status.rawValue,
+                "at": ConsoleFormat.time(request.requestedAt),
+            ]
+        }
+        values["hasAccessRequests"] = !view.accessRequests.isEmpty
         values["hasSubscriptions"] = !view.subscriptions.isEmpty
         values["hasShares"] = !view.shares.isEmpty
         values["hasNotifications"] = !view.notifications.isEmpty

@@ -74,6 +74,13 @@ extension SQLStore: PushTokenStore {
         return rows.first.flatMap(Self.pushToken(from:))
     }
 
+    public func pushTokens(of userRecordName: String, in container: ContainerEnvironment) async throws -> [PushToken] {
+        try await database.readStatement(
+            "SELECT \(Self.tokenColumns) FROM push_tokens WHERE container = ? AND environment = ? AND user_record_name = ? ORDER BY last_used_at DESC",
+            [.text(container.container), .text(container.environment.rawValue), .text(userRecordName)]
+        ).compactMap(Self.pushToken(from:))
+    }
+
     public func advancePushToken(_ key: String, from expected: Int64, through sequence: Int64) async throws -> Bool {
         try await database.write { connection in
             try await !connection.query(

@@ -98,6 +98,10 @@ public protocol PushTokenStore: Sendable {
     /// The token stored under `key`.
     func pushToken(_ key: String) async throws -> PushToken?
 
+    /// A user's push tokens in a container environment (their devices and channels), newest
+    /// use first.
+    func pushTokens(of userRecordName: String, in container: ContainerEnvironment) async throws -> [PushToken]
+
     /// Moves the token from `expected` to `sequence`; false when another poll moved it first.
     func advancePushToken(_ key: String, from expected: Int64, through sequence: Int64) async throws -> Bool
 

@@ -148,10 +148,20 @@ struct SupportAccessTests {
             )
             #expect(!String(buffer: refused.body).contains("would notify"))
 
-            // A grant of all her data: the subscription, and its dry run.
+            // A grant of all her data: the subscription and its dry run, her device and how far it delivered.
+            let query =
+                "ckAPIToken=\(f.apiToken)&ckWebAuthToken=" + f.alice.webAuthToken.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+            let registered = try await client.send(
+                .post,
+                "/database/1/\(HTTPFixture.container)/development/tokens/register?\(query)",
+                json: #"{"apnsEnvironment": "development", "apnsToken": "\#(String(repeating: "ab", count: 32))"}"#,
+                headers: [HTTPField.Name("X-Nimbus-Device-ID")!: "alices-phone"]
+            )
+            #expect(registered.status == .ok)
             #expect(try await Self.support(f, client, "grant", #"{"hours":1}"#).status == .ok)
             let page = String(buffer: try await client.browse(.get, Self.base + user + "/data", cookie: admin).body)
             #expect(page.contains("diary-watch") && page.contains("zone Diary"))
+            #expect(page.contains("APNs (development)") && page.contains("alices-phone"), "\(page)")
             let dryRun = String(
                 buffer: try await client.browse(
                     .get,
