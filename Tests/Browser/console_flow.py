@@ -218,6 +218,16 @@ def main():
         assert current_user(api_token) != 200, "a disabled user's token still works"
         ada.shot("user-disabled")
 
+        # The sign-in settings: anonymous accounts off, a longer shortest password.
+        ada.driver.find_element(By.CSS_SELECTOR, "input[name=anonymous]").click()
+        ada.fill("minimumPasswordLength", "10")
+        ada.submit("section[aria-labelledby=sign-in] form button[type=submit]")
+        ada.wait(expected_conditions.text_to_be_present_in_element((By.CSS_SELECTOR, ".notice"), "sign-in settings are saved"), "the sign-in notice")
+        assert not ada.driver.find_element(By.CSS_SELECTOR, "input[name=anonymous]").is_selected()
+        assert ada.driver.find_element(By.ID, "minimumPasswordLength").get_attribute("value") == "10"
+        ada.driver.execute_script("document.getElementById('sign-in').scrollIntoView()")
+        ada.shot("sign-in-settings")
+
         # A post without the session's CSRF value changes nothing.
         tokens_before = len(ada.driver.find_elements(By.CSS_SELECTOR, "section[aria-labelledby=tokens] tbody tr"))
         status, _ = http("POST", "%s/console/containers/%s/development/api-tokens" % (base, container), body="", cookie=ada.cookie())
@@ -281,6 +291,7 @@ def main():
         assert "users/current" in table, table
         assert "AUTHENTICATION_FAILED" in table, "the failed requests' code is missing: " + table
         assert len(ada.driver.find_elements(By.CSS_SELECTOR, "svg rect.requests")) >= 1, "no request bars"
+        assert "Storage by container" in ada.text() and container in ada.text(), ada.text()
         ada.shot("telemetry")
 
         # A read-only operator.
@@ -309,11 +320,26 @@ def main():
                             body="csrf=" + rui.csrf(), cookie=rui.cookie())
         assert status == 403 and "read-only" in page, "a read-only operator's post answered %d" % status
 
+        # Deleting the quick-start user, after a page that says what goes.
+        ada.click(ada.driver.find_element(By.LINK_TEXT, "Containers"))
+        ada.click(ada.driver.find_element(By.LINK_TEXT, container))
+        row = next(row for row in ada.driver.find_elements(By.CSS_SELECTOR, "section[aria-labelledby=users] tbody tr") if "Quick Start" in row.text)
+        ada.click(row.find_element(By.TAG_NAME, "a"))
+        ada.click(ada.driver.find_element(By.PARTIAL_LINK_TEXT, "Delete this user"))
+        ada.heading("Delete Quick Start?")
+        figures = ada.driver.find_element(By.CSS_SELECTOR, "dl.figures").text
+        assert "Zones\n1" in figures and "Records\n1" in figures, figures
+        ada.shot("user-delete-confirm")
+        ada.submit("main form button.danger")
+        ada.wait(expected_conditions.text_to_be_present_in_element((By.CSS_SELECTOR, ".notice"), "The user is deleted"), "the deleted notice")
+        assert "Quick Start" not in ada.driver.find_element(By.CSS_SELECTOR, "section[aria-labelledby=users]").text
+
         # The audit log names every change and who made it.
         ada.click(ada.driver.find_element(By.LINK_TEXT, "Audit log"))
         ada.heading("Audit log")
         audit = ada.text()
-        for action in ["operator.set-password", "api-token.create", "api-token.revoke", "user.disable", "operator.add"]:
+        for action in ["operator.set-password", "api-token.create", "api-token.revoke", "user.disable", "operator.add", "sign-in.configure",
+                       "record.edit", "record.delete", "support.read", "user.delete"]:
             assert action in audit, "the audit log lacks %s:\n%s" % (action, audit)
         assert READER in audit and ADMIN in audit
         ada.shot("audit")

@@ -148,18 +148,24 @@ struct AuthenticationTests {
         }
     }
 
-    @Test("server-to-server: the console lists a key and an administrator revokes it; signed requests then fail at once")
+    @Test("server-to-server: an administrator registers a key in the console, and revokes it; signed requests then fail at once")
     func revokedServerKey() async throws {
         try await HTTPFixture.with { f, client in
             let key = try await OpenSSLKey.make()
-            let keyID = try await f.instance.accounts.addServerKey(publicKeyPEM: key.publicKeyPEM, container: HTTPFixture.container)
+            let admin = try await ConsoleTests.session(f, email: "admin@example.com", role: .admin)
+            let container = "/console/containers/\(HTTPFixture.container)/development"
+            let csrf = try #require(ConsoleTests.csrf(in: try await client.browse(.get, container, cookie: admin)))
+            let notAKey = try await client.browse(.post, container + "/server-keys", form: "csrf=\(csrf)&publicKey=hello", cookie: admin)
+            #expect(notAKey.status == .badRequest)
+            let pem = key.publicKeyPEM.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+            #expect(
+                try await client.browse(.post, container + "/server-keys", form: "csrf=\(csrf)&publicKey=\(pem)", cookie: admin).status == .seeOther
+            )
+            let keyID = try #require(try await f.instance.accounts.serverKeys(ofContainer: HTTPFixture.container).first?.key.keyID)
             let path = "/database/1/\(HTTPFixture.container)/development/public/zones/list"
             #expect(try await client.send(.post, path, json: "{}", headers: try signed(key, keyID: keyID, path: path, body: "{}")).status == .ok)
-
-            let admin = try await ConsoleTests.session(f, email: "admin@example.com", role: .admin)
-            let page = try await client.browse(.get, "/console/containers/\(HTTPFixture.container)/development", cookie: admin)
+            let page = try await client.browse(.get, container, cookie: admin)
             #expect(String(buffer: page.body).contains(keyID))
-            let csrf = try #require(ConsoleTests.csrf(in: page))
             let revoke = "/console/containers/\(HTTPFixture.container)/development/server-keys/\(keyID)/revoke"
             #expect(try await client.browse(.post, revoke, form: "csrf=\(csrf)", cookie: admin).status == .seeOther)
             let refused = try await client.send(.post, path, json: "{}", headers: try signed(key, keyID: keyID, path: path, body: "{}"))

@@ -180,6 +180,14 @@ extension ConsoleRoutes {
         return redirect(containerPath(environment) + "?notice=token-revoked")
     }
 
+    /// `POST .../server-keys`: registers a public key; requests signed with its private key
+    /// act as the container's developer, on the public database.
+    func addServerKey(_ session: ConsoleSession, _ environment: ContainerEnvironment, _ form: FormBody) async throws(NimbusError) -> Response {
+        let keyID = try await services.accounts.addServerKey(publicKeyPEM: form["publicKey"] ?? "", container: environment.container)
+        try await services.operators.audit(session.account, "server-key.add", container: environment.container, target: keyID)
+        return redirect(containerPath(environment) + "?notice=server-key-added")
+    }
+
     /// `POST .../server-keys/{key ID}/revoke`: requests signed with the key fail from now on.
     func revokeServerKey(_ session: ConsoleSession, _ environment: ContainerEnvironment, keyID: String) async throws(NimbusError) -> Response {
         try await services.accounts.revokeServerKey(id: keyID, ofContainer: environment.container)
@@ -219,6 +227,7 @@ extension ConsoleRoutes {
     /// cannot put words in the console's mouth.
     private static let notices = [
         "token-revoked": "The API token is revoked: requests with it fail from now on.",
+        "server-key-added": "The key is registered: requests signed with its private key work now, as the container's developer.",
         "server-key-revoked": "The server-to-server key is revoked: requests signed with it fail from now on.",
         "user-disable": "The user is disabled: their sessions ended and they cannot sign in.",
         "user-enable": "The user can sign in again.",

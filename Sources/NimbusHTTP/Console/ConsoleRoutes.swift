@@ -127,6 +127,11 @@ struct ConsoleRoutes: Sendable {
         )
         signedIn(
             router,
+            "/console/containers/:container/:environment/server-keys",
+            post: { _, context, session, form in try await addServerKey(session, try await environment(context), form) }
+        )
+        signedIn(
+            router,
             "/console/containers/:container/:environment/server-keys/:key/revoke",
             post: { _, context, session, _ in
                 try await revokeServerKey(session, try await environment(context), keyID: context.parameters.get("key") ?? "")
