@@ -119,7 +119,8 @@ public final class SupportAccessService: Sendable {
 
     // MARK: - The operators' side
 
-    /// The user's live grant, if they gave one: the one that ends last.
+    /// The user's live grant, if they gave one: a grant of all their data before one of a
+    /// zone, then the one that ends last.
     public func liveGrant(of user: String, in environment: ContainerEnvironment) async throws(NimbusError) -> SupportGrant? {
         let now = clock.millisecondsSince1970
         do {
