@@ -193,6 +193,10 @@ package enum SQLDialect: Sendable {
     /// transaction must replay the queue first.
     package var queuesSearchIndexWrites: Bool { self == .sqlite }
 
+    /// Whether a statement may change rows in a `WITH` clause and use what it returned
+    /// (PostgreSQL's data-modifying CTEs), so two dependent writes take one round trip.
+    package var hasDataModifyingCTEs: Bool { self == .postgres }
+
     /// Whether other server instances share the database and hear of new inbox entries through
     /// it (PostgreSQL's `NOTIFY`, delivered on commit).
     package var announcesAcrossInstances: Bool { self == .postgres }

@@ -323,21 +323,40 @@ final class SQLZoneTransaction: ZoneTransaction {
     /// The first write of the transaction also moves the zone to the end of the database change
     /// feed; later ones need not, as they commit together.
     func allocateCounters(_ count: Int) async throws -> Int64 {
-        let position: Int64
-        if let databasePosition {
-            position = databasePosition
+        let rows: [SQLRow]
+        if databasePosition == nil, dialect.hasDataModifyingCTEs {
+            // The database counter and the zone's in one round trip: the same two writes, in
+            // the same order, so the database row's lock is still taken first.
+            rows = try await connection.query(
+                """
+                WITH position AS (
+                    INSERT INTO databases (container, environment, owner, change_counter) VALUES (?, ?, ?, 1)
+                    ON CONFLICT (container, environment, owner) DO UPDATE SET change_counter = databases.change_counter + 1
+                    RETURNING change_counter)
+                UPDATE zones SET change_counter = change_counter + ?, database_counter = (SELECT change_counter FROM position)
+                WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ?
+                RETURNING change_counter, database_counter
+                """,
+                SQLStore.binds(tenant) + [.integer(Int64(count))] + zoneBinds
+            )
+            databasePosition = rows.first?.int(1)
         } else {
-            position = try await SQLStore.nextDatabaseCounter(of: tenant, on: connection)
+            let position: Int64
+            if let known = databasePosition {
+                position = known
+            } else {
+                position = try await SQLStore.nextDatabaseCounter(of: tenant, on: connection)
+            }
             databasePosition = position
+            rows = try await connection.query(
+                """
+                UPDATE zones SET change_counter = change_counter + ?, database_counter = ?
+                WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ?
+                RETURNING change_counter
+                """,
+                [.integer(Int64(count)), .integer(position)] + zoneBinds
+            )
         }
-        let rows = try await connection.query(
-            """
-            UPDATE zones SET change_counter = change_counter + ?, database_counter = ?
-            WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ?
-            RETURNING change_counter
-            """,
-            [.integer(Int64(count)), .integer(position)] + zoneBinds
-        )
         guard let row = rows.first else { throw StoreError(.zoneNotFound, detail: "zone vanished mid-transaction") }
         let base = row.int(0) - Int64(count)
         spentCounters = (spentCounters?.from ?? base, row.int(0))
