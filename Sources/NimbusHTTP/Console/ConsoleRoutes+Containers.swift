@@ -55,9 +55,7 @@ extension ConsoleRoutes {
         let settings = try await services.accounts.containerSettings(environment.container)
         let signIn = try await services.signIn.settings(environment)
         var values = frame(environment.container, session: session, nav: "Overview", notice: notice.flatMap { Self.notices[$0] })
-        values["container"] = environment.container
-        values["containerPath"] = ConsoleFormat.segment(environment.container)
-        values["environment"] = environment.environment.rawValue
+        values.merge(Self.values(of: environment)) { _, new in new }
         if let newToken { values["newToken"] = newToken }
         values["signIn"] = [
             "ways": [
@@ -239,8 +237,8 @@ extension ConsoleRoutes {
 }
 
 extension ConsoleRoutes {
-    /// `GET .../users/{user}/delete`: what deleting the user removes, and the button.
-    func deleteUserPage(_ session: ConsoleSession, _ environment: ContainerEnvironment, user: String) async throws(NimbusError) -> Response {
+    /// A user's account and footprint; `.unknownItem` when the environment has no such user.
+    private func account(of user: String, in environment: ContainerEnvironment) async throws(NimbusError) -> (AccountSummary, UserFootprint) {
         let caller = Caller(container: environment.container, environment: environment.environment, kind: .user, userRecordName: user)
         let summary: AccountSummary
         do {
@@ -248,11 +246,14 @@ extension ConsoleRoutes {
         } catch  where error.code == .authenticationFailed {
             throw NimbusError(.unknownItem, "no user \(user.prefix(255)) in \(environment.container.prefix(255))")
         }
-        let footprint = try await services.operators.footprint(of: user, in: environment)
+        return (summary, try await services.operators.footprint(of: user, in: environment))
+    }
+
+    /// `GET .../users/{user}/delete`: what deleting the user removes, and the button.
+    func deleteUserPage(_ session: ConsoleSession, _ environment: ContainerEnvironment, user: String) async throws(NimbusError) -> Response {
+        let (summary, footprint) = try await account(of: user, in: environment)
         var values = frame("Delete \(summary.account.identity.name)", session: session, nav: "Overview")
-        values["container"] = environment.container
-        values["containerPath"] = ConsoleFormat.segment(environment.container)
-        values["environment"] = environment.environment.rawValue
+        values.merge(Self.values(of: environment)) { _, new in new }
         values["name"] = summary.account.identity.name
         values["userRecordName"] = user
         values["zones"] = footprint.zones
@@ -265,18 +266,9 @@ extension ConsoleRoutes {
     /// data itself is theirs: the console shows no record, zone name or subscription of theirs
     /// unless they granted support access, and then on its own page, every read recorded.
     func userPage(_ session: ConsoleSession, _ environment: ContainerEnvironment, user: String) async throws(NimbusError) -> Response {
-        let caller = Caller(container: environment.container, environment: environment.environment, kind: .user, userRecordName: user)
-        let summary: AccountSummary
-        do {
-            summary = try await services.signIn.account(caller: caller)
-        } catch  where error.code == .authenticationFailed {
-            throw NimbusError(.unknownItem, "no user \(user.prefix(255)) in \(environment.container.prefix(255))")
-        }
-        let footprint = try await services.operators.footprint(of: user, in: environment)
+        let (summary, footprint) = try await account(of: user, in: environment)
         var values = frame(summary.account.identity.name, session: session, nav: "Overview")
-        values["container"] = environment.container
-        values["containerPath"] = ConsoleFormat.segment(environment.container)
-        values["environment"] = environment.environment.rawValue
+        values.merge(Self.values(of: environment)) { _, new in new }
         values["name"] = summary.account.identity.name
         values["email"] = summary.account.identity.emailAddress ?? ""
         values["userRecordName"] = user

@@ -39,9 +39,7 @@ extension ConsoleRoutes {
             nav: "Overview",
             notice: parameters["notice"] == "record-deleted" ? "The record is deleted." : nil
         )
-        values["container"] = environment.container
-        values["containerPath"] = ConsoleFormat.segment(environment.container)
-        values["environment"] = environment.environment.rawValue
+        values.merge(Self.values(of: environment)) { _, new in new }
         values["types"] = types.map { ["name": $0, "selected": $0 == recordType] }
         values["hasTypes"] = !types.isEmpty
         values["filter"] = filterText
@@ -109,9 +107,7 @@ extension ConsoleRoutes {
             throw NimbusError(.unknownItem, "no record \(name.prefix(255)) in the public database")
         }
         var values = frame(name, session: session, nav: "Overview", notice: notice == "record-saved" ? "The record is saved." : nil)
-        values["container"] = environment.container
-        values["containerPath"] = ConsoleFormat.segment(environment.container)
-        values["environment"] = environment.environment.rawValue
+        values.merge(Self.values(of: environment)) { _, new in new }
         values["recordName"] = record.recordID.recordName
         values["recordType"] = record.recordType
         values["changeTag"] = record.recordChangeTag

@@ -15,9 +15,7 @@ extension ConsoleRoutes {
     func deleteRecordPage(_ session: ConsoleSession, _ environment: ContainerEnvironment, name: String) async throws(NimbusError) -> Response {
         let record = try await publicRecord(name, environment)
         var values = frame("Delete \(name)", session: session, nav: "Overview")
-        values["container"] = environment.container
-        values["containerPath"] = ConsoleFormat.segment(environment.container)
-        values["environment"] = environment.environment.rawValue
+        values.merge(Self.values(of: environment)) { _, new in new }
         values["recordName"] = record.recordID.recordName
         values["recordType"] = record.recordType
         values["recordPath"] = recordPath(environment, name)

@@ -29,9 +29,7 @@ extension ConsoleRoutes {
             throw NimbusError(.internalError, "the schema could not be read")
         }
         var values = frame("Schema · \(environment.container)", session: session, nav: "Overview", notice: notice.flatMap { Self.schemaNotices[$0] })
-        values["container"] = environment.container
-        values["containerPath"] = ConsoleFormat.segment(environment.container)
-        values["environment"] = environment.environment.rawValue
+        values.merge(Self.values(of: environment)) { _, new in new }
         values["types"] = schema.sorted { $0.key < $1.key }.map { name, fields -> [String: Any] in
             [
                 "name": name,

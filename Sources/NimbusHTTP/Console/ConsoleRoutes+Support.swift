@@ -19,9 +19,7 @@ extension ConsoleRoutes {
         async throws(NimbusError) -> Response
     {
         var values = frame("Data under a support grant", session: session, nav: "Overview")
-        values["container"] = environment.container
-        values["containerPath"] = ConsoleFormat.segment(environment.container)
-        values["environment"] = environment.environment.rawValue
+        values.merge(Self.values(of: environment)) { _, new in new }
         values["userRecordName"] = user
         let userPath =
             "/console/containers/\(ConsoleFormat.segment(environment.container))/\(environment.environment.rawValue)/users/"

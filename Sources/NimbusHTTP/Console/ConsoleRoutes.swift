@@ -273,6 +273,16 @@ struct ConsoleRoutes: Sendable {
         return values
     }
 
+    /// What every page of a container environment shows of it: its name, its path segment and
+    /// the environment.
+    static func values(of environment: ContainerEnvironment) -> [String: Any] {
+        [
+            "container": environment.container,
+            "containerPath": ConsoleFormat.segment(environment.container),
+            "environment": environment.environment.rawValue,
+        ]
+    }
+
     /// A failure as a page.
     func problem(_ error: NimbusError, session: ConsoleSession?) -> Response {
         var values = frame("Cannot do that", session: session)
