@@ -22,9 +22,12 @@ import Synchronization
 ///   in `record_fields`, `ON CONFLICT DO NOTHING`) a row committed after the snapshot is a
 ///   serialization failure, not a silent skip. `SERIALIZABLE` would add predicate locks that,
 ///   under load, abort writes of unrelated tenants that share index pages.
+/// - Concurrent writes with the same key commit together (``WriteGroupQueue``): one transaction,
+///   lock and log flush for the group, each write in a savepoint of its own. They would take
+///   turns on the lock anyway; together they skip each other's round trips and flushes.
 /// - A write without a key (accounts, the pruner) runs `SERIALIZABLE`: rare, and free of
 ///   hand-reasoned guarantees.
-/// - A transaction that loses a race (`40001`, or a deadlock, `40P01`) runs again from the start,
+/// - A write that loses a race (`40001`, or a deadlock, `40P01`) runs again from the start,
 ///   so a lost race becomes a retry that sees the winner's data (an etag `CONFLICT`, say), never
 ///   a lost update.
 ///
@@ -46,6 +49,10 @@ package final class PostgreSQLDatabase: SQLDatabase {
 
     /// How often a write that lost a serialization race is run again before the caller sees an error.
     private static let maximumWriteAttempts = 10
+    /// Concurrent writes of one tenant, gathered to commit together. A group is capped at 32:
+    /// past 64 subtransactions (a body's savepoint is one) a transaction overflows the cache
+    /// PostgreSQL keeps of them, and every snapshot in the cluster gets slower.
+    let groups = WriteGroupQueue<PostgresSQLConnection>(maximumGroupSize: 32)
     /// Connects to the database and brings its schema up to date.
     ///
     /// The migrations run on a client of their own, run only for them, which waits at least 30
@@ -115,7 +122,7 @@ package final class PostgreSQLDatabase: SQLDatabase {
         _ body: @escaping @Sendable (any SQLConnection) async throws -> Result
     ) async throws -> Result {
         do {
-            return try await transaction("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY", body)
+            return try await transaction("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY") { try await body($0) }
         } catch {
             throw PostgresFailure(error).storeError
         }
@@ -138,15 +145,16 @@ package final class PostgreSQLDatabase: SQLDatabase {
         serializing key: String?,
         _ body: @escaping @Sendable (any SQLConnection) async throws -> Result
     ) async throws -> Result {
-        let lock = key.map { Self.advisoryLock("nimbus.write.\(lockScope)\($0)") }
         var attempt = 1
         while true {
             do {
-                return try await transaction(
-                    lock == nil ? "BEGIN ISOLATION LEVEL SERIALIZABLE" : "BEGIN ISOLATION LEVEL REPEATABLE READ",
-                    lock: lock,
-                    writes: true,
-                    body
+                guard let key else {
+                    return try await transaction("BEGIN ISOLATION LEVEL SERIALIZABLE", writes: true) { try await body($0) }
+                }
+                return try await groups.write(
+                    key: key,
+                    committingWith: { key, members in await self.commitGroup(members, key: key) },
+                    { try await body($0) }
                 )
             } catch {
                 let failure = PostgresFailure(error)
@@ -155,6 +163,30 @@ package final class PostgreSQLDatabase: SQLDatabase {
                 // Back off a little, at random, so the transactions that collided do not collide again.
                 try await Task.sleep(for: .microseconds(Int.random(in: 0...(500 << min(attempt, 6)))))
             }
+        }
+    }
+
+    /// Runs a group of one key's writes (``WriteGroupQueue``) in one `REPEATABLE READ`
+    /// transaction under the key's lock, and commits it: one `BEGIN`, `COMMIT`, lock and unlock,
+    /// and one log flush, for the whole group. A group of one runs as a transaction of its own;
+    /// in a larger group each body has a savepoint, so a body that fails, even on a lost race,
+    /// rolls back alone and its writer alone runs it again.
+    private func commitGroup(_ members: [WriteGroupQueue<PostgresSQLConnection>.Member], key: String) async -> Swift.Result<Void, any Error> {
+        do {
+            try await transaction(
+                "BEGIN ISOLATION LEVEL REPEATABLE READ",
+                lock: Self.advisoryLock("nimbus.write.\(lockScope)\(key)"),
+                writes: true
+            ) { connection in
+                if members.count == 1 {
+                    try await members[0].runAlone(on: connection)
+                } else {
+                    for member in members { try await member.runInSavepoint(on: connection) }
+                }
+            }
+            return .success(())
+        } catch {
+            return .failure(error)
         }
     }
 
@@ -249,7 +281,7 @@ package final class PostgreSQLDatabase: SQLDatabase {
         _ begin: String,
         lock: Int64? = nil,
         writes: Bool = false,
-        _ body: @escaping @Sendable (any SQLConnection) async throws -> Result
+        _ body: @escaping @Sendable (PostgresSQLConnection) async throws -> Result
     ) async throws -> Result {
         let logger = logger
         let deadline = statementDeadline

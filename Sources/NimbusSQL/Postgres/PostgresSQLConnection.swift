@@ -125,3 +125,13 @@ struct PostgresConnectionLost: Error, CustomStringConvertible {
 
     var description: String { "the PostgreSQL connection closed or stopped answering" }
 }
+
+extension PostgresSQLConnection: SavepointConnection {
+    func openSavepoint() async throws { try await run("SAVEPOINT writer") }
+
+    /// Nothing to send: a savepoint kept stays open until the group commits, which costs
+    /// nothing, where `RELEASE` would be a round trip. The next body's savepoint nests in it.
+    func keepSavepoint() async throws {}
+
+    func rollBackToSavepoint() async throws { try await run("ROLLBACK TO SAVEPOINT writer") }
+}

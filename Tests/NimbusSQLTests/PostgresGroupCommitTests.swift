@@ -1,0 +1,93 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import NimbusStore
+import NimbusTestSupport
+import Synchronization
+import Testing
+
+@testable import NimbusSQL
+
+@Suite(
+    "group commit on PostgreSQL",
+    .enabled(if: TestDatabase.postgresServer != nil, "needs the PostgreSQL server scripts/test starts"),
+    .timeLimit(.minutes(1))
+)
+struct PostgresGroupCommitTests {
+    struct Refused: Error {}
+
+    @Test("a tenant's concurrent writes commit in one transaction; one that throws, and one the database refuses, roll back alone")
+    func groupedWritesFailAlone() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-group-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try await TestDatabase(directory: directory).open(cipher: FieldCipher(keyBytes: Array(repeating: 3, count: 32))!)
+        do {
+            try await check(try #require(store.database as? PostgreSQLDatabase))
+            await store.close()
+        } catch {
+            await store.close()
+            throw error
+        }
+    }
+
+    private func check(_ database: PostgreSQLDatabase) async throws {
+        try await database.write { try await $0.execute("CREATE TABLE group_probe (name TEXT PRIMARY KEY, transaction_id BIGINT NOT NULL)") }
+
+        let key = "tenant-\(UUID().uuidString)"
+        let writers = 20
+        // The first write holds its group open until every other has queued behind it, so they
+        // all fall into the next group, deterministically.
+        let (firstRuns, firstRunning) = AsyncStream<Void>.makeStream()
+        let outcomes = await withTaskGroup(of: (Int, Result<Int64, any Error>).self) { group in
+            func start(_ index: Int) {
+                group.addTask {
+                    do {
+                        let transaction = try await database.write(serializing: key) { connection in
+                            if index == 0 {
+                                firstRunning.yield()
+                                let deadline = ContinuousClock.now + .seconds(30)
+                                while database.groups.waitingCount(of: key) < writers - 1, ContinuousClock.now < deadline {
+                                    try await Task.sleep(for: .milliseconds(1))
+                                }
+                            }
+                            // Write 11 repeats write 0's name: the database refuses it.
+                            let name = index == 11 ? "w0" : "w\(index)"
+                            let transaction = try await connection.query(
+                                "INSERT INTO group_probe (name, transaction_id) VALUES (?, txid_current()) RETURNING transaction_id",
+                                [.text(name)]
+                            )
+                            if index == 7 { throw Refused() }
+                            return try #require(transaction.first?.int(0))
+                        }
+                        return (index, .success(transaction))
+                    } catch {
+                        return (index, .failure(error))
+                    }
+                }
+            }
+            start(0)
+            var running = firstRuns.makeAsyncIterator()
+            _ = await running.next()
+            for index in 1..<writers { start(index) }
+            return await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
+        }
+
+        #expect(throws: Refused.self) { try outcomes[7]?.get() }
+        #expect(throws: StoreError.self) { try outcomes[11]?.get() }
+        if case .failure(let error as StoreError)? = outcomes[11] { #expect(error.kind == .alreadyExists) }
+        var transactions: [Int: Int64] = [:]
+        for index in 0..<writers where index != 7 && index != 11 {
+            transactions[index] = try #require(try outcomes[index]?.get(), "write \(index)")
+        }
+        // Write 0 committed alone; the eighteen others that succeeded, together.
+        #expect(Set(transactions.filter { $0.key != 0 }.values).count == 1)
+        #expect(transactions[0] != transactions[1])
+        let stored = try await database.readStatement("SELECT name FROM group_probe ORDER BY name", [])
+        #expect(Set(stored.map { $0.string(0) }) == Set((0..<writers).filter { $0 != 7 && $0 != 11 }.map { "w\($0)" }))
+    }
+}
