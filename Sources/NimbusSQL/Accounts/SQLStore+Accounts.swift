@@ -41,28 +41,22 @@ extension SQLStore: AccountStore {
     }
 
     public func containerEnvironment(container: String, environment: Environment) async throws -> ContainerEnvironment? {
-        let rows = try await database.read { connection in
-            try await connection.query(
-                "SELECT container FROM containers WHERE container = ? AND environment = ?",
-                [.text(container), .text(environment.rawValue)]
-            )
-        }
+        let rows = try await database.readStatement(
+            "SELECT container FROM containers WHERE container = ? AND environment = ?",
+            [.text(container), .text(environment.rawValue)]
+        )
         return rows.isEmpty ? nil : ContainerEnvironment(container: container, environment: environment)
     }
 
     public func developer(ofContainer container: String) async throws -> String? {
-        try await database.read { connection in
-            try await connection.query(
-                "SELECT user_record_name FROM users WHERE container = ? AND is_developer = 1",
-                [.text(container)]
-            )
-        }.first?.string(0)
+        try await database.readStatement(
+            "SELECT user_record_name FROM users WHERE container = ? AND is_developer = 1",
+            [.text(container)]
+        ).first?.string(0)
     }
 
     public func apiToken(hash: String) async throws -> ContainerEnvironment? {
-        let rows = try await database.read { connection in
-            try await connection.query("SELECT container, environment FROM api_tokens WHERE token_hash = ?", [.text(hash)])
-        }
+        let rows = try await database.readStatement("SELECT container, environment FROM api_tokens WHERE token_hash = ?", [.text(hash)])
         guard let row = rows.first, let environment = Environment(rawValue: row.string(1)) else { return nil }
         return ContainerEnvironment(container: row.string(0), environment: environment)
     }
@@ -121,12 +115,10 @@ extension SQLStore: AccountStore {
     }
 
     public func user(named userRecordName: String, inContainer container: String) async throws -> UserIdentity? {
-        let rows = try await database.read { connection in
-            try await connection.query(
-                "SELECT user_record_name, name, email, phone FROM users WHERE container = ? AND user_record_name = ?",
-                [.text(container), .text(userRecordName)]
-            )
-        }
+        let rows = try await database.readStatement(
+            "SELECT user_record_name, name, email, phone FROM users WHERE container = ? AND user_record_name = ?",
+            [.text(container), .text(userRecordName)]
+        )
         return rows.first.map {
             UserIdentity(userRecordName: $0.string(0), name: $0.string(1), emailAddress: $0[2].text, phoneNumber: $0[3].text)
         }
@@ -175,14 +167,12 @@ extension SQLStore: AccountStore {
     }
 
     public func webAuthToken(hash: String) async throws -> WebAuthTokenRecord? {
-        let rows = try await database.read { connection in
-            try await connection.query(
-                """
-                SELECT \(Self.webAuthTokenColumns) FROM web_auth_tokens WHERE token_hash = ?
-                """,
-                [.text(hash)]
-            )
-        }
+        let rows = try await database.readStatement(
+            """
+            SELECT \(Self.webAuthTokenColumns) FROM web_auth_tokens WHERE token_hash = ?
+            """,
+            [.text(hash)]
+        )
         return rows.first.map(Self.webAuthToken(from:))
     }
 
@@ -223,12 +213,10 @@ extension SQLStore: AccountStore {
     }
 
     public func serverKey(id keyID: String) async throws -> ServerKeyRecord? {
-        let rows = try await database.read { connection in
-            try await connection.query(
-                "SELECT key_id, container, public_key_pem, user_record_name FROM server_keys WHERE key_id = ?",
-                [.text(keyID)]
-            )
-        }
+        let rows = try await database.readStatement(
+            "SELECT key_id, container, public_key_pem, user_record_name FROM server_keys WHERE key_id = ?",
+            [.text(keyID)]
+        )
         return rows.first.map {
             ServerKeyRecord(keyID: $0.string(0), container: $0.string(1), publicKeyPEM: $0.string(2), userRecordName: $0.string(3))
         }

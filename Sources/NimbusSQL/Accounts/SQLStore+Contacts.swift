@@ -30,15 +30,13 @@ extension SQLStore: ContactStore {
         -> ContactVerification?
     {
         let (kind, value) = try Self.contactKey(address)
-        let rows = try await database.read { connection in
-            try await connection.query(
-                """
-                SELECT code_hash, expires_at, failed_attempts FROM contact_verifications
-                WHERE container = ? AND user_record_name = ? AND kind = ? AND value = ?
-                """,
-                [.text(container), .text(userRecordName), .text(kind), .text(value)]
-            )
-        }
+        let rows = try await database.readStatement(
+            """
+            SELECT code_hash, expires_at, failed_attempts FROM contact_verifications
+            WHERE container = ? AND user_record_name = ? AND kind = ? AND value = ?
+            """,
+            [.text(container), .text(userRecordName), .text(kind), .text(value)]
+        )
         return rows.first.map { row in
             ContactVerification(
                 container: container,
@@ -91,18 +89,16 @@ extension SQLStore: ContactStore {
     }
 
     public func addresses(of userRecordName: String, inContainer container: String) async throws -> [LookupInfo] {
-        let rows = try await database.read { connection in
-            try await connection.query(
-                """
-                SELECT 'email', email FROM users WHERE container = ? AND user_record_name = ? AND email IS NOT NULL
-                UNION ALL
-                SELECT 'phone', phone FROM users WHERE container = ? AND user_record_name = ? AND phone IS NOT NULL
-                UNION ALL
-                SELECT kind, value FROM user_contacts WHERE container = ? AND user_record_name = ?
-                """,
-                Array(repeating: [SQLValue.text(container), .text(userRecordName)], count: 3).flatMap { $0 }
-            )
-        }
+        let rows = try await database.readStatement(
+            """
+            SELECT 'email', email FROM users WHERE container = ? AND user_record_name = ? AND email IS NOT NULL
+            UNION ALL
+            SELECT 'phone', phone FROM users WHERE container = ? AND user_record_name = ? AND phone IS NOT NULL
+            UNION ALL
+            SELECT kind, value FROM user_contacts WHERE container = ? AND user_record_name = ?
+            """,
+            Array(repeating: [SQLValue.text(container), .text(userRecordName)], count: 3).flatMap { $0 }
+        )
         return rows.map { row in row.string(0) == "email" ? .emailAddress(row.string(1)) : .phoneNumber(row.string(1)) }
     }
 

@@ -8,12 +8,10 @@ public import NimbusStore
 
 extension SQLStore {
     public func containerSettings(_ container: String) async throws -> ContainerSettings {
-        let rows = try await database.read { connection in
-            try await connection.query(
-                "SELECT app_url_scheme, fallback_url, user_quota_bytes, max_asset_bytes FROM container_settings WHERE container = ?",
-                [.text(container)]
-            )
-        }
+        let rows = try await database.readStatement(
+            "SELECT app_url_scheme, fallback_url, user_quota_bytes, max_asset_bytes FROM container_settings WHERE container = ?",
+            [.text(container)]
+        )
         guard let row = rows.first else { return ContainerSettings(container: container) }
         return ContainerSettings(
             container: container,

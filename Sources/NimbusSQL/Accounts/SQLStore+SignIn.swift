@@ -15,12 +15,10 @@ public import NimbusStore
 
 extension SQLStore: SignInStore {
     public func signInSettings(for environment: ContainerEnvironment) async throws -> SignInSettings? {
-        let rows = try await database.read { connection in
-            try await connection.query(
-                "SELECT settings FROM sign_in_settings WHERE container = ? AND environment = ?",
-                [.text(environment.container), .text(environment.environment.rawValue)]
-            )
-        }
+        let rows = try await database.readStatement(
+            "SELECT settings FROM sign_in_settings WHERE container = ? AND environment = ?",
+            [.text(environment.container), .text(environment.environment.rawValue)]
+        )
         guard let row = rows.first else { return nil }
         var settings = try JSONDecoder().decode(SignInSettings.self, from: Data(row.string(0).utf8))
         for index in settings.providers.indices {
@@ -94,12 +92,10 @@ extension SQLStore: SignInStore {
     }
 
     public func account(of userRecordName: String, inContainer container: String) async throws -> UserAccount? {
-        let rows = try await database.read { connection in
-            try await connection.query(
-                "SELECT \(Self.accountColumns) FROM users WHERE container = ? AND user_record_name = ?",
-                [.text(container), .text(userRecordName)]
-            )
-        }
+        let rows = try await database.readStatement(
+            "SELECT \(Self.accountColumns) FROM users WHERE container = ? AND user_record_name = ?",
+            [.text(container), .text(userRecordName)]
+        )
         return rows.first.map(Self.account(from:))
     }
 
@@ -185,25 +181,21 @@ extension SQLStore: SignInStore {
     }
 
     public func identity(provider: String, subject: String, inContainer container: String) async throws -> SignInIdentity? {
-        let rows = try await database.read { connection in
-            try await connection.query(
-                "SELECT \(Self.identityColumns) FROM sign_in_identities WHERE container = ? AND provider = ? AND subject = ?",
-                [.text(container), .text(provider), .text(subject)]
-            )
-        }
+        let rows = try await database.readStatement(
+            "SELECT \(Self.identityColumns) FROM sign_in_identities WHERE container = ? AND provider = ? AND subject = ?",
+            [.text(container), .text(provider), .text(subject)]
+        )
         return rows.first.map(Self.identity(from:))
     }
 
     public func identities(of userRecordName: String, inContainer container: String) async throws -> [SignInIdentity] {
-        try await database.read { connection in
-            try await connection.query(
-                """
-                SELECT \(Self.identityColumns) FROM sign_in_identities WHERE container = ? AND user_record_name = ?
-                ORDER BY created_at, provider
-                """,
-                [.text(container), .text(userRecordName)]
-            )
-        }.map(Self.identity(from:))
+        try await database.readStatement(
+            """
+            SELECT \(Self.identityColumns) FROM sign_in_identities WHERE container = ? AND user_record_name = ?
+            ORDER BY created_at, provider
+            """,
+            [.text(container), .text(userRecordName)]
+        ).map(Self.identity(from:))
     }
 
     public func addIdentity(_ identity: SignInIdentity) async throws {
@@ -261,15 +253,13 @@ extension SQLStore: SignInStore {
     }
 
     public func signInCode(email: String, inContainer container: String) async throws -> SignInCode? {
-        let rows = try await database.read { connection in
-            try await connection.query(
-                """
-                SELECT purpose, code_hash, expires_at, failed_attempts, name, password_hash, user_record_name
-                FROM sign_in_codes WHERE container = ? AND email = ?
-                """,
-                [.text(container), .text(email)]
-            )
-        }
+        let rows = try await database.readStatement(
+            """
+            SELECT purpose, code_hash, expires_at, failed_attempts, name, password_hash, user_record_name
+            FROM sign_in_codes WHERE container = ? AND email = ?
+            """,
+            [.text(container), .text(email)]
+        )
         guard let row = rows.first, let purpose = SignInCode.Purpose(rawValue: row.string(0)) else { return nil }
         return SignInCode(
             container: container,
@@ -303,15 +293,13 @@ extension SQLStore: SignInStore {
 
     public func sessions(of userRecordName: String, inContainer container: String) async throws -> [WebAuthTokenRecord] {
         let now = clock.millisecondsSince1970
-        let tokens = try await database.read { connection in
-            try await connection.query(
-                """
-                SELECT \(Self.webAuthTokenColumns) FROM web_auth_tokens
-                WHERE container = ? AND user_record_name = ? AND expires_at > ? ORDER BY issued_at, token_hash
-                """,
-                [.text(container), .text(userRecordName), .integer(now)]
-            )
-        }.map(Self.webAuthToken(from:))
+        let tokens = try await database.readStatement(
+            """
+            SELECT \(Self.webAuthTokenColumns) FROM web_auth_tokens
+            WHERE container = ? AND user_record_name = ? AND expires_at > ? ORDER BY issued_at, token_hash
+            """,
+            [.text(container), .text(userRecordName), .integer(now)]
+        ).map(Self.webAuthToken(from:))
         // Tokens come oldest first: a session is listed where its first token is, as its newest.
         var order: [String] = []
         var newest: [String: WebAuthTokenRecord] = [:]

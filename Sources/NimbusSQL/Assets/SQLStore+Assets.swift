@@ -53,9 +53,7 @@ extension SQLStore: AssetStore {
     }
 
     public func asset(id: String) async throws -> StoredAsset? {
-        let rows = try await database.read { connection in
-            try await connection.query("SELECT \(Self.assetColumns) FROM assets WHERE asset_id = ?", [.text(id)])
-        }
+        let rows = try await database.readStatement("SELECT \(Self.assetColumns) FROM assets WHERE asset_id = ?", [.text(id)])
         return rows.first.flatMap(Self.storedAsset)
     }
 

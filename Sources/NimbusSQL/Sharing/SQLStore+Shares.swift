@@ -95,17 +95,15 @@ extension SQLStore: ShareStore {
     /// The owner's own participant rows are left out: an owner reaches their data through
     /// their private database, never their shared one.
     private func participations(condition: String, binds: [SQLValue]) async throws -> [Participation] {
-        let rows = try await database.read { connection in
-            try await connection.query(
-                """
-                SELECT owner, zone_name, share_name, role, permission FROM share_participants
-                WHERE container = ? AND environment = ? AND user_record_name = ? \(condition)
-                  AND acceptance = 'ACCEPTED' AND role <> 'OWNER'
-                ORDER BY owner, zone_name, share_name
-                """,
-                binds
-            )
-        }
+        let rows = try await database.readStatement(
+            """
+            SELECT owner, zone_name, share_name, role, permission FROM share_participants
+            WHERE container = ? AND environment = ? AND user_record_name = ? \(condition)
+              AND acceptance = 'ACCEPTED' AND role <> 'OWNER'
+            ORDER BY owner, zone_name, share_name
+            """,
+            binds
+        )
         return rows.map { row in
             Participation(
                 owner: row.string(0),

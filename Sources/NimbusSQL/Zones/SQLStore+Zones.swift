@@ -9,16 +9,14 @@ public import NimbusStore
 
 extension SQLStore {
     public func zones(of tenant: Tenant) async throws -> [Zone] {
-        let rows = try await database.read { connection in
-            try await connection.query(
-                """
-                SELECT zone_name, change_counter, incarnation FROM zones
-                WHERE container = ? AND environment = ? AND owner = ? AND is_deleted = 0
-                ORDER BY zone_name
-                """,
-                Self.binds(tenant)
-            )
-        }
+        let rows = try await database.readStatement(
+            """
+            SELECT zone_name, change_counter, incarnation FROM zones
+            WHERE container = ? AND environment = ? AND owner = ? AND is_deleted = 0
+            ORDER BY zone_name
+            """,
+            Self.binds(tenant)
+        )
         var zones = rows.map {
             Zone(zoneID: ZoneID(zoneName: $0.string(0), ownerRecordName: tenant.owner), changeCounter: $0.int(1), incarnation: $0.int(2))
         }
