@@ -43,7 +43,12 @@ struct NimbusLoad: AsyncParsableCommand {
         var results: [ScenarioResult] = []
         for scenario in Scenario.all(session: session) where selected?.contains(scenario.name) ?? true {
             FileHandle.standardError.write(Data("running \(scenario.name)...\n".utf8))
-            results.append(try Wrk.run(scenario, url: session.url, clients: clients, threads: threads, seconds: duration))
+            let server = ProcessCPU.seconds(of: session.serverPID)
+            let postgres = database == nil ? 0 : ProcessCPU.seconds(ofProcessesNamed: "postgres")
+            var result = try Wrk.run(scenario, url: session.url, clients: clients, threads: threads, seconds: duration)
+            result.serverCPUSeconds = ProcessCPU.seconds(of: session.serverPID) - server
+            if database != nil { result.databaseCPUSeconds = ProcessCPU.seconds(ofProcessesNamed: "postgres") - postgres }
+            results.append(result)
         }
         var sync: SyncBenchmark.Result?
         // The sync and sharing benchmarks compare with raw reads of the SQLite file.

@@ -13,8 +13,8 @@ enum Report {
         var lines = [
             "clients: \(clients) keep-alive connections as \(users) users; \(seconds) s per scenario; machine: \(ProcessInfo.processInfo.activeProcessorCount) cores",
             "",
-            "| scenario | requests/s | records/s | p50 ms | p99 ms | failed | vs /health | vs raw \(raw.store) |",
-            "|---|---:|---:|---:|---:|---:|---:|---:|",
+            "| scenario | requests/s | records/s | p50 ms | p99 ms | failed | vs /health | vs raw \(raw.store) | server CPU µs/request | database CPU µs/request |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
         ]
         for result in results {
             let versusHealth = health.map { String(format: "%.0f%%", 100 * result.requestsPerSecond / $0.requestsPerSecond) } ?? "-"
@@ -27,7 +27,9 @@ enum Report {
             lines.append(
                 "| \(result.scenario.summary) | \(format(result.requestsPerSecond)) | \(result.scenario.recordsPerRequest == 0 ? "-" : format(result.recordsPerSecond)) | "
                     + String(format: "%.2f | %.2f", Double(result.p50Microseconds) / 1000, Double(result.p99Microseconds) / 1000)
-                    + " | \(result.failures) | \(result.scenario.name == "health" ? "-" : versusHealth) | \(versusRaw) |"
+                    + " | \(result.failures) | \(result.scenario.name == "health" ? "-" : versusHealth) | \(versusRaw) | "
+                    + String(format: "%.0f", result.serverCPUMicrosecondsPerRequest) + " | "
+                    + (result.databaseCPUMicrosecondsPerRequest.map { String(format: "%.0f", $0) } ?? "-") + " |"
             )
         }
         lines.append("")

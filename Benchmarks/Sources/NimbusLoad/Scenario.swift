@@ -60,6 +60,14 @@ struct Scenario {
                 requests: [Request(method: "GET", path: "/health", headers: [:], body: "")]
             ),
             Scenario(
+                name: "current",
+                summary: "users/current (authenticated, no record)",
+                recordsPerRequest: 0,
+                requests: users.map {
+                    Request(method: "GET", path: session.privatePath("users/current", user: $0), headers: [:], body: "")
+                }
+            ),
+            Scenario(
                 name: "save1",
                 summary: "records/modify, 1 record",
                 recordsPerRequest: 1,

@@ -15,7 +15,13 @@ struct ScenarioResult {
     var p50Microseconds: Int
     var p99Microseconds: Int
 
+    /// CPU seconds the server, and the database (on PostgreSQL), used during the scenario.
+    var serverCPUSeconds: Double = 0
+    var databaseCPUSeconds: Double?
+
     var requestsPerSecond: Double { Double(requests) / seconds }
+    var serverCPUMicrosecondsPerRequest: Double { serverCPUSeconds * 1_000_000 / Double(max(requests, 1)) }
+    var databaseCPUMicrosecondsPerRequest: Double? { databaseCPUSeconds.map { $0 * 1_000_000 / Double(max(requests, 1)) } }
     var recordsPerSecond: Double { requestsPerSecond * Double(scenario.recordsPerRequest) }
 }
 
