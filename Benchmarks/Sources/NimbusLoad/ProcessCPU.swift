@@ -26,7 +26,7 @@ enum ProcessCPU {
     }
 
     /// The seconds used so far by every process whose command is `name` (PostgreSQL's postmaster
-    /// and backends: "postgres").
+    /// and backends: "postgres"), of every cluster on the machine: benchmark with one running.
     static func seconds(ofProcessesNamed name: String) -> Double {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         return entries.compactMap(Int32.init).reduce(0) { total, pid in

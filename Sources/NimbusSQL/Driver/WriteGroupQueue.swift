@@ -24,7 +24,8 @@ protocol SavepointConnection {
 /// A commit costs more than the small writes most requests make (a flush of the log, and on
 /// PostgreSQL the round trips of `BEGIN`, `COMMIT` and the tenant's lock). So writers queue
 /// their bodies under a key, and the first to find its key idle leads: it has the engine (its
-/// `commit`) run every queued body of that key in one transaction and commit, answers the others, and hands the lead to the first writer queued meanwhile. Writers return only after
+/// `commit`) run every queued body of that key in one transaction and commit, answers the
+/// others, and hands the lead to the first writer queued meanwhile. Writers return only after
 /// the commit that made their writes durable. A body runs in a savepoint of its own, so one that
 /// fails rolls back only itself; a group of one needs none. Keys run independently of each
 /// other: SQLite has one (its one writer), PostgreSQL one per tenant.
