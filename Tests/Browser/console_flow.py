@@ -21,6 +21,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.select import Select
@@ -33,6 +34,14 @@ WAIT_SECONDS = 20
 ADMIN = "ada@example.com"
 READER = "rui@example.com"
 PASSWORD = "a console password of some length"
+
+
+def new_page_loaded(driver):
+    try:
+        return driver.execute_script("return window.nimbusOldPage === undefined && document.readyState === 'complete'")
+    except WebDriverException:
+        # Asked while the old page is torn down: not loaded yet.
+        return False
 
 
 class NoRedirect(urllib.request.HTTPRedirectHandler):
@@ -73,9 +82,12 @@ class Operator(Person):
         self.click(self.driver.find_element(By.CSS_SELECTOR, css))
 
     def click(self, element):
-        page = self.driver.find_element(By.TAG_NAME, "html")
+        # The old page is marked, and the wait is for a loaded page without the mark. Waiting
+        # for the old page's element to go stale instead races the navigation: chromedriver
+        # can answer with a generic error about a node of a document being torn down.
+        self.driver.execute_script("window.nimbusOldPage = true")
         element.click()
-        self.wait(expected_conditions.staleness_of(page), "the next page")
+        self.wait(new_page_loaded, "the next page")
 
     def cookie(self):
         value = self.driver.get_cookie("nimbus_console")["value"]
