@@ -28,6 +28,8 @@ struct PostgresDriverTests {
 
         let defaults = try PostgresLocation(url: "postgresql://nimbus@localhost/app")
         #expect(defaults.port == 5432 && defaults.schema == nil && defaults.poolSize == 16 && defaults.tls == .prefer)
+        #expect(defaults.preparedStatements == 256)
+        #expect(try PostgresLocation(url: "postgres://u@h/d?prepared_statements=0").preparedStatements == 0)
 
         for (url, reason) in [
             ("mysql://u@h/d", "postgres://"),
@@ -36,6 +38,7 @@ struct PostgresDriverTests {
             ("postgres://u@h/d?schema=Robert'); DROP TABLE records;--", "schema"),
             ("postgres://u@h/d?pool_size=0", "pool_size"),
             ("postgres://u@h/d?sslmode=maybe", "sslmode"),
+            ("postgres://u@h/d?prepared_statements=-1", "prepared_statements"),
             ("postgres://u@h/d?colour=blue", "colour"),
         ] {
             #expect(throws: StoreLocationError.self, "\(url)") { try PostgresLocation(url: url) }

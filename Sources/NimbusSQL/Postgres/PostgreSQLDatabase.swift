@@ -46,6 +46,7 @@ package final class PostgreSQLDatabase: SQLDatabase {
     private let lockScope: String
     /// How long a statement may go unanswered before its connection is taken for dead.
     private let statementDeadline: TimeAmount?
+    private let statements: PostgresStatementCache
 
     /// How often a write that lost a serialization race is run again before the caller sees an error.
     private static let maximumWriteAttempts = 10
@@ -69,6 +70,8 @@ package final class PostgreSQLDatabase: SQLDatabase {
         // Nor does it give up on a statement: it may wait for another process's migrations
         // (the lock below) as long as they take, and a migration may rewrite a large table.
         migrations.statementTimeoutMilliseconds = 0
+        // Migrations run each statement once.
+        migrations.preparedStatements = 0
         let migrator = PostgreSQLDatabase(migrations, logger: logger)
         let heldNoData = try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await migrator.run() }
@@ -113,6 +116,7 @@ package final class PostgreSQLDatabase: SQLDatabase {
         self.client = client
         self.logger = logger
         connectionWait = .milliseconds(location.connectionWaitMilliseconds)
+        statements = PostgresStatementCache(capacity: location.preparedStatements)
         lockScope = location.schema.map { "\($0)." } ?? ""
         statementDeadline =
             location.statementTimeoutMilliseconds > 0 ? .milliseconds(Int64(location.statementTimeoutMilliseconds) + 2_000) : nil
@@ -132,9 +136,11 @@ package final class PostgreSQLDatabase: SQLDatabase {
     package func readStatement(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
         let logger = logger
         let deadline = statementDeadline
+        let statements = statements
         do {
             return try await withConnection { connection in
-                try await PostgresSQLConnection(connection: connection, logger: logger, deadline: deadline).query(sql, binds)
+                try await PostgresSQLConnection(connection: connection, logger: logger, deadline: deadline, statements: statements)
+                    .query(sql, binds)
             }
         } catch {
             throw PostgresFailure(error).storeError
@@ -285,8 +291,9 @@ package final class PostgreSQLDatabase: SQLDatabase {
     ) async throws -> Result {
         let logger = logger
         let deadline = statementDeadline
+        let statements = statements
         return try await withConnection { connection in
-            let sql = PostgresSQLConnection(connection: connection, logger: logger, deadline: deadline)
+            let sql = PostgresSQLConnection(connection: connection, logger: logger, deadline: deadline, statements: statements)
             if let lock { try await sql.execute("SELECT pg_advisory_lock(?)", [.integer(lock)]) }
             let result: Result
             do {

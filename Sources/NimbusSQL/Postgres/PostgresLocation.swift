@@ -12,7 +12,7 @@
 
 /// A PostgreSQL database and how Nimbus uses it, read from a `postgres://` URL.
 ///
-/// `postgres://USER:PASSWORD@HOST:PORT/DATABASE?schema=S&pool_size=N&statement_timeout=MS&wait_timeout=MS&sslmode=M`
+/// `postgres://USER:PASSWORD@HOST:PORT/DATABASE?schema=S&pool_size=N&statement_timeout=MS&wait_timeout=MS&sslmode=M&prepared_statements=N`
 ///
 /// - `schema`: the schema Nimbus's tables live in, created if missing (default `public`). Lets
 ///   several Nimbus deployments, or test runs, share one database.
@@ -22,6 +22,10 @@
 /// - `wait_timeout`: milliseconds a request waits for a free connection, or for the database to
 ///   come back, before it fails with `TRY_AGAIN_LATER` (default 5000).
 /// - `sslmode`: `disable`, `prefer` (the default, as in libpq) or `require`.
+/// - `prepared_statements`: the most statements each connection prepares (default 256), so
+///   PostgreSQL parses and plans each once per connection rather than on every run; `0` sends
+///   every statement unnamed, for a pooler that cannot keep prepared statements (PgBouncer in
+///   transaction mode before 1.21, or without `max_prepared_statements`).
 ///
 /// The password never appears in ``description``.
 public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
@@ -40,6 +44,7 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
     public var statementTimeoutMilliseconds: Int
     public var connectionWaitMilliseconds: Int
     public var tls: TLSMode
+    public var preparedStatements: Int
 
     /// Whether `url` names a PostgreSQL database (rather than an SQLite file).
     public static func isPostgresURL(_ url: String) -> Bool {
@@ -65,6 +70,7 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
         self.statementTimeoutMilliseconds = 30_000
         self.connectionWaitMilliseconds = 5_000
         self.tls = .prefer
+        self.preparedStatements = 256
         for item in components.queryItems ?? [] {
             let value = item.value ?? ""
             switch item.name {
@@ -93,6 +99,11 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
                     throw StoreLocationError("sslmode must be disable, prefer or require")
                 }
                 tls = mode
+            case "prepared_statements":
+                guard let count = Int(value), (0...10_000).contains(count) else {
+                    throw StoreLocationError("prepared_statements must be a number from 0 to 10000")
+                }
+                preparedStatements = count
             default:
                 throw StoreLocationError("unknown URL parameter \(item.name)")
             }

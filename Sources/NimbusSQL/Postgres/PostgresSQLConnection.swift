@@ -26,8 +26,26 @@ struct PostgresSQLConnection: SQLConnection {
     let connection: PostgresConnection
     let logger: Logger
     let deadline: TimeAmount?
+    /// The statements prepared on the pool's connections; `nil` sends every statement unnamed.
+    var statements: PostgresStatementCache? = nil
 
     func query(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
+        let bindings = Self.bindings(binds)
+        if let statements, let (key, prepared) = statements.statement(for: sql, binds: binds, on: connection) {
+            do {
+                return try await answered { [connection, logger] in
+                    try await PostgresNamedStatement.run(prepared, bindings, on: connection, logger: logger)
+                }
+            } catch {
+                statements.forget(key, on: connection)
+                throw error
+            }
+        }
+        let statement = PostgresQuery(unsafeSQL: Self.numberingPlaceholders(sql), binds: bindings)
+        return try await execute(statement).rows.map { row in SQLRow(values: try row.map(Self.value(of:))) }
+    }
+
+    private static func bindings(_ binds: [SQLValue]) -> PostgresBindings {
         var bindings = PostgresBindings(capacity: binds.count)
         for value in binds {
             switch value {
@@ -38,8 +56,7 @@ struct PostgresSQLConnection: SQLConnection {
             case .blob(let bytes): bindings.append(ByteBuffer(bytes: bytes))
             }
         }
-        let statement = PostgresQuery(unsafeSQL: Self.numberingPlaceholders(sql), binds: bindings)
-        return try await execute(statement).rows.map { row in SQLRow(values: try row.map(Self.value(of:))) }
+        return bindings
     }
 
     /// Runs statements that take no parameters, such as `BEGIN` and `COMMIT`.
@@ -71,6 +88,25 @@ struct PostgresSQLConnection: SQLConnection {
         return try await promise.futureResult.get()
     }
 
+    /// The answer of `send`, at most until ``deadline``, as ``execute(_:)`` waits for an unnamed
+    /// statement's.
+    private func answered(_ send: @escaping @Sendable () async throws -> [SQLRow]) async throws -> [SQLRow] {
+        guard !connection.isClosed else { throw PostgresConnectionLost(afterSending: false) }
+        guard let deadline else { return try await send() }
+        let connection = connection
+        let promise = connection.eventLoop.makePromise(of: [SQLRow].self)
+        let watchdog = connection.eventLoop.scheduleTask(in: deadline) {
+            promise.fail(PostgresConnectionLost(afterSending: true))
+            let closing: EventLoopFuture<Void> = connection.close()
+            closing.whenComplete { _ in }
+        }
+        promise.completeWithTask {
+            defer { watchdog.cancel() }
+            return try await send()
+        }
+        return try await promise.futureResult.get()
+    }
+
     /// `sql` with each `?` outside quotes replaced by `$1`, `$2`, ….
     static func numberingPlaceholders(_ sql: String) -> String {
         var output = ""
@@ -95,7 +131,7 @@ struct PostgresSQLConnection: SQLConnection {
     }
 
     /// A result cell as the value type the store reads.
-    private static func value(of cell: PostgresCell) throws -> SQLValue {
+    static func value(of cell: PostgresCell) throws -> SQLValue {
         guard cell.bytes != nil else { return .null }
         switch cell.dataType {
         case .int2, .int4, .int8:

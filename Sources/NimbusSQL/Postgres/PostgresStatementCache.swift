@@ -1,0 +1,100 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+import PostgresNIO
+import Synchronization
+
+/// The store's statements prepared on each connection of the pool, by name.
+///
+/// PostgreSQL parses, analyses and plans a statement sent without a name every time it runs;
+/// one prepared under a name is parsed once per connection, and its plan is reused (PostgreSQL
+/// still plans afresh when a generic plan would cost more than a custom one). The store sends
+/// a few dozen statement texts over and over, so each connection prepares each once.
+///
+/// A statement's name stands for its text *and* the types of its parameters: the types are
+/// fixed when it is prepared (from the values bound the first time, as for an unnamed
+/// statement), so the same text bound with other types is another statement.
+///
+/// Bounded two ways, since the server keeps every prepared statement until the connection
+/// closes: statements with more than ``maximumBinds`` parameters (the multi-row INSERTs of
+/// large batches, whose planning is shared by their many rows) are not prepared, and a
+/// connection prepares at most `capacity` statements (forgotten ones included: the server may
+/// still hold them); past that, it sends the rest unnamed.
+final class PostgresStatementCache: Sendable {
+    /// A statement as prepared on one connection.
+    struct Prepared: Sendable {
+        var name: String
+        /// The statement with `$1, $2, …` placeholders, as PostgreSQL reads it.
+        var sql: String
+    }
+
+    private struct Connection {
+        var statements: [String: Prepared] = [:]
+        /// Names handed out on the connection, the forgotten ones too: each name is used once.
+        var issued = 0
+    }
+
+    static let maximumBinds = 32
+    private let capacity: Int
+    private let connections = Mutex<[PostgresConnection.ID: Connection]>([:])
+
+    /// - Parameter capacity: the most statements one connection prepares; 0 prepares none.
+    init(capacity: Int) {
+        self.capacity = capacity
+    }
+
+    /// The statement to run for `sql` bound to `binds` on `connection`, or `nil` when it is to
+    /// be sent unnamed.
+    func statement(for sql: String, binds: [SQLValue], on connection: PostgresConnection) -> (key: String, prepared: Prepared)? {
+        guard capacity > 0, binds.count <= Self.maximumBinds else { return nil }
+        let key = Self.key(sql, binds)
+        let id = connection.id
+        let (prepared, isNewConnection): (Prepared?, Bool) = connections.withLock { connections in
+            let isNew = connections[id] == nil
+            if let known = connections[id]?.statements[key] { return (known, false) }
+            guard (connections[id]?.issued ?? 0) < capacity else { return (nil, isNew) }
+            var entry = connections[id] ?? Connection()
+            entry.issued += 1
+            let prepared = Prepared(name: "nimbus_\(entry.issued)", sql: PostgresSQLConnection.numberingPlaceholders(sql))
+            entry.statements[key] = prepared
+            connections[id] = entry
+            return (prepared, isNew)
+        }
+        if isNewConnection {
+            // The server forgets a connection's statements when it closes; so does the cache.
+            connection.closeFuture.whenComplete { _ in
+                self.connections.withLock { _ = $0.removeValue(forKey: id) }
+            }
+        }
+        return prepared.map { (key, $0) }
+    }
+
+    /// Forgets a statement whose run failed, so the next run prepares it again under a new
+    /// name: the driver remembers a failed preparation for good, and the failure may have been
+    /// the transaction's (aborted, cancelled) rather than the statement's.
+    func forget(_ key: String, on connection: PostgresConnection) {
+        let id = connection.id
+        connections.withLock { _ = $0[id]?.statements.removeValue(forKey: key) }
+    }
+
+    /// The statement's text and the type of each bound value (`n` for null, which leaves the
+    /// parameter's type to the server).
+    private static func key(_ sql: String, _ binds: [SQLValue]) -> String {
+        var key = sql
+        key.reserveCapacity(sql.utf8.count + binds.count + 1)
+        key.append("\u{0}")
+        for value in binds {
+            switch value {
+            case .null: key.append("n")
+            case .integer: key.append("i")
+            case .real: key.append("r")
+            case .text: key.append("t")
+            case .blob: key.append("b")
+            }
+        }
+        return key
+    }
+}
