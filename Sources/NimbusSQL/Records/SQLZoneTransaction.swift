@@ -40,6 +40,11 @@ final class SQLZoneTransaction: ZoneTransaction {
     private(set) var storageDelta: Int64 = 0
     /// The owner's storage quota: storage is counted only under one (see `settleStorage`).
     private let quota: Int64?
+    /// Which names ``records(named:)`` was asked for, and which of them were the parent of a
+    /// live record then: it answers both in one statement, and
+    /// ``parentsOfLiveRecords(among:)`` answers from this until the transaction writes (spends a
+    /// counter; `through` is the counter it had spent when it learnt them).
+    private var learntParents: (asked: Set<NameKey>, parents: Set<NameKey>, through: Int64?) = ([], [], nil)
 
     init(
         zone: Zone,
@@ -63,23 +68,36 @@ final class SQLZoneTransaction: ZoneTransaction {
 
     func records(named names: [String]) async throws -> [NameKey: Record] {
         guard !names.isEmpty else { return [:] }
-        // Live rows, and the tombstones that were in a share (see `tombstoneShares`).
-        let membership = names.count == 1 ? "record_name = ?" : dialect.isMember("record_name")
+        // Live rows, and the tombstones that were in a share (see `tombstoneShares`); then,
+        // marked `is_deleted = 2`, which of the names live records name as parent: a write that
+        // creates a record asks that next (``parentsOfLiveRecords(among:)``), and here it costs
+        // no round trip of its own. Answered by the partial `records_by_parent` index.
+        let membership = { (column: String) in names.count == 1 ? "\(column) = ?" : self.dialect.isMember(column) }
+        let nameBind = names.count == 1 ? SQLValue.text(names[0]) : SQLStore.jsonArray(names)
         let rows = try await connection.query(
             """
             SELECT \(RecordRowCodec.columns), is_deleted, change_counter FROM records
             WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ?
-              AND (is_deleted = 0 OR share_name IS NOT NULL) AND \(membership)
+              AND (is_deleted = 0 OR share_name IS NOT NULL) AND \(membership("record_name"))
+            UNION ALL
+            SELECT parent_name, \(Self.nullColumns), 2, NULL FROM (
+                SELECT DISTINCT parent_name FROM records
+                WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND parent_name IS NOT NULL
+                  AND \(membership("parent_name")) AND is_deleted = 0) AS parents
             """,
-            zoneBinds + [names.count == 1 ? .text(names[0]) : SQLStore.jsonArray(names)]
+            zoneBinds + [nameBind] + zoneBinds + [nameBind]
         )
         var found: [NameKey: Record] = [:]
+        var parents: Set<NameKey> = []
         for name in names {
             sizes[NameKey(name)] = 0
             namedAssets[NameKey(name)] = false
         }
         for row in rows {
-            if row.int(RecordRowCodec.columnCount) != 0 {
+            let deleted = row.int(RecordRowCodec.columnCount)
+            if deleted == 2 {
+                parents.insert(NameKey(row.string(0)))
+            } else if deleted != 0 {
                 let share = row.string(RecordRowCodec.shareColumn)
                 tombstoneShares[NameKey(row.string(0))] = (share, row.int(RecordRowCodec.columnCount + 1))
             } else {
@@ -90,11 +108,21 @@ final class SQLZoneTransaction: ZoneTransaction {
             }
         }
         for name in names where found[NameKey(name)] == nil { knownAbsent.insert(NameKey(name)) }
+        if learntParents.through != spentCounters?.through { learntParents = ([], [], spentCounters?.through) }
+        learntParents.asked.formUnion(names.map { NameKey($0) })
+        learntParents.parents.formUnion(parents)
         return found
     }
 
+    /// NULL for each record column after the first, in the parents' half of ``records(named:)``.
+    private static let nullColumns = Array(repeating: "NULL", count: RecordRowCodec.columnCount - 1).joined(separator: ", ")
+
     func parentsOfLiveRecords(among names: [String]) async throws -> Set<String> {
         guard !names.isEmpty else { return [] }
+        let keys = names.map { NameKey($0) }
+        if learntParents.through == spentCounters?.through, keys.allSatisfy(learntParents.asked.contains) {
+            return Set(names.filter { learntParents.parents.contains(NameKey($0)) })
+        }
         // Answered by the partial `records_by_parent` index.
         let rows = try await connection.query(
             """

@@ -86,6 +86,29 @@ struct ZoneTransactionConformanceTests {
         }
     }
 
+    @Test(
+        "parents learnt while reading records answer until the transaction writes, then are asked again",
+        arguments: StoreFactory.all
+    )
+    func parentsLearntWithRecords(factory: StoreFactory) async throws {
+        try await factory.with { f in
+            _ = try await f.store.createZone(named: "Z", of: f.tenant())
+            try await f.save([f.record("kid", parent: "p"), f.record("p")])
+            let (before, after, unasked) = try await f.store.write(zone: "Z", of: f.tenant()) { transaction in
+                let found = try await transaction.records(named: ["p", "q", "kid"])
+                #expect(Set(found.keys) == [NameKey("p"), NameKey("kid")])
+                let before = try await transaction.parentsOfLiveRecords(among: ["p", "q"])
+                _ = try await transaction.save([f.record("kid2", parent: "q")])
+                let after = try await transaction.parentsOfLiveRecords(among: ["p", "q"])
+                _ = try await transaction.records(named: ["p"])
+                return (before, after, try await transaction.parentsOfLiveRecords(among: ["p", "q", "kid"]))
+            }
+            #expect(before == ["p"])
+            #expect(after == ["p", "q"])
+            #expect(unasked == ["p", "q"])
+        }
+    }
+
     @Test("a transaction finds the references live records hold to given records", arguments: StoreFactory.all)
     func referrers(factory: StoreFactory) async throws {
         try await factory.with { f in
