@@ -50,6 +50,13 @@ struct NimbusLoad: AsyncParsableCommand {
             if database != nil { result.databaseCPUSeconds = ProcessCPU.seconds(ofProcessesNamed: "postgres") - postgres }
             results.append(result)
         }
+        // The peer on SQLite, after Nimbus's scenarios (and before anything that fills large
+        // zones), while the machine is as quiet as it was for them.
+        if database == nil, selected?.contains("pocketbase") ?? true,
+            let pocketBase = try PocketBaseCreates.measure(users: users, clients: clients, threads: threads, seconds: duration)
+        {
+            results.append(pocketBase)
+        }
         var sync: SyncBenchmark.Result?
         // The sync and sharing benchmarks compare with raw reads of the SQLite file.
         if database == nil, selected?.contains("sync") ?? true {

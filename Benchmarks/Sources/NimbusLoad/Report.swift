@@ -20,7 +20,7 @@ enum Report {
             let versusHealth = health.map { String(format: "%.0f%%", 100 * result.requestsPerSecond / $0.requestsPerSecond) } ?? "-"
             let versusRaw: String
             switch result.scenario.name {
-            case "save1", "save1-s2s": versusRaw = String(format: "%.0f%%", 100 * result.recordsPerSecond / raw.singleRowTransactions)
+            case "save1", "save1-s2s", "pocketbase": versusRaw = String(format: "%.0f%%", 100 * result.recordsPerSecond / raw.singleRowTransactions)
             case "save200": versusRaw = String(format: "%.0f%%", 100 * result.recordsPerSecond / raw.batchedTransactions)
             default: versusRaw = "-"
             }
@@ -31,6 +31,12 @@ enum Report {
                     + String(format: "%.0f", result.serverCPUMicrosecondsPerRequest) + " | "
                     + (result.databaseCPUMicrosecondsPerRequest.map { String(format: "%.0f", $0) } ?? "-") + " |"
             )
+        }
+        if let pocketBase = results.first(where: { $0.scenario.name == "pocketbase" }),
+            let save = results.first(where: { $0.scenario.name == "save1" })
+        {
+            lines.append("")
+            lines.append(String(format: "Nimbus single saves: %.2f× PocketBase's creates", save.requestsPerSecond / pocketBase.requestsPerSecond))
         }
         lines.append("")
         lines.append(
