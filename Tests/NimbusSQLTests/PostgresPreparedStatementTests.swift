@@ -34,7 +34,7 @@ struct PostgresPreparedStatementTests {
         try await database.readStatement(preparedCount, []).first?.int(0) ?? -1
     }
 
-    @Test("a connection prepares each statement once and runs it by name after; prepared_statements=0 prepares none")
+    @Test("a connection prepares each statement once and runs it by name after, but not one planned per run; prepared_statements=0 prepares none")
     func preparesOnce() async throws {
         try await Self.withDatabase("") { database async throws in
             for value in 1...3 {
@@ -43,6 +43,9 @@ struct PostgresPreparedStatementTests {
             }
             // The addition and the count itself: once each, however often they ran.
             #expect(try await Self.count(database) == 2)
+            #expect(try await Self.count(database) == 2)
+            // A statement whose plan must fit its values (a record query) is never prepared.
+            #expect(try await database.readStatement("SELECT ? + 2", [.integer(1)], reusingPlan: false).first?.int(0) == 3)
             #expect(try await Self.count(database) == 2)
         }
         try await Self.withDatabase("&prepared_statements=0") { database async throws in

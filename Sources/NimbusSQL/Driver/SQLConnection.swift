@@ -8,11 +8,23 @@
 ///
 /// Statements use `?` placeholders; a driver whose database spells them otherwise rewrites them.
 package protocol SQLConnection {
-    /// Runs one statement and returns every row it produced.
+    /// Runs one statement, which may reuse its plan, and returns every row it produced.
     func query(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow]
+
+    /// Runs one statement and returns every row it produced.
+    ///
+    /// - Parameter reusingPlan: whether the database may plan the statement once and reuse
+    ///   the plan for other values (PostgreSQL's prepared statements). `false` for a statement
+    ///   shaped by a request (a record query), whose best plan depends on the values bound.
+    func query(_ sql: String, _ binds: [SQLValue], reusingPlan: Bool) async throws -> [SQLRow]
 }
 
 extension SQLConnection {
+    /// For a database that plans a statement for every value it runs with (SQLite).
+    package func query(_ sql: String, _ binds: [SQLValue], reusingPlan: Bool) async throws -> [SQLRow] {
+        try await query(sql, binds)
+    }
+
     /// Runs one statement, ignoring any rows.
     package func execute(_ sql: String, _ binds: [SQLValue] = []) async throws {
         _ = try await query(sql, binds)
@@ -39,7 +51,8 @@ package protocol SQLDatabase: Sendable {
     /// A single statement sees one snapshot of committed data on its own, so it needs none of
     /// the transaction ``read(_:)`` opens around a body: on PostgreSQL that saves the `BEGIN`
     /// and `COMMIT` round trips, two of the three a one-statement read would otherwise take.
-    func readStatement(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow]
+    /// `reusingPlan` as for ``SQLConnection/query(_:_:reusingPlan:)``.
+    func readStatement(_ sql: String, _ binds: [SQLValue], reusingPlan: Bool) async throws -> [SQLRow]
 
     /// Runs `body` in a write transaction that commits when it returns and rolls back when it throws.
     ///
@@ -74,6 +87,11 @@ package protocol SQLDatabase: Sendable {
 }
 
 extension SQLDatabase {
+    /// Runs one read statement, which may reuse its plan, by itself and returns its rows.
+    package func readStatement(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
+        try await readStatement(sql, binds, reusingPlan: true)
+    }
+
     /// Runs `body` in a write transaction that need not wait for any other.
     package func write<Result: Sendable>(
         _ body: @escaping @Sendable (any SQLConnection) async throws -> Result

@@ -133,14 +133,14 @@ package final class PostgreSQLDatabase: SQLDatabase {
     }
 
     /// Runs the statement outside an explicit transaction: it then sees one snapshot of its own.
-    package func readStatement(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
+    package func readStatement(_ sql: String, _ binds: [SQLValue], reusingPlan: Bool) async throws -> [SQLRow] {
         let logger = logger
         let deadline = statementDeadline
         let statements = statements
         do {
             return try await withConnection { connection in
                 try await PostgresSQLConnection(connection: connection, logger: logger, deadline: deadline, statements: statements)
-                    .query(sql, binds)
+                    .query(sql, binds, reusingPlan: reusingPlan)
             }
         } catch {
             throw PostgresFailure(error).storeError

@@ -30,8 +30,12 @@ struct PostgresSQLConnection: SQLConnection {
     var statements: PostgresStatementCache? = nil
 
     func query(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
+        try await query(sql, binds, reusingPlan: true)
+    }
+
+    func query(_ sql: String, _ binds: [SQLValue], reusingPlan: Bool) async throws -> [SQLRow] {
         let bindings = Self.bindings(binds)
-        if let statements, let (key, prepared) = statements.statement(for: sql, binds: binds, on: connection) {
+        if reusingPlan, let statements, let (key, prepared) = statements.statement(for: sql, binds: binds, on: connection) {
             do {
                 return try await answered { [connection, logger] in
                     try await PostgresNamedStatement.run(prepared, bindings, on: connection, logger: logger)

@@ -23,14 +23,16 @@ extension SQLStore {
         fieldIndexes.request(builder.indexes)
         let limit = request.limit
         guard let first = statements.first else { return [] }
-        var rows = try await database.readStatement(first.sql, first.binds)
+        // Planned for each run: a query's best plan (which index, how many rows a value
+        // selects) depends on the values, and its shapes are as many as the requests'.
+        var rows = try await database.readStatement(first.sql, first.binds, reusingPlan: false)
         if rows.count < limit, statements.count > 1 {
             // The page goes on in the next part: read them all again in one snapshot, so a
             // record that gained or lost the field in between is read once.
             rows = try await database.read { [statements] connection in
                 var rows: [SQLRow] = []
                 for statement in statements where rows.count < limit {
-                    rows += try await connection.query(statement.sql, statement.binds).prefix(limit - rows.count)
+                    rows += try await connection.query(statement.sql, statement.binds, reusingPlan: false).prefix(limit - rows.count)
                 }
                 return rows
             }
@@ -52,7 +54,7 @@ extension SQLStore {
         var builder = QuerySQLBuilder(request: request, dialect: database.dialect)
         let (sql, binds) = try builder.buildCount()
         fieldIndexes.request(builder.indexes)
-        return Int(try await database.readStatement(sql, binds).first?.int(0) ?? 0)
+        return Int(try await database.readStatement(sql, binds, reusingPlan: false).first?.int(0) ?? 0)
     }
 
     /// The names of the field indexes built so far (`FieldIndex`), by any process.

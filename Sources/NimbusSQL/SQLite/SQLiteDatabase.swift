@@ -93,7 +93,8 @@ package final class SQLiteDatabase: SQLDatabase {
         }
     }
 
-    package func readStatement(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
+    /// SQLite plans a statement when it is prepared, for every value: `reusingPlan` changes nothing.
+    package func readStatement(_ sql: String, _ binds: [SQLValue], reusingPlan: Bool) async throws -> [SQLRow] {
         try await readers.withResource { connection in try connection.query(sql, binds) }
     }
 
