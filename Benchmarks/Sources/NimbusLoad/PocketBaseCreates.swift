@@ -76,7 +76,7 @@ enum PocketBaseCreates {
     }
 
     private static func post(_ url: String, _ body: String, token: String? = nil) throws -> String {
-        var arguments = ["curl", "-sf", "-X", "POST", url, "-H", "Content-Type: application/json", "--data-binary", body]
+        var arguments = ["curl", "-sS", "--fail-with-body", "-X", "POST", url, "-H", "Content-Type: application/json", "--data-binary", body]
         if let token { arguments += ["-H", "Authorization: \(token)"] }
         return try Shell.run("/usr/bin/env", arguments)
     }
