@@ -34,7 +34,9 @@ struct PostgresPreparedStatementTests {
         try await database.readStatement(preparedCount, []).first?.int(0) ?? -1
     }
 
-    @Test("a connection prepares each statement once and runs it by name after, but not one planned per run; prepared_statements=0 prepares none")
+    @Test(
+        "a connection prepares each statement once and runs it by name after, but not one planned per run or taking a list; prepared_statements=0 prepares none"
+    )
     func preparesOnce() async throws {
         try await Self.withDatabase("") { database async throws in
             for value in 1...3 {
@@ -44,8 +46,11 @@ struct PostgresPreparedStatementTests {
             // The addition and the count itself: once each, however often they ran.
             #expect(try await Self.count(database) == 2)
             #expect(try await Self.count(database) == 2)
-            // A statement whose plan must fit its values (a record query) is never prepared.
+            // A statement whose plan must fit its values (a record query) is never prepared,
+            // nor one that takes a list, whose length its best plan depends on.
             #expect(try await database.readStatement("SELECT ? + 2", [.integer(1)], reusingPlan: false).first?.int(0) == 3)
+            let list = "SELECT COUNT(*) FROM pg_class WHERE \(database.dialect.isMember("relname"))"
+            #expect(try await database.readStatement(list, [SQLStore.jsonArray(["pg_class", "pg_index"])]).first?.int(0) == 2)
             #expect(try await Self.count(database) == 2)
         }
         try await Self.withDatabase("&prepared_statements=0") { database async throws in

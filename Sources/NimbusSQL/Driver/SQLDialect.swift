@@ -100,7 +100,7 @@ package enum SQLDialect: Sendable {
     package func boundArrayValues(alias: String, as kind: SQLScalarKind) -> (from: String, value: String) {
         switch self {
         case .sqlite: ("json_each(?) AS \(alias)", "\(alias).value")
-        case .postgres: ("jsonb_array_elements_text(CAST(? AS jsonb)) AS \(alias)(item)", Self.cast("\(alias).item", to: kind))
+        case .postgres: ("\(Self.postgresListElements)(CAST(? AS jsonb)) AS \(alias)(item)", Self.cast("\(alias).item", to: kind))
         }
     }
 
@@ -133,9 +133,14 @@ package enum SQLDialect: Sendable {
             return "\(column) IN (SELECT value FROM json_each(?))"
         case .postgres:
             let element = Self.cast("value", to: kind)
-            return "\(column) IN (SELECT \(element) FROM jsonb_array_elements_text(CAST(? AS jsonb)))"
+            return "\(column) IN (SELECT \(element) FROM \(Self.postgresListElements)(CAST(? AS jsonb)))"
         }
     }
+
+    /// The function ``isMember(_:of:)`` and ``boundArrayValues(alias:as:)`` read a bound list
+    /// with on PostgreSQL: a statement naming it takes a list, and is planned for each run
+    /// (`PostgresStatementCache`).
+    package static let postgresListElements = "jsonb_array_elements_text"
 
     /// A statement listing the usable indexes whose names begin with the bound prefix: on
     /// PostgreSQL, in the current schema and valid (a concurrent build that failed leaves an

@@ -18,6 +18,10 @@ import Synchronization
 /// fixed when it is prepared (from the values bound the first time, as for an unnamed
 /// statement), so the same text bound with other types is another statement.
 ///
+/// A statement that takes a list (``SQLDialect/isMember(_:of:)``, a JSON array) is not prepared:
+/// the best plan for one element is not the best for two hundred, and PostgreSQL, after five
+/// runs, may keep one plan for all.
+///
 /// Bounded two ways, since the server keeps every prepared statement until the connection
 /// closes: statements with more than ``maximumBinds`` parameters (the multi-row INSERTs of
 /// large batches, whose planning is shared by their many rows) are not prepared, and a
@@ -33,6 +37,8 @@ final class PostgresStatementCache: Sendable {
 
     private struct Connection {
         var statements: [String: Prepared] = [:]
+        /// Statements found to take a list, sent unnamed.
+        var lists: Set<String> = []
         /// Names handed out on the connection, the forgotten ones too: each name is used once.
         var issued = 0
     }
@@ -55,8 +61,14 @@ final class PostgresStatementCache: Sendable {
         let (prepared, isNewConnection): (Prepared?, Bool) = connections.withLock { connections in
             let isNew = connections[id] == nil
             if let known = connections[id]?.statements[key] { return (known, false) }
-            guard (connections[id]?.issued ?? 0) < capacity else { return (nil, isNew) }
+            if connections[id]?.lists.contains(key) == true { return (nil, false) }
             var entry = connections[id] ?? Connection()
+            if sql.contains(SQLDialect.postgresListElements) {
+                entry.lists.insert(key)
+                connections[id] = entry
+                return (nil, isNew)
+            }
+            guard entry.issued < capacity else { return (nil, isNew) }
             entry.issued += 1
             let prepared = Prepared(name: "nimbus_\(entry.issued)", sql: PostgresSQLConnection.numberingPlaceholders(sql))
             entry.statements[key] = prepared
