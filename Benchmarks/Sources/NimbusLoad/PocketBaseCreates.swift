@@ -26,13 +26,20 @@ enum PocketBaseCreates {
         defer { try? FileManager.default.removeItem(at: directory) }
         let email = "load@bench.invalid"
         let password = UUID().uuidString
-        try Shell.run(executable, ["superuser", "upsert", email, password, "--dir", directory.path])
+        // Everything it writes stays in the scratch directory: with its defaults it would write
+        // a migration for the collection below into a directory of the working directory, and
+        // create that collection again on its next start.
+        let directories = ["data", "migrations", "hooks", "public"].map { directory.appendingPathComponent($0).path }
+        let placement = [
+            "--dir", directories[0], "--migrationsDir", directories[1], "--hooksDir", directories[2], "--publicDir", directories[3],
+        ]
+        try Shell.run(executable, ["superuser", "upsert", email, password] + placement)
 
         let port = 20_000 + Int.random(in: 0..<2000)
         let url = "http://127.0.0.1:\(port)"
         let server = Process()
         server.executableURL = URL(fileURLWithPath: executable)
-        server.arguments = ["serve", "--http", "127.0.0.1:\(port)", "--dir", directory.path]
+        server.arguments = ["serve", "--http", "127.0.0.1:\(port)"] + placement
         server.standardOutput = FileHandle.nullDevice
         server.standardError = FileHandle.nullDevice
         try server.run()
@@ -75,10 +82,15 @@ enum PocketBaseCreates {
         return result
     }
 
+    /// The body of a 2xx answer; any other status fails with the answer, which says why.
     private static func post(_ url: String, _ body: String, token: String? = nil) throws -> String {
-        var arguments = ["curl", "-sS", "--fail-with-body", "-X", "POST", url, "-H", "Content-Type: application/json", "--data-binary", body]
+        var arguments = ["curl", "-sS", "-X", "POST", url, "-H", "Content-Type: application/json", "--data-binary", body]
         if let token { arguments += ["-H", "Authorization: \(token)"] }
-        return try Shell.run("/usr/bin/env", arguments)
+        let output = try Shell.run("/usr/bin/env", arguments + ["-w", "\n%{http_code}"])
+        let status = output.split(separator: "\n").last.map(String.init) ?? ""
+        let answer = String(output.dropLast(status.count)).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard status.hasPrefix("2") else { throw LoadError("PocketBase answered \(status) to \(url): \(answer.prefix(500))") }
+        return answer
     }
 
     private static func executablePath() -> String? {
