@@ -38,7 +38,9 @@ struct PostgresSQLConnection: SQLConnection {
         if reusingPlan, let statements, let (key, prepared) = statements.statement(for: sql, binds: binds, on: connection) {
             do {
                 return try await answered { [connection, logger] in
-                    try await PostgresNamedStatement.run(prepared, bindings, on: connection, logger: logger)
+                    connection.eventLoop.makeFutureWithTask {
+                        try await PostgresNamedStatement.run(prepared, bindings, on: connection, logger: logger)
+                    }
                 }
             } catch {
                 statements.forget(key, on: connection)
@@ -47,6 +49,11 @@ struct PostgresSQLConnection: SQLConnection {
         }
         let statement = PostgresQuery(unsafeSQL: Self.numberingPlaceholders(sql), binds: bindings)
         return try await execute(statement).rows.map { row in SQLRow(values: try row.map(Self.value(of:))) }
+    }
+
+    /// Sends one unnamed statement and waits for its rows (``answered(_:)``).
+    private func execute(_ statement: PostgresQuery) async throws -> PostgresQueryResult {
+        try await answered { [connection, logger] in connection.query(statement, logger: logger) }
     }
 
     private static func bindings(_ binds: [SQLValue]) -> PostgresBindings {
@@ -68,45 +75,26 @@ struct PostgresSQLConnection: SQLConnection {
         _ = try await execute(PostgresQuery(unsafeSQL: sql))
     }
 
-    /// Sends one statement and waits for its rows, at most until ``deadline``.
+    /// Sends a statement (`send`) and waits for its answer, at most until ``deadline``.
     ///
     /// The wait is on a promise of our own, which the watchdog fails, rather than on the
     /// driver's: a statement written to a connection that has just closed is dropped by the
     /// channel and its promise is never completed, so waiting on it alone would wait forever.
-    private func execute(_ statement: PostgresQuery) async throws -> PostgresQueryResult {
+    private func answered<Value: Sendable>(_ send: @Sendable () -> EventLoopFuture<Value>) async throws -> Value {
         guard !connection.isClosed else { throw PostgresConnectionLost(afterSending: false) }
-        let answered: EventLoopFuture<PostgresQueryResult> = connection.query(statement, logger: logger)
-        guard let deadline else { return try await answered.get() }
+        let answer = send()
+        guard let deadline else { return try await answer.get() }
         let connection = connection
-        let promise = connection.eventLoop.makePromise(of: PostgresQueryResult.self)
+        let promise = connection.eventLoop.makePromise(of: Value.self)
         // Both callbacks run on the connection's event loop; the promise keeps the first outcome.
         let watchdog = connection.eventLoop.scheduleTask(in: deadline) {
             promise.fail(PostgresConnectionLost(afterSending: true))
             let closing: EventLoopFuture<Void> = connection.close()
             closing.whenComplete { _ in }
         }
-        answered.whenComplete { result in
+        answer.whenComplete { result in
             watchdog.cancel()
             promise.completeWith(result)
-        }
-        return try await promise.futureResult.get()
-    }
-
-    /// The answer of `send`, at most until ``deadline``, as ``execute(_:)`` waits for an unnamed
-    /// statement's.
-    private func answered(_ send: @escaping @Sendable () async throws -> [SQLRow]) async throws -> [SQLRow] {
-        guard !connection.isClosed else { throw PostgresConnectionLost(afterSending: false) }
-        guard let deadline else { return try await send() }
-        let connection = connection
-        let promise = connection.eventLoop.makePromise(of: [SQLRow].self)
-        let watchdog = connection.eventLoop.scheduleTask(in: deadline) {
-            promise.fail(PostgresConnectionLost(afterSending: true))
-            let closing: EventLoopFuture<Void> = connection.close()
-            closing.whenComplete { _ in }
-        }
-        promise.completeWithTask {
-            defer { watchdog.cancel() }
-            return try await send()
         }
         return try await promise.futureResult.get()
     }
