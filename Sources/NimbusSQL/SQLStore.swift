@@ -146,4 +146,13 @@ public final class SQLStore: Sendable {
         writer.endArray()
         return .text(String(decoding: writer.bytes, as: UTF8.self))
     }
+
+    /// A bound JSON array of integers, for ``SQLDialect/isMember(_:of:)`` with `.integer`.
+    static func jsonArray(_ values: [Int64]) -> SQLValue {
+        var writer = JSONWriter(capacity: values.count * 12 + 2)
+        writer.beginArray()
+        for value in values { writer.integer(value) }
+        writer.endArray()
+        return .text(String(decoding: writer.bytes, as: UTF8.self))
+    }
 }

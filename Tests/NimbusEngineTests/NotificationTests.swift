@@ -237,6 +237,30 @@ struct NotificationTests {
         }
     }
 
+    @Test("firesOnce fires once when two matching changes wait for the same dispatch")
+    func firesOnceWithinOneBatch() async throws {
+        try await EngineFixture.with { f in
+            let dispatcher = Self.dispatcher(f)
+            try await f.makeZone("Chats", for: f.alice)
+            try await Self.subscribe(
+                f,
+                f.alice,
+                .private,
+                Subscription(
+                    subscriptionID: "first",
+                    kind: .query(Query(recordType: "Message"), zoneID: Self.chats, firesOn: [.create], firesOnce: true)
+                )
+            )
+            _ = try await Self.dispatch(dispatcher)
+            for name in ["m1", "m2"] {
+                _ = try await f.modify([RecordOperation(kind: .create, recordName: name, recordType: "Message")], zone: "Chats")
+            }
+            let received = try await Self.dispatch(dispatcher)
+            #expect(received.map(\.changedRecords) == [["m1"]], "firesOnce fired twice in one batch")
+            #expect(try await f.database.subscriptions(access: f.access(f.alice, .private)).isEmpty)
+        }
+    }
+
     @Test("a record created and changed again before the dispatcher runs is still reported created")
     func creationThenUpdateBeforeDispatch() async throws {
         try await EngineFixture.with { f in

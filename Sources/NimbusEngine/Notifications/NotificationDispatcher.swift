@@ -96,7 +96,8 @@ public final class NotificationDispatcher: Sendable {
     private func dispatch(limit: Int, only expected: EventKey? = nil) async throws -> (Int, [InboxEntry]) {
         let makeID = makeID
         let instanceID = instanceID
-        return try await store.dispatch { transaction in
+        return try await store.dispatch { storeTransaction in
+            let transaction = AudienceMemo(storeTransaction)
             let events = try await transaction.claimEvents(limit: limit)
             if let expected, events.first.map(EventKey.init) != expected { return (0, []) }
             var entries: [InboxEntry] = []
@@ -109,8 +110,8 @@ public final class NotificationDispatcher: Sendable {
                 let (written, movedOn) = try await Self.handle(event, in: transaction, makeID: makeID)
                 if !movedOn.isEmpty { carried[zoneKey, default: []].formUnion(movedOn) }
                 entries += written
-                try await transaction.finish(event)
             }
+            try await transaction.finish(events)
             try await transaction.announce(entries, from: instanceID)
             return (events.count, entries)
         }
@@ -133,7 +134,7 @@ public final class NotificationDispatcher: Sendable {
                 return failures[key] ?? 0
             }
             guard attempts >= Self.maximumAttempts else { throw error }
-            try await store.dispatch { transaction in try await transaction.finish(event) }
+            try await store.dispatch { transaction in try await transaction.finish([event]) }
             failures.withLock { $0[key] = nil }
             logger.error(
                 "Dropped a change that could not be turned into notifications",

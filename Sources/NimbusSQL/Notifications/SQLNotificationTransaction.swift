@@ -209,14 +209,31 @@ struct SQLNotificationTransaction: NotificationTransaction {
         )
     }
 
-    func finish(_ event: ChangeEvent) async throws {
-        try await connection.execute(
-            """
-            DELETE FROM change_events
-            WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND counter_through = ?
-            """,
-            SQLStore.binds(event.tenant, zone: event.zoneName) + [.integer(event.counterThrough)]
-        )
+    func finish(_ events: [ChangeEvent]) async throws {
+        // One statement per zone: a batch is mostly one group commit's changes of one zone.
+        var zones: [ZoneOfEvent] = []
+        var countersByZone: [ZoneOfEvent: [Int64]] = [:]
+        for event in events {
+            let zone = ZoneOfEvent(tenant: event.tenant, zoneName: event.zoneName)
+            if countersByZone[zone] == nil { zones.append(zone) }
+            countersByZone[zone, default: []].append(event.counterThrough)
+        }
+        for zone in zones {
+            let counters = countersByZone[zone] ?? []
+            let membership = counters.count == 1 ? "counter_through = ?" : dialect.isMember("counter_through", of: .integer)
+            try await connection.execute(
+                """
+                DELETE FROM change_events
+                WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND \(membership)
+                """,
+                SQLStore.binds(zone.tenant, zone: zone.zoneName) + [counters.count == 1 ? .integer(counters[0]) : SQLStore.jsonArray(counters)]
+            )
+        }
+    }
+
+    private struct ZoneOfEvent: Hashable {
+        var tenant: Tenant
+        var zoneName: String
     }
 
     func records(named names: [String], inZone zoneName: String, of tenant: Tenant) async throws -> [String: Record] {

@@ -177,8 +177,8 @@ public protocol NotificationTransaction {
     /// Removes a subscription that fired once.
     func deleteSubscription(_ id: String, of subscriber: Subscriber) async throws
 
-    /// Removes a handled event from the outbox.
-    func finish(_ event: ChangeEvent) async throws
+    /// Removes handled events from the outbox.
+    func finish(_ events: [ChangeEvent]) async throws
 
     /// Tells other instances, when the transaction commits, that these entries exist.
     func announce(_ entries: [InboxEntry], from instance: String) async throws

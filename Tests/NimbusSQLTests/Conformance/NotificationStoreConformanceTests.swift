@@ -56,9 +56,29 @@ struct NotificationStoreConformanceTests {
             #expect(bare?.saved.first?.fields.isEmpty == true)
             // Not finished: still waiting. Finished: gone.
             #expect(try await f.store.hasPendingEvents())
-            try await f.store.dispatch { try await $0.finish(event) }
+            try await f.store.dispatch { try await $0.finish([event]) }
             #expect(try await !f.store.hasPendingEvents())
             #expect(try await f.store.dispatch { try await $0.claimEvents(limit: 10) }.isEmpty)
+        }
+    }
+
+    @Test("finishing several events removes exactly those, across zones, and leaves the rest waiting", arguments: StoreFactory.all)
+    func finishSeveral(factory: StoreFactory) async throws {
+        try await factory.with { f in
+            for zone in ["Z", "Y"] { _ = try await f.store.createZone(named: zone, of: f.tenant()) }
+            for (zone, name) in [("Z", "a"), ("Y", "b"), ("Z", "c"), ("Z", "d")] {
+                let note = ChangeNote(writer: StoreFixture.alice, deviceID: nil, created: [NameKey(name)], deleted: [])
+                try await f.store.write(zone: zone, of: f.tenant()) { transaction in
+                    _ = try await transaction.save([f.record(name, in: zone)])
+                    try await transaction.recordChange(note)
+                }
+            }
+            let events = try await f.store.dispatch { try await $0.claimEvents(limit: 10) }
+            #expect(events.map(\.zoneName) == ["Z", "Y", "Z", "Z"])
+            let kept = try #require(events.last)
+            try await f.store.dispatch { try await $0.finish(Array(events.dropLast())) }
+            let left = try await f.store.dispatch { try await $0.claimEvents(limit: 10) }
+            #expect(left.map { "\($0.zoneName)/\($0.counterThrough)" } == ["\(kept.zoneName)/\(kept.counterThrough)"])
         }
     }
 
