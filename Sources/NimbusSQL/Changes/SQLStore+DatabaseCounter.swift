@@ -13,15 +13,15 @@ extension SQLStore {
     /// The row stays locked until the transaction ends, so values are handed out in commit order,
     /// as zone counters are: a reader that saw a value can never later find a smaller one.
     static func nextDatabaseCounter(of tenant: Tenant, on connection: any SQLConnection) async throws -> Int64 {
-        let rows = try await connection.query(
-            """
-            INSERT INTO databases (container, environment, owner, change_counter) VALUES (?, ?, ?, 1)
-            ON CONFLICT (container, environment, owner) DO UPDATE SET change_counter = databases.change_counter + 1
-            RETURNING change_counter
-            """,
-            binds(tenant)
-        )
+        let rows = try await connection.query(nextDatabaseCounterSQL, binds(tenant))
         guard let row = rows.first else { throw StoreError(.database, detail: "database counter upsert returned no row") }
         return row.int(0)
     }
+
+    /// Moves a tenant's database counter on by one and returns it (binds: ``binds(_:)``).
+    static let nextDatabaseCounterSQL = """
+        INSERT INTO databases (container, environment, owner, change_counter) VALUES (?, ?, ?, 1)
+        ON CONFLICT (container, environment, owner) DO UPDATE SET change_counter = databases.change_counter + 1
+        RETURNING change_counter
+        """
 }

@@ -156,14 +156,25 @@ final class SQLZoneTransaction: ZoneTransaction {
         // The record at position i takes counter `base + 1 + i`. The records are copied once,
         // into the result, and changed there: a record is a large value, and this runs inside
         // the write transaction every writer waits for.
-        let base = try await allocateCounters(records.count)
+        // Under the zone's lock nothing else moves its counter: the values to take are known
+        // before they are taken, so the first INSERT can take them in the same statement.
+        let base = spentCounters?.through ?? zone.changeCounter
         var saved = records
         for index in saved.indices {
             saved[index].recordChangeTag = String(base + 1 + Int64(index), radix: 36)
         }
         try await learnSizes(of: saved.map(\.recordID.recordName))
-        for rows in Self.insertBatches(saved) {
-            try await upsert(saved[rows], firstCounter: base + 1 + Int64(rows.lowerBound))
+        for (batch, rows) in Self.insertBatches(saved).enumerated() {
+            let insert = try upsertStatement(saved[rows], firstCounter: base + 1 + Int64(rows.lowerBound))
+            if batch == 0 {
+                let allocated = try await allocateCounters(records.count, alongside: insert)
+                // Checked, never expected: the records went in with counters from `base`.
+                guard allocated == base else {
+                    throw StoreError(.database, detail: "zone counter at \(allocated), expected \(base): another writer moved it")
+                }
+            } else {
+                try await connection.execute(insert.sql, insert.binds)
+            }
         }
         try await reportExitsFromTombstones(replacedBy: saved)
         for index in saved.indices {
@@ -218,9 +229,10 @@ final class SQLZoneTransaction: ZoneTransaction {
         return batches
     }
 
-    /// Writes records in one statement, replacing the rows (live or tombstones) of the same
+    /// The statement that writes records, replacing the rows (live or tombstones) of the same
     /// names; the first takes change counter `firstCounter`, the next one more, and so on.
-    private func upsert(_ rows: ArraySlice<Record>, firstCounter: Int64) async throws {
+    /// Counts their storage as it builds it.
+    private func upsertStatement(_ rows: ArraySlice<Record>, firstCounter: Int64) throws -> SQLStatement {
         var binds: [SQLValue] = []
         binds.reserveCapacity(rows.count * 20)
         for index in rows.indices {
@@ -245,23 +257,23 @@ final class SQLZoneTransaction: ZoneTransaction {
             ]
         }
         let values = Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)", count: rows.count)
-        try await connection.execute(
-            """
-            INSERT INTO records (container, environment, owner, zone_name, record_name, record_type, change_counter,
-                change_tag, parent_name, fields, encrypted_fields, created_at, created_by, created_device,
-                modified_at, modified_by, modified_device, is_deleted, share_name, is_share_root, search_document)
-            VALUES \(values.joined(separator: ",\n    "))
-            ON CONFLICT (container, environment, owner, zone_name, record_name) DO UPDATE SET
-                record_type = excluded.record_type, change_counter = excluded.change_counter,
-                change_tag = excluded.change_tag, parent_name = excluded.parent_name, fields = excluded.fields,
-                encrypted_fields = excluded.encrypted_fields, created_at = excluded.created_at,
-                created_by = excluded.created_by, created_device = excluded.created_device,
-                modified_at = excluded.modified_at, modified_by = excluded.modified_by,
-                modified_device = excluded.modified_device, is_deleted = 0,
-                share_name = excluded.share_name, is_share_root = excluded.is_share_root,
-                search_document = excluded.search_document
-            """,
-            binds
+        return SQLStatement(
+            sql: """
+                INSERT INTO records (container, environment, owner, zone_name, record_name, record_type, change_counter,
+                    change_tag, parent_name, fields, encrypted_fields, created_at, created_by, created_device,
+                    modified_at, modified_by, modified_device, is_deleted, share_name, is_share_root, search_document)
+                VALUES \(values.joined(separator: ",\n    "))
+                ON CONFLICT (container, environment, owner, zone_name, record_name) DO UPDATE SET
+                    record_type = excluded.record_type, change_counter = excluded.change_counter,
+                    change_tag = excluded.change_tag, parent_name = excluded.parent_name, fields = excluded.fields,
+                    encrypted_fields = excluded.encrypted_fields, created_at = excluded.created_at,
+                    created_by = excluded.created_by, created_device = excluded.created_device,
+                    modified_at = excluded.modified_at, modified_by = excluded.modified_by,
+                    modified_device = excluded.modified_device, is_deleted = 0,
+                    share_name = excluded.share_name, is_share_root = excluded.is_share_root,
+                    search_document = excluded.search_document
+                """,
+            binds: binds
         )
     }
 
@@ -349,43 +361,53 @@ final class SQLZoneTransaction: ZoneTransaction {
     /// Reserves `count` counter values; returns the value just before the first.
     ///
     /// The first write of the transaction also moves the zone to the end of the database change
-    /// feed; later ones need not, as they commit together.
-    func allocateCounters(_ count: Int) async throws -> Int64 {
-        let rows: [SQLRow]
+    /// feed; later ones need not, as they commit together. A write `alongside`, which must not
+    /// depend on what this returns, runs after the counters move: on PostgreSQL in the same
+    /// statement, as a data-modifying `WITH` (one round trip).
+    func allocateCounters(_ count: Int, alongside other: SQLStatement? = nil) async throws -> Int64 {
+        var binds: [SQLValue] = []
+        var steps: [String] = []
         if databasePosition == nil, dialect.hasDataModifyingCTEs {
-            // The database counter and the zone's in one round trip: the same two writes, in
-            // the same order, so the database row's lock is still taken first.
-            rows = try await connection.query(
-                """
-                WITH position AS (
-                    INSERT INTO databases (container, environment, owner, change_counter) VALUES (?, ?, ?, 1)
-                    ON CONFLICT (container, environment, owner) DO UPDATE SET change_counter = databases.change_counter + 1
-                    RETURNING change_counter)
-                UPDATE zones SET change_counter = change_counter + ?, database_counter = (SELECT change_counter FROM position)
-                WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ?
-                RETURNING change_counter, database_counter
-                """,
-                SQLStore.binds(tenant) + [.integer(Int64(count))] + zoneBinds
-            )
-            databasePosition = rows.first?.int(1)
+            // The database counter first, then the zone's: the same two writes, in the same
+            // order, so the database row's lock is still taken first.
+            steps.append("position AS (\n\(SQLStore.nextDatabaseCounterSQL))")
+            binds += SQLStore.binds(tenant)
+        }
+        let positionValue: String
+        if let known = databasePosition {
+            positionValue = "?"
+            binds.append(.integer(Int64(count)))
+            binds.append(.integer(known))
+        } else if dialect.hasDataModifyingCTEs {
+            positionValue = "(SELECT change_counter FROM position)"
+            binds.append(.integer(Int64(count)))
         } else {
-            let position: Int64
-            if let known = databasePosition {
-                position = known
+            let position = try await SQLStore.nextDatabaseCounter(of: tenant, on: connection)
+            positionValue = "?"
+            binds += [.integer(Int64(count)), .integer(position)]
+        }
+        let update = """
+            UPDATE zones SET change_counter = change_counter + ?, database_counter = \(positionValue)
+            WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ?
+            RETURNING change_counter, database_counter
+            """
+        binds += zoneBinds
+        let rows: [SQLRow]
+        if dialect.hasDataModifyingCTEs {
+            var sql = "WITH " + steps.map { $0 + ",\n" }.joined()
+            if let other {
+                sql += "counters AS (\n\(update)),\nalongside AS (\n\(other.sql))\nSELECT change_counter, database_counter FROM counters"
+                binds += other.binds
             } else {
-                position = try await SQLStore.nextDatabaseCounter(of: tenant, on: connection)
+                sql += "counters AS (\n\(update))\nSELECT change_counter, database_counter FROM counters"
             }
-            databasePosition = position
-            rows = try await connection.query(
-                """
-                UPDATE zones SET change_counter = change_counter + ?, database_counter = ?
-                WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ?
-                RETURNING change_counter
-                """,
-                [.integer(Int64(count)), .integer(position)] + zoneBinds
-            )
+            rows = try await connection.query(sql, binds)
+        } else {
+            rows = try await connection.query(update, binds)
+            if let other { try await connection.execute(other.sql, other.binds) }
         }
         guard let row = rows.first else { throw StoreError(.zoneNotFound, detail: "zone vanished mid-transaction") }
+        databasePosition = row.int(1)
         let base = row.int(0) - Int64(count)
         spentCounters = (spentCounters?.from ?? base, row.int(0))
         return base

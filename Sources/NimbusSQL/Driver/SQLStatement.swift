@@ -1,0 +1,12 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+/// A statement's text and the values bound to its `?` placeholders, in order: built in one
+/// place, run in another, alone or inside a larger statement.
+struct SQLStatement {
+    var sql: String
+    var binds: [SQLValue]
+}
