@@ -137,22 +137,4 @@ public final class SQLStore: Sendable {
     static func writeKey(_ tenant: Tenant) -> String {
         "\(tenant.container)\u{1F}\(tenant.environment.rawValue)\u{1F}\(tenant.owner)"
     }
-
-    /// A JSON array of strings, the bind of ``SQLDialect`` membership tests.
-    static func jsonArray(_ values: [String]) -> SQLValue {
-        var writer = JSONWriter(capacity: values.count * 24 + 2)
-        writer.beginArray()
-        for value in values { writer.string(value) }
-        writer.endArray()
-        return .text(String(decoding: writer.bytes, as: UTF8.self))
-    }
-
-    /// A bound JSON array of integers, for ``SQLDialect/isMember(_:of:)`` with `.integer`.
-    static func jsonArray(_ values: [Int64]) -> SQLValue {
-        var writer = JSONWriter(capacity: values.count * 12 + 2)
-        writer.beginArray()
-        for value in values { writer.integer(value) }
-        writer.endArray()
-        return .text(String(decoding: writer.bytes, as: UTF8.self))
-    }
 }

@@ -49,8 +49,8 @@ struct PostgresPreparedStatementTests {
             // A statement whose plan must fit its values (a record query) is never prepared,
             // nor one that takes a list, whose length its best plan depends on.
             #expect(try await database.readStatement("SELECT ? + 2", [.integer(1)], reusingPlan: false).first?.int(0) == 3)
-            let list = "SELECT COUNT(*) FROM pg_class WHERE \(database.dialect.isMember("relname"))"
-            #expect(try await database.readStatement(list, [SQLStore.jsonArray(["pg_class", "pg_index"])]).first?.int(0) == 2)
+            let list = "SELECT COUNT(*) FROM pg_class WHERE \(database.dialect.isAmong("relname::text"))"
+            #expect(try await database.readStatement(list, [.textList(["pg_class", "pg_index"])]).first?.int(0) == 2)
             #expect(try await Self.count(database) == 2)
         }
         try await Self.withDatabase("&prepared_statements=0") { database async throws in

@@ -34,7 +34,7 @@ extension SQLStore {
             let sql = Self.zoneChangesSQL(skipsOldTombstones: skipsOldTombstones, filtersTypes: request.recordTypes != nil, dialect: dialect)
             var binds = Self.binds(tenant, zone: zoneName) + [.integer(request.after?.counter ?? 0)]
             if skipsOldTombstones { binds.append(.integer(initialSyncThrough)) }
-            if let types = request.recordTypes { binds.append(Self.jsonArray(types)) }
+            if let types = request.recordTypes { binds.append(.textList(types)) }
             binds.append(.integer(Int64(request.limit) + 1))
             let rows = try await connection.query(sql, binds)
 
@@ -92,7 +92,7 @@ extension SQLStore {
             WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND change_counter > ?
             """
         if skipsOldTombstones { sql += " AND (is_deleted = 0 OR change_counter > ?)" }
-        if filtersTypes { sql += " AND " + dialect.isMember("record_type") }
+        if filtersTypes { sql += " AND " + dialect.isAmong("record_type") }
         return sql + " ORDER BY change_counter LIMIT ?"
     }
 }

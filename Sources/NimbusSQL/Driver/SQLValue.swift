@@ -4,19 +4,27 @@
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 
+import NimbusModel
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
     import Foundation
 #endif
 
-/// A value bound to a statement or read from a row, in the types both SQLite and PostgreSQL have.
+/// A value bound to a statement or read from a row, in the types both SQLite and PostgreSQL
+/// have, and lists to bind.
 package enum SQLValue: Sendable, Hashable {
     case null
     case integer(Int64)
     case real(Double)
     case text(String)
     case blob([UInt8])
+    /// A list for ``SQLDialect/isAmong(_:)``: an array on PostgreSQL, a JSON array on SQLite.
+    /// Bound only, never read.
+    case textList([String])
+    /// A list of integers for ``SQLDialect/isAmong(_:)``, as ``textList(_:)``.
+    case integerList([Int64])
 
     package var integer: Int64? {
         if case .integer(let value) = self { return value }
@@ -31,6 +39,27 @@ package enum SQLValue: Sendable, Hashable {
     package var blob: [UInt8]? {
         if case .blob(let value) = self { return value }
         return nil
+    }
+
+    /// Whether the value is a list (``textList(_:)``, ``integerList(_:)``).
+    package var isList: Bool {
+        switch self {
+        case .textList, .integerList: true
+        default: false
+        }
+    }
+
+    /// A list as a JSON array (empty for any other value).
+    package var jsonArray: String {
+        var writer = JSONWriter(capacity: 64)
+        writer.beginArray()
+        switch self {
+        case .textList(let values): for value in values { writer.string(value) }
+        case .integerList(let values): for value in values { writer.integer(value) }
+        default: break
+        }
+        writer.endArray()
+        return String(decoding: writer.bytes, as: UTF8.self)
     }
 
     package var real: Double? {

@@ -104,7 +104,7 @@ struct SQLNotificationTransaction: NotificationTransaction {
         in container: ContainerEnvironment
     ) async throws -> [(userRecordName: String, subscription: Subscription)] {
         guard !users.isEmpty else { return [] }
-        let membership = users.count == 1 ? "user_record_name = ?" : dialect.isMember("user_record_name")
+        let membership = users.count == 1 ? "user_record_name = ?" : dialect.isAmong("user_record_name")
         let rows = try await connection.query(
             """
             SELECT user_record_name, body FROM subscriptions
@@ -112,7 +112,7 @@ struct SQLNotificationTransaction: NotificationTransaction {
             """,
             [
                 .text(container.container), .text(container.environment.rawValue), .text(scope.rawValue),
-                users.count == 1 ? .text(users[0]) : SQLStore.jsonArray(users),
+                users.count == 1 ? .text(users[0]) : .textList(users),
             ]
         )
         return try rows.map { ($0.string(0), try SQLStore.subscription(fromBody: $0.string(1))) }
@@ -127,9 +127,9 @@ struct SQLNotificationTransaction: NotificationTransaction {
             """
             SELECT user_record_name, body FROM subscriptions
             WHERE container = ? AND environment = ? AND database_scope = 'public'
-              AND (record_type IS NULL OR \(dialect.isMember("record_type")))
+              AND (record_type IS NULL OR \(dialect.isAmong("record_type")))
             """,
-            [.text(container.container), .text(container.environment.rawValue), SQLStore.jsonArray(recordTypes)]
+            [.text(container.container), .text(container.environment.rawValue), .textList(recordTypes)]
         )
         return try rows.map { ($0.string(0), try SQLStore.subscription(fromBody: $0.string(1))) }
     }
@@ -220,13 +220,13 @@ struct SQLNotificationTransaction: NotificationTransaction {
         }
         for zone in zones {
             let counters = countersByZone[zone] ?? []
-            let membership = counters.count == 1 ? "counter_through = ?" : dialect.isMember("counter_through", of: .integer)
+            let membership = counters.count == 1 ? "counter_through = ?" : dialect.isAmong("counter_through")
             try await connection.execute(
                 """
                 DELETE FROM change_events
                 WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND \(membership)
                 """,
-                SQLStore.binds(zone.tenant, zone: zone.zoneName) + [counters.count == 1 ? .integer(counters[0]) : SQLStore.jsonArray(counters)]
+                SQLStore.binds(zone.tenant, zone: zone.zoneName) + [counters.count == 1 ? .integer(counters[0]) : .integerList(counters)]
             )
         }
     }

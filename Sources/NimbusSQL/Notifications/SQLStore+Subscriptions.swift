@@ -26,9 +26,9 @@ extension SQLStore: SubscriptionStore {
             """
             SELECT body FROM subscriptions
             WHERE container = ? AND environment = ? AND database_scope = ? AND user_record_name = ?
-              AND \(database.dialect.isMember("subscription_id"))
+              AND \(database.dialect.isAmong("subscription_id"))
             """,
-            Self.binds(subscriber) + [Self.jsonArray(ids)]
+            Self.binds(subscriber) + [.textList(ids)]
         )
         var found: [String: Subscription] = [:]
         for row in rows {

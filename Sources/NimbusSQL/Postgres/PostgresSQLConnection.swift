@@ -65,6 +65,8 @@ struct PostgresSQLConnection: SQLConnection {
             case .real(let real): bindings.append(real)
             case .text(let text): bindings.append(text)
             case .blob(let bytes): bindings.append(ByteBuffer(bytes: bytes))
+            case .textList(let list): bindings.append(list)
+            case .integerList(let list): bindings.append(list)
             }
         }
         return bindings

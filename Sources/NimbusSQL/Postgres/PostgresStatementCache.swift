@@ -18,9 +18,9 @@ import Synchronization
 /// fixed when it is prepared (from the values bound the first time, as for an unnamed
 /// statement), so the same text bound with other types is another statement.
 ///
-/// A statement that takes a list (``SQLDialect/isMember(_:of:)``, a JSON array) is not prepared:
-/// the best plan for one element is not the best for two hundred, and PostgreSQL, after five
-/// runs, may keep one plan for all.
+/// A statement that takes a list (``SQLValue/textList(_:)``, ``SQLValue/integerList(_:)``) is
+/// not prepared: the best plan for one element is not the best for two hundred, and PostgreSQL,
+/// after five runs, may keep one plan for all.
 ///
 /// Bounded two ways, since the server keeps every prepared statement until the connection
 /// closes: statements with more than ``maximumBinds`` parameters (the multi-row INSERTs of
@@ -37,8 +37,6 @@ final class PostgresStatementCache: Sendable {
 
     private struct Connection {
         var statements: [String: Prepared] = [:]
-        /// Statements found to take a list, sent unnamed.
-        var lists: Set<String> = []
         /// Names handed out on the connection, the forgotten ones too: each name is used once.
         var issued = 0
     }
@@ -55,19 +53,13 @@ final class PostgresStatementCache: Sendable {
     /// The statement to run for `sql` bound to `binds` on `connection`, or `nil` when it is to
     /// be sent unnamed.
     func statement(for sql: String, binds: [SQLValue], on connection: PostgresConnection) -> (key: String, prepared: Prepared)? {
-        guard capacity > 0, binds.count <= Self.maximumBinds else { return nil }
+        guard capacity > 0, binds.count <= Self.maximumBinds, !binds.contains(where: \.isList) else { return nil }
         let key = Self.key(sql, binds)
         let id = connection.id
         let (prepared, isNewConnection): (Prepared?, Bool) = connections.withLock { connections in
             let isNew = connections[id] == nil
             if let known = connections[id]?.statements[key] { return (known, false) }
-            if connections[id]?.lists.contains(key) == true { return (nil, false) }
             var entry = connections[id] ?? Connection()
-            if sql.contains(SQLDialect.postgresListElements) {
-                entry.lists.insert(key)
-                connections[id] = entry
-                return (nil, isNew)
-            }
             guard entry.issued < capacity else { return (nil, isNew) }
             entry.issued += 1
             let prepared = Prepared(name: "nimbus_\(entry.issued)", sql: PostgresSQLConnection.numberingPlaceholders(sql))
@@ -105,6 +97,8 @@ final class PostgresStatementCache: Sendable {
             case .real: key.append("r")
             case .text: key.append("t")
             case .blob: key.append("b")
+            case .textList: key.append("l")
+            case .integerList: key.append("m")
             }
         }
         return key

@@ -236,8 +236,8 @@ struct QuerySQLBuilder {
             binds = SQLStore.binds(request.tenant, zone: request.zoneName) + [.text(request.query.recordType)]
         }
         if let shareNames = request.shareNames {
-            conditions.append(dialect.isMember("share_name"))
-            binds.append(SQLStore.jsonArray(shareNames))
+            conditions.append(dialect.isAmong("share_name"))
+            binds.append(.textList(shareNames))
         }
         for filter in request.query.filters {
             conditions.append(try condition(for: filter))

@@ -16,7 +16,7 @@ extension SQLStore: RecordStore {
         // one snapshot: its first column says whether the zone is live, and the records come
         // joined to a single anchor row, so a live zone without the records still answers a row.
         // The default zone always exists, even before its row does.
-        let membership = names.count <= 1 ? "r.record_name = ?" : dialect.isMember("r.record_name")
+        let membership = names.count <= 1 ? "r.record_name = ?" : dialect.isAmong("r.record_name")
         let rows = try await database.readStatement(
             """
             SELECT (SELECT 1 FROM zones
@@ -28,7 +28,7 @@ extension SQLStore: RecordStore {
              AND \(membership)
             """,
             Self.binds(tenant, zone: zoneName) + Self.binds(tenant, zone: zoneName)
-                + [names.count == 1 ? .text(names[0]) : names.isEmpty ? .null : Self.jsonArray(names)]
+                + [names.count == 1 ? .text(names[0]) : names.isEmpty ? .null : .textList(names)]
         )
         if !zoneID.isDefaultZone, case .null? = rows.first?[0] {
             throw StoreError(.zoneNotFound, detail: "zone \(zoneName)")
@@ -96,14 +96,14 @@ extension SQLStore: RecordStore {
         codec: RecordRowCodec
     ) async throws -> [String: Record] {
         // A single name (the common case) needs no JSON list to bind.
-        let membership = names.count == 1 ? "record_name = ?" : dialect.isMember("record_name")
+        let membership = names.count == 1 ? "record_name = ?" : dialect.isAmong("record_name")
         let rows = try await connection.query(
             """
             SELECT \(RecordRowCodec.columns) FROM records
             WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND is_deleted = 0
               AND \(membership)
             """,
-            binds(tenant, zone: zoneName) + [names.count == 1 ? .text(names[0]) : jsonArray(names)]
+            binds(tenant, zone: zoneName) + [names.count == 1 ? .text(names[0]) : .textList(names)]
         )
         let zoneID = ZoneID(zoneName: zoneName, ownerRecordName: tenant.owner)
         var records: [String: Record] = [:]

@@ -72,8 +72,8 @@ final class SQLZoneTransaction: ZoneTransaction {
         // marked `is_deleted = 2`, which of the names live records name as parent: a write that
         // creates a record asks that next (``parentsOfLiveRecords(among:)``), and here it costs
         // no round trip of its own. Answered by the partial `records_by_parent` index.
-        let membership = { (column: String) in names.count == 1 ? "\(column) = ?" : self.dialect.isMember(column) }
-        let nameBind = names.count == 1 ? SQLValue.text(names[0]) : SQLStore.jsonArray(names)
+        let membership = { (column: String) in names.count == 1 ? "\(column) = ?" : self.dialect.isAmong(column) }
+        let nameBind = names.count == 1 ? SQLValue.text(names[0]) : .textList(names)
         let rows = try await connection.query(
             """
             SELECT \(RecordRowCodec.columns), is_deleted, change_counter FROM records
@@ -128,9 +128,9 @@ final class SQLZoneTransaction: ZoneTransaction {
             """
             SELECT DISTINCT parent_name FROM records
             WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND parent_name IS NOT NULL
-              AND \(dialect.isMember("parent_name")) AND is_deleted = 0
+              AND \(dialect.isAmong("parent_name")) AND is_deleted = 0
             """,
-            zoneBinds + [SQLStore.jsonArray(names)]
+            zoneBinds + [.textList(names)]
         )
         return Set(rows.map { $0.string(0) })
     }
@@ -140,9 +140,9 @@ final class SQLZoneTransaction: ZoneTransaction {
         let rows = try await connection.query(
             """
             SELECT source_name, target_name, action FROM record_references
-            WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND \(dialect.isMember("target_name"))
+            WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND \(dialect.isAmong("target_name"))
             """,
-            zoneBinds + [SQLStore.jsonArray(targetNames)]
+            zoneBinds + [.textList(targetNames)]
         )
         return rows.compactMap { row in
             Reference.Action(rawValue: row.string(2)).map {
@@ -339,9 +339,9 @@ final class SQLZoneTransaction: ZoneTransaction {
         let rows = try await connection.query(
             """
             SELECT record_name, \(dialect.recordSize) FROM records
-            WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND is_deleted = 0 AND \(dialect.isMember("record_name"))
+            WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND is_deleted = 0 AND \(dialect.isAmong("record_name"))
             """,
-            zoneBinds + [SQLStore.jsonArray(unknown)]
+            zoneBinds + [.textList(unknown)]
         )
         for name in unknown { sizes[NameKey(name)] = 0 }
         for row in rows { sizes[NameKey(row.string(0))] = row.int(1) }

@@ -173,6 +173,11 @@ final class SQLiteConnection: SQLConnection {
                 status = bytes.withUnsafeBytes {
                     sqlite3_bind_blob(statement, index, $0.baseAddress, Int32($0.count), sqliteTransient)
                 }
+            case .textList, .integerList:
+                // SQLite has no arrays: the list goes as JSON, which `json_each` reads
+                // (`SQLDialect.isAmong`).
+                var json = value.jsonArray
+                status = json.withUTF8 { sqlite3_bind_text(statement, index, $0.baseAddress, Int32($0.count), sqliteTransient) }
             }
             guard status == SQLITE_OK else { throw error(status, sql: "bind \(index)") }
         }

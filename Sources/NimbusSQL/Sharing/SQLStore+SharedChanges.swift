@@ -142,8 +142,8 @@ private struct SharedFeedSQL {
         for strand in strands {
             var condition = "change_counter > ?"
             if let names = strand.shareNames {
-                condition = dialect.isMember("share_name") + " AND " + condition
-                binds.append(SQLStore.jsonArray(names))
+                condition = dialect.isAmong("share_name") + " AND " + condition
+                binds.append(.textList(names))
             }
             binds.append(.integer(strand.after))
             if let mark = strand.initialSyncThrough, mark > strand.after {
@@ -158,8 +158,8 @@ private struct SharedFeedSQL {
               AND (\(alternatives.joined(separator: " OR ")))
             """
         if let recordTypes {
-            sql += " AND " + dialect.isMember("record_type")
-            binds.append(SQLStore.jsonArray(recordTypes))
+            sql += " AND " + dialect.isAmong("record_type")
+            binds.append(.textList(recordTypes))
         }
         return sql + " ORDER BY change_counter LIMIT ?"
     }
@@ -174,8 +174,8 @@ private struct SharedFeedSQL {
         for strand in strands {
             let names = strand.shareNames ?? []
             followed += names
-            alternatives.append("(\(dialect.isMember("e.share_name")) AND e.change_counter > ?)")
-            binds += [SQLStore.jsonArray(names), .integer(max(strand.after, strand.initialSyncThrough ?? 0))]
+            alternatives.append("(\(dialect.isAmong("e.share_name")) AND e.change_counter > ?)")
+            binds += [.textList(names), .integer(max(strand.after, strand.initialSyncThrough ?? 0))]
         }
         var sql = """
             SELECT e.record_name, e.change_counter, r.record_type FROM share_exits e
@@ -183,12 +183,12 @@ private struct SharedFeedSQL {
                 AND r.zone_name = e.zone_name AND r.record_name = e.record_name
             WHERE e.container = ? AND e.environment = ? AND e.owner = ? AND e.zone_name = ?
               AND (\(alternatives.joined(separator: " OR ")))
-              AND (r.share_name IS NULL OR NOT \(dialect.isMember("r.share_name")))
+              AND (r.share_name IS NULL OR NOT \(dialect.isAmong("r.share_name")))
             """
-        binds.append(SQLStore.jsonArray(followed))
+        binds.append(.textList(followed))
         if let recordTypes {
-            sql += " AND " + dialect.isMember("r.record_type")
-            binds.append(SQLStore.jsonArray(recordTypes))
+            sql += " AND " + dialect.isAmong("r.record_type")
+            binds.append(.textList(recordTypes))
         }
         return sql + " ORDER BY e.change_counter LIMIT ?"
     }

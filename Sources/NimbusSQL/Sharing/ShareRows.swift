@@ -21,11 +21,11 @@ enum ShareRows {
         dialect: SQLDialect
     ) async throws -> [NameKey: Share] {
         guard !names.isEmpty else { return [:] }
-        let binds = SQLStore.binds(tenant, zone: zoneName) + [SQLStore.jsonArray(names)]
+        let binds = SQLStore.binds(tenant, zone: zoneName) + [.textList(names)]
         let shareRows = try await connection.query(
             """
             SELECT share_name, root_name, short_guid, public_permission, requests_enabled FROM shares
-            WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND \(dialect.isMember("share_name"))
+            WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND \(dialect.isAmong("share_name"))
             """,
             binds
         )
@@ -47,7 +47,7 @@ enum ShareRows {
             FROM share_participants p
             LEFT JOIN users u ON u.container = p.container AND u.user_record_name = p.user_record_name
             WHERE p.container = ? AND p.environment = ? AND p.owner = ? AND p.zone_name = ?
-              AND \(dialect.isMember("p.share_name"))
+              AND \(dialect.isAmong("p.share_name"))
             ORDER BY p.share_name, p.position
             """,
             binds
