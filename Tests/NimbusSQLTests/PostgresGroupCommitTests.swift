@@ -20,7 +20,12 @@ import Testing
 struct PostgresGroupCommitTests {
     struct Refused: Error {}
 
-    @Test("a tenant's concurrent writes commit in one transaction; one that throws, and one the database refuses, roll back alone")
+    /// How often each write's body ran.
+    final class RunCounts: Sendable {
+        let counts = Mutex<[Int: Int]>([:])
+    }
+
+    @Test("a tenant's writes commit together, without savepoints until one fails; one that throws, and one refused, roll back alone")
     func groupedWritesFailAlone() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-group-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -43,11 +48,13 @@ struct PostgresGroupCommitTests {
         // The first write holds its group open until every other has queued behind it, so they
         // all fall into the next group, deterministically.
         let (firstRuns, firstRunning) = AsyncStream<Void>.makeStream()
+        let runs = RunCounts()
         let outcomes = await withTaskGroup(of: (Int, Result<Int64, any Error>).self) { group in
             func start(_ index: Int) {
                 group.addTask {
                     do {
                         let transaction = try await database.write(serializing: key) { connection in
+                            runs.counts.withLock { $0[index, default: 0] += 1 }
                             if index == 0 {
                                 firstRunning.yield()
                                 let deadline = ContinuousClock.now + .seconds(30)
@@ -87,6 +94,11 @@ struct PostgresGroupCommitTests {
         // Write 0 committed alone; the eighteen others that succeeded, together.
         #expect(Set(transactions.filter { $0.key != 0 }.values).count == 1)
         #expect(transactions[0] != transactions[1])
+        // The group ran without savepoints until write 7 failed, then again with one per write;
+        // writes after 7 had not run yet. Write 0 ran alone, once.
+        let counts = runs.counts.withLock { $0 }
+        #expect(counts[0] == 1)
+        #expect((1...7).allSatisfy { counts[$0] == 2 } && (8..<writers).allSatisfy { counts[$0] == 1 }, "\(counts.sorted { $0.key < $1.key })")
         let stored = try await database.readStatement("SELECT name FROM group_probe ORDER BY name", [])
         #expect(Set(stored.map { $0.string(0) }) == Set((0..<writers).filter { $0 != 7 && $0 != 11 }.map { "w\($0)" }))
     }

@@ -174,26 +174,45 @@ package final class PostgreSQLDatabase: SQLDatabase {
 
     /// Runs a group of one key's writes (``WriteGroupQueue``) in one `REPEATABLE READ`
     /// transaction under the key's lock, and commits it: one `BEGIN`, `COMMIT`, lock and unlock,
-    /// and one log flush, for the whole group. A group of one runs as a transaction of its own;
-    /// in a larger group each body has a savepoint, so a body that fails, even on a lost race,
-    /// rolls back alone and its writer alone runs it again.
+    /// and one log flush, for the whole group.
+    ///
+    /// Most writes succeed, so a group's bodies first run one after another with no savepoint,
+    /// a round trip fewer each. Should one fail, even on a lost race, the transaction rolls back
+    /// and the group runs again with a savepoint per body, so the failure is its writer's alone
+    /// (a body may run more than once: ``write(serializing:_:)``). A failure outside the bodies
+    /// (the connection, `COMMIT`) is the group's, as it is for a group of one.
     private func commitGroup(_ members: [WriteGroupQueue<PostgresSQLConnection>.Member], key: String) async -> Swift.Result<Void, any Error> {
+        let begin = "BEGIN ISOLATION LEVEL REPEATABLE READ"
+        let lock = Self.advisoryLock("nimbus.write.\(lockScope)\(key)")
         do {
-            try await transaction(
-                "BEGIN ISOLATION LEVEL REPEATABLE READ",
-                lock: Self.advisoryLock("nimbus.write.\(lockScope)\(key)"),
-                writes: true
-            ) { connection in
-                if members.count == 1 {
-                    try await members[0].runAlone(on: connection)
-                } else {
-                    for member in members { try await member.runInSavepoint(on: connection) }
+            try await transaction(begin, lock: lock, writes: true) { connection in
+                for member in members {
+                    do {
+                        try await member.runAlone(on: connection)
+                    } catch {
+                        throw members.count == 1 ? error : BodyFailure(error: error)
+                    }
                 }
+            }
+            return .success(())
+        } catch is BodyFailure {
+            // Run again below, each body in its savepoint.
+        } catch {
+            return .failure(error)
+        }
+        do {
+            try await transaction(begin, lock: lock, writes: true) { connection in
+                for member in members { try await member.runInSavepoint(on: connection) }
             }
             return .success(())
         } catch {
             return .failure(error)
         }
+    }
+
+    /// A body of a group failed while the group ran without savepoints.
+    private struct BodyFailure: Error {
+        var error: any Error
     }
 
     package func createIndexIfMissing(named name: String, on table: String, columns: String, where predicate: String) async throws -> Bool {
