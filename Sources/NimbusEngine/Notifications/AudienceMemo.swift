@@ -7,13 +7,15 @@
 import NimbusModel
 import NimbusStore
 
-/// A dispatch transaction that reads who could hear of a zone's changes once per batch.
+/// A dispatch transaction that reads who could hear of a batch's changes once for the batch.
 ///
-/// The events of one batch are mostly of the same few zones (a group commit writes many
-/// changes of one zone at once), and who hears of a zone's changes depends only on the zone:
-/// its owner's subscriptions, its participants and theirs. Every read sees the transaction's
-/// one view of the store, which only this transaction changes, and of its writes only a
-/// fired-once subscription's removal changes an answer: it forgets every answer.
+/// Who hears of a zone's changes depends only on the zone: its owner's subscriptions, its
+/// participants and theirs. ``prefetchAudiences(of:)`` reads the owners' subscriptions and the
+/// zones' participants for every event of a batch in two statements, where each event asked
+/// for its own (a batch holds one event for each of many zones when many users write at once,
+/// and many events of one zone when one does). Every read sees the transaction's one view of
+/// the store, which only this transaction changes, and of its writes only a fired-once
+/// subscription's removal changes an answer: it forgets the subscriptions it knew.
 final class AudienceMemo: NotificationTransaction {
     private let base: any NotificationTransaction
     private var subscriptionsByKey: [SubscriptionsKey: [(userRecordName: String, subscription: Subscription)]] = [:]
@@ -24,12 +26,37 @@ final class AudienceMemo: NotificationTransaction {
         self.base = base
     }
 
-    func participants(ofZone zoneName: String, of tenant: Tenant) async throws -> [ZoneParticipant] {
-        let key = ZoneKey(tenant: tenant, zoneName: zoneName)
-        if let known = participantsByZone[key] { return known }
-        let found = try await base.participants(ofZone: zoneName, of: tenant)
-        participantsByZone[key] = found
-        return found
+    /// Reads, for the private databases' events, their owners' subscriptions and their zones'
+    /// participants, in one statement each per container environment.
+    func prefetchAudiences(of events: [ChangeEvent]) async throws {
+        let byContainer = Dictionary(grouping: events.filter { !$0.tenant.isPublic }) {
+            ContainerEnvironment(container: $0.tenant.container, environment: $0.tenant.environment)
+        }
+        for (container, events) in byContainer {
+            let owners = Set(events.map(\.tenant.owner)).sorted()
+            let found = Dictionary(grouping: try await base.subscriptions(of: owners, scope: .private, in: container), by: \.userRecordName)
+            for owner in owners {
+                subscriptionsByKey[SubscriptionsKey(users: [owner], scope: .private, container: container)] = found[owner] ?? []
+            }
+            let zones = Set(events.map { OwnedZone(owner: $0.tenant.owner, zoneName: $0.zoneName) })
+            let participants = try await base.participants(ofZones: zones, in: container)
+            for zone in zones {
+                participantsByZone[ZoneKey(container: container, zone: zone)] = participants[zone] ?? []
+            }
+        }
+    }
+
+    func participants(ofZones zones: Set<OwnedZone>, in container: ContainerEnvironment) async throws -> [OwnedZone: [ZoneParticipant]] {
+        let unknown = zones.filter { participantsByZone[ZoneKey(container: container, zone: $0)] == nil }
+        if !unknown.isEmpty {
+            let found = try await base.participants(ofZones: unknown, in: container)
+            for zone in unknown { participantsByZone[ZoneKey(container: container, zone: zone)] = found[zone] ?? [] }
+        }
+        var answer: [OwnedZone: [ZoneParticipant]] = [:]
+        for zone in zones {
+            if let known = participantsByZone[ZoneKey(container: container, zone: zone)], !known.isEmpty { answer[zone] = known }
+        }
+        return answer
     }
 
     func subscriptions(
@@ -98,8 +125,8 @@ final class AudienceMemo: NotificationTransaction {
     }
 
     private struct ZoneKey: Hashable {
-        var tenant: Tenant
-        var zoneName: String
+        var container: ContainerEnvironment
+        var zone: OwnedZone
     }
 
     private struct PublicKey: Hashable {

@@ -100,6 +100,7 @@ public final class NotificationDispatcher: Sendable {
             let transaction = AudienceMemo(storeTransaction)
             let events = try await transaction.claimEvents(limit: limit)
             if let expected, events.first.map(EventKey.init) != expected { return (0, []) }
+            try await transaction.prefetchAudiences(of: events)
             var entries: [InboxEntry] = []
             // Creations whose record a later write of the same zone changed again before this
             // pass: that write's row reports the record, and must report it created.
@@ -323,7 +324,8 @@ public final class NotificationDispatcher: Sendable {
                 audience.append((.init(userRecordName: tenant.owner, scope: .private, shares: nil), own.map(\.subscription)))
             }
             var shares: [String: Set<String>] = [:]
-            for participant in try await transaction.participants(ofZone: event.zoneName, of: tenant) {
+            let zone = OwnedZone(owner: tenant.owner, zoneName: event.zoneName)
+            for participant in try await transaction.participants(ofZones: [zone], in: container)[zone] ?? [] {
                 shares[participant.userRecordName, default: []].insert(participant.shareName)
             }
             let theirs = try await transaction.subscriptions(of: shares.keys.sorted(), scope: .shared, in: container)

@@ -86,16 +86,31 @@ struct SQLNotificationTransaction: NotificationTransaction {
         return ChangeEventRows(saved: saved, deleted: deleted, exits: exitRows.map { ($0.string(0), $0.string(1)) })
     }
 
-    func participants(ofZone zoneName: String, of tenant: Tenant) async throws -> [ZoneParticipant] {
+    func participants(ofZones zones: Set<OwnedZone>, in container: ContainerEnvironment) async throws -> [OwnedZone: [ZoneParticipant]] {
+        guard !zones.isEmpty else { return [:] }
+        // The owners' and the zone names' lists select a superset (every owner with every zone
+        // name), which the rows are filtered down to: both columns lead the key.
+        let owners = Set(zones.map(\.owner)).sorted()
+        let names = Set(zones.map(\.zoneName)).sorted()
         let rows = try await connection.query(
             """
-            SELECT user_record_name, share_name FROM share_participants
-            WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ?
+            SELECT owner, zone_name, user_record_name, share_name FROM share_participants
+            WHERE container = ? AND environment = ? AND \(owners.count == 1 ? "owner = ?" : dialect.isAmong("owner"))
+              AND \(names.count == 1 ? "zone_name = ?" : dialect.isAmong("zone_name"))
               AND acceptance = 'ACCEPTED' AND role <> 'OWNER' AND user_record_name IS NOT NULL
             """,
-            SQLStore.binds(tenant, zone: zoneName)
+            [
+                .text(container.container), .text(container.environment.rawValue),
+                owners.count == 1 ? .text(owners[0]) : .textList(owners), names.count == 1 ? .text(names[0]) : .textList(names),
+            ]
         )
-        return rows.map { ZoneParticipant(userRecordName: $0.string(0), shareName: $0.string(1)) }
+        var found: [OwnedZone: [ZoneParticipant]] = [:]
+        for row in rows {
+            let zone = OwnedZone(owner: row.string(0), zoneName: row.string(1))
+            guard zones.contains(zone) else { continue }
+            found[zone, default: []].append(ZoneParticipant(userRecordName: row.string(2), shareName: row.string(3)))
+        }
+        return found
     }
 
     func subscriptions(

@@ -71,6 +71,20 @@ public struct InboxEntry: Sendable, Hashable {
     }
 }
 
+/// A zone by its owner, in a container environment the context gives.
+public struct OwnedZone: Sendable, Hashable {
+    /// The owner's user record name.
+    public var owner: String
+    /// The zone's name.
+    public var zoneName: String
+
+    /// Creates a zone's key.
+    public init(owner: String, zoneName: String) {
+        self.owner = owner
+        self.zoneName = zoneName
+    }
+}
+
 /// A participant of a share in a zone, as the dispatcher needs them.
 public struct ZoneParticipant: Sendable, Hashable {
     /// The participant.
@@ -154,8 +168,9 @@ public protocol NotificationTransaction {
     ///   could hear of the event, at a fraction of the cost, before reading what it changed.
     func rows(of event: ChangeEvent, decodingFields: Bool) async throws -> ChangeEventRows
 
-    /// Who accepted a share of the zone, other than its owner.
-    func participants(ofZone zoneName: String, of tenant: Tenant) async throws -> [ZoneParticipant]
+    /// Who accepted a share of each of these zones, other than its owner; a zone nobody joined
+    /// is absent. One read for a whole batch's zones.
+    func participants(ofZones zones: Set<OwnedZone>, in container: ContainerEnvironment) async throws -> [OwnedZone: [ZoneParticipant]]
 
     /// The subscriptions of these users in one database.
     func subscriptions(

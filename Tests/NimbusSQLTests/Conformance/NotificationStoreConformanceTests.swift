@@ -214,15 +214,28 @@ struct NotificationStoreConformanceTests {
             _ = try await f.store.modifySubscriptions([.save(subscription)], of: subscriber)
             let (participants, subscriptions, records) = try await f.store.dispatch { transaction in
                 (
-                    try await transaction.participants(ofZone: "Z", of: f.tenant()),
+                    try await transaction.participants(
+                        ofZones: [OwnedZone(owner: StoreFixture.alice, zoneName: "Z")],
+                        in: StoreFixture.development
+                    ),
                     try await transaction.subscriptions(of: [StoreFixture.alice, StoreFixture.bob], scope: .private, in: StoreFixture.development),
                     try await transaction.records(named: ["root", "absent"], inZone: "Z", of: f.tenant())
                 )
             }
-            #expect(participants == [ZoneParticipant(userRecordName: StoreFixture.bob, shareName: "share-1")])
+            let bob = ZoneParticipant(userRecordName: StoreFixture.bob, shareName: "share-1")
+            #expect(participants == [OwnedZone(owner: StoreFixture.alice, zoneName: "Z"): [bob]])
             #expect(subscriptions.map(\.userRecordName) == [StoreFixture.alice])
             #expect(subscriptions.map(\.subscription) == [subscription])
             #expect(Set(records.keys) == ["root"])
+            // Zones of several owners at once: Alice's Z is not among these, though both its
+            // owner and its name are.
+            let elsewhere = try await f.store.dispatch { transaction in
+                try await transaction.participants(
+                    ofZones: [OwnedZone(owner: StoreFixture.alice, zoneName: "Y"), OwnedZone(owner: StoreFixture.bob, zoneName: "Z")],
+                    in: StoreFixture.development
+                )
+            }
+            #expect(elsewhere.isEmpty)
             // A subscription that fired once is removed in the dispatch.
             try await f.store.dispatch { try await $0.deleteSubscription("zone-z", of: subscriber) }
             #expect(try await f.store.subscriptions(of: subscriber).isEmpty)
