@@ -225,7 +225,8 @@ struct SQLNotificationTransaction: NotificationTransaction {
     }
 
     func finish(_ events: [ChangeEvent]) async throws {
-        // One statement per zone: a batch is mostly one group commit's changes of one zone.
+        // One statement per zone, with the zone's claimed counters: exactly the rows claimed,
+        // never another instance's.
         var zones: [ZoneOfEvent] = []
         var countersByZone: [ZoneOfEvent: [Int64]] = [:]
         for event in events {
@@ -290,7 +291,8 @@ struct SQLNotificationTransaction: NotificationTransaction {
             try await SearchIndexQueue.apply(on: connection)
         }
         let codec = RecordRowCodec(cipher: cipher, tenant: tenant, zoneName: zoneName)
-        return try await connection.query(sql, binds).first.map {
+        // A record query: planned for each run, as the query endpoint's are.
+        return try await connection.query(sql, binds, reusingPlan: false).first.map {
             try codec.record(from: $0, zoneID: ZoneID(zoneName: zoneName, ownerRecordName: tenant.owner))
         }
     }

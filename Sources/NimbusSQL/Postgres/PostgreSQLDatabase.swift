@@ -23,8 +23,9 @@ import Synchronization
 ///   serialization failure, not a silent skip. `SERIALIZABLE` would add predicate locks that,
 ///   under load, abort writes of unrelated tenants that share index pages.
 /// - Concurrent writes with the same key commit together (``WriteGroupQueue``): one transaction,
-///   lock and log flush for the group, each write in a savepoint of its own. They would take
-///   turns on the lock anyway; together they skip each other's round trips and flushes.
+///   lock and log flush for the group, with a savepoint per write only once one of them failed
+///   without. They would take turns on the lock anyway; together they skip each other's round
+///   trips and flushes.
 /// - A write without a key (accounts, the pruner) runs `SERIALIZABLE`: rare, and free of
 ///   hand-reasoned guarantees.
 /// - A write that loses a race (`40001`, or a deadlock, `40P01`) runs again from the start,
@@ -180,7 +181,8 @@ package final class PostgreSQLDatabase: SQLDatabase {
     /// a round trip fewer each. Should one fail, even on a lost race, the transaction rolls back
     /// and the group runs again with a savepoint per body, so the failure is its writer's alone
     /// (a body may run more than once: ``write(serializing:_:)``). A failure outside the bodies
-    /// (the connection, `COMMIT`) is the group's, as it is for a group of one.
+    /// (`BEGIN`, `COMMIT`) or of the connection is the group's, as it is for a group of one: with
+    /// savepoints it was too, since the rollback to the savepoint could not run.
     private func commitGroup(_ members: [WriteGroupQueue<PostgresSQLConnection>.Member], key: String) async -> Swift.Result<Void, any Error> {
         let begin = "BEGIN ISOLATION LEVEL REPEATABLE READ"
         let lock = Self.advisoryLock("nimbus.write.\(lockScope)\(key)")
@@ -190,7 +192,7 @@ package final class PostgreSQLDatabase: SQLDatabase {
                     do {
                         try await member.runAlone(on: connection)
                     } catch {
-                        throw members.count == 1 ? error : BodyFailure(error: error)
+                        throw members.count == 1 || PostgresFailure(error).isConnectionFailure ? error : BodyFailure(error: error)
                     }
                 }
             }

@@ -32,6 +32,15 @@ struct PostgresFailure {
         return state.hasPrefix("57P") || state.hasPrefix("08")
     }
 
+    /// Whether the connection failed, not the statement: lost, closed, or the server ending it
+    /// (classes 08 and 57P). Nothing more can run on it.
+    var isConnectionFailure: Bool {
+        if error is PostgresConnectionLost { return true }
+        guard let psql = error as? PSQLError else { return false }
+        guard let state = psql.serverInfo?[.sqlState] else { return true }
+        return state.hasPrefix("08") || state.hasPrefix("57P")
+    }
+
     /// Whether the transaction lost a race with another and may succeed if run again:
     /// `serialization_failure` or `deadlock_detected`.
     var isSerializationFailure: Bool {

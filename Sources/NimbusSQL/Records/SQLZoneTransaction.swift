@@ -361,9 +361,10 @@ final class SQLZoneTransaction: ZoneTransaction {
     /// Reserves `count` counter values; returns the value just before the first.
     ///
     /// The first write of the transaction also moves the zone to the end of the database change
-    /// feed; later ones need not, as they commit together. A write `alongside`, which must not
-    /// depend on what this returns, runs after the counters move: on PostgreSQL in the same
-    /// statement, as a data-modifying `WITH` (one round trip).
+    /// feed; later ones need not, as they commit together. A write `alongside`, which must
+    /// neither depend on what this returns nor touch the counters' rows, runs with it: on
+    /// PostgreSQL in the same statement, as a data-modifying `WITH` (one round trip, in an order
+    /// PostgreSQL chooses), on SQLite after it.
     func allocateCounters(_ count: Int, alongside other: SQLStatement? = nil) async throws -> Int64 {
         var binds: [SQLValue] = []
         var steps: [String] = []
@@ -404,7 +405,7 @@ final class SQLZoneTransaction: ZoneTransaction {
             rows = try await connection.query(sql, binds)
         } else {
             rows = try await connection.query(update, binds)
-            if let other { try await connection.execute(other.sql, other.binds) }
+            if let other, !rows.isEmpty { try await connection.execute(other.sql, other.binds) }
         }
         guard let row = rows.first else { throw StoreError(.zoneNotFound, detail: "zone vanished mid-transaction") }
         databasePosition = row.int(1)

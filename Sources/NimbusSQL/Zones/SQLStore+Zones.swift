@@ -76,7 +76,8 @@ extension SQLStore {
                 """,
                 Self.binds(tenant, zone: name) + [.integer(createdAt), .integer(position)]
             )
-            // A failed create leaves no trace: the caller's savepoint rolls back the counter too.
+            // A failed create leaves no trace: its rollback (a savepoint's, or its group's) takes
+            // the counter back too.
             guard let row = rows.first else { throw StoreError(.alreadyExists, detail: "zone \(name)") }
             return (row.int(0), row.int(1))
         }
