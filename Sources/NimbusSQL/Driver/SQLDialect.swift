@@ -131,9 +131,9 @@ package enum SQLDialect: Sendable {
     ///
     /// On PostgreSQL the list is an array, which the planner sees whole when it plans the
     /// statement (lists are never prepared, `PostgresStatementCache`): it estimates the rows
-    /// from the values, and a list it must test row by row it tests through a hash table. A
-    /// list read from a JSON array row by row (``isMember(_:of:)``) was compared with every row
-    /// of a zone the statistics thought nearly empty: 200 names by 19,400 rows in one save.
+    /// from the values, and a list it must test row by row it tests through a hash table, where
+    /// a list read from a JSON array (``isMember(_:of:)``) is compared with every row it tests
+    /// (BENCHMARKS.md, issue 30's third step).
     package func isAmong(_ column: String) -> String {
         switch self {
         case .sqlite: "\(column) IN (SELECT value FROM json_each(?))"

@@ -4,8 +4,6 @@
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 
-import NimbusModel
-
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -47,19 +45,6 @@ package enum SQLValue: Sendable, Hashable {
         case .textList, .integerList: true
         default: false
         }
-    }
-
-    /// A list as a JSON array (empty for any other value).
-    package var jsonArray: String {
-        var writer = JSONWriter(capacity: 64)
-        writer.beginArray()
-        switch self {
-        case .textList(let values): for value in values { writer.string(value) }
-        case .integerList(let values): for value in values { writer.integer(value) }
-        default: break
-        }
-        writer.endArray()
-        return String(decoding: writer.bytes, as: UTF8.self)
     }
 
     package var real: Double? {

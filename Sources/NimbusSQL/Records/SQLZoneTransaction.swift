@@ -367,11 +367,11 @@ final class SQLZoneTransaction: ZoneTransaction {
     /// PostgreSQL chooses), on SQLite after it.
     func allocateCounters(_ count: Int, alongside other: SQLStatement? = nil) async throws -> Int64 {
         var binds: [SQLValue] = []
-        var steps: [String] = []
+        var steps = ""
         if databasePosition == nil, dialect.hasDataModifyingCTEs {
             // The database counter first, then the zone's: the same two writes, in the same
             // order, so the database row's lock is still taken first.
-            steps.append("position AS (\n\(SQLStore.nextDatabaseCounterSQL))")
+            steps = "position AS (\n\(SQLStore.nextDatabaseCounterSQL)),\n"
             binds += SQLStore.binds(tenant)
         }
         let positionValue: String
@@ -395,14 +395,12 @@ final class SQLZoneTransaction: ZoneTransaction {
         binds += zoneBinds
         let rows: [SQLRow]
         if dialect.hasDataModifyingCTEs {
-            var sql = "WITH " + steps.map { $0 + ",\n" }.joined()
+            steps += "counters AS (\n\(update))"
             if let other {
-                sql += "counters AS (\n\(update)),\nalongside AS (\n\(other.sql))\nSELECT change_counter, database_counter FROM counters"
+                steps += ",\nalongside AS (\n\(other.sql))"
                 binds += other.binds
-            } else {
-                sql += "counters AS (\n\(update))\nSELECT change_counter, database_counter FROM counters"
             }
-            rows = try await connection.query(sql, binds)
+            rows = try await connection.query("WITH \(steps)\nSELECT change_counter, database_counter FROM counters", binds)
         } else {
             rows = try await connection.query(update, binds)
             if let other, !rows.isEmpty { try await connection.execute(other.sql, other.binds) }

@@ -6,6 +6,7 @@
 
 import CNimbusSQLite
 import CSQLite
+import NimbusModel
 import NimbusStore
 
 /// One SQLite connection with a cache of prepared statements.
@@ -176,11 +177,24 @@ final class SQLiteConnection: SQLConnection {
             case .textList, .integerList:
                 // SQLite has no arrays: the list goes as JSON, which `json_each` reads
                 // (`SQLDialect.isAmong`).
-                var json = value.jsonArray
+                var json = Self.jsonArray(value)
                 status = json.withUTF8 { sqlite3_bind_text(statement, index, $0.baseAddress, Int32($0.count), sqliteTransient) }
             }
             guard status == SQLITE_OK else { throw error(status, sql: "bind \(index)") }
         }
+    }
+
+    /// A list as a JSON array (empty for any other value).
+    private static func jsonArray(_ list: SQLValue) -> String {
+        var writer = JSONWriter(capacity: 64)
+        writer.beginArray()
+        switch list {
+        case .textList(let values): for value in values { writer.string(value) }
+        case .integerList(let values): for value in values { writer.integer(value) }
+        default: break
+        }
+        writer.endArray()
+        return String(decoding: writer.bytes, as: UTF8.self)
     }
 
     private func value(of statement: OpaquePointer, at column: Int32) -> SQLValue {
