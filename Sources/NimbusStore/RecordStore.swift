@@ -79,7 +79,7 @@ public protocol RecordStore: Sendable {
 /// The operations available inside a zone write transaction. It must not escape its closure.
 public protocol ZoneTransaction {
     /// The zone being written, as of the start of the transaction.
-    var zone: Zone { get }
+    func zone() async throws -> Zone
 
     /// Returns live records of this zone by name.
     func records(named names: [String]) async throws -> [NameKey: Record]
@@ -94,6 +94,11 @@ public protocol ZoneTransaction {
     /// Saves whole records, inserting or replacing them. The store assigns each a new change
     /// counter and change tag, and returns the records as saved, in order.
     func save(_ records: [Record]) async throws -> [Record]
+
+    /// Saves records as ``save(_:)`` does, as the transaction's last change, and puts the
+    /// transaction's changes in the notification outbox as ``recordChange(_:)`` does: the store
+    /// may write the outbox row in the same statement as the records.
+    func save(_ records: [Record], recordingChange note: ChangeNote) async throws -> [Record]
 
     /// Deletes records, leaving tombstones for the change feed.
     func delete(_ records: [Tombstone]) async throws

@@ -97,10 +97,8 @@ extension DatabaseService {
                 for (recordType, fields) in plan.newFields {
                     learned[recordType, default: schemas[recordType] ?? [:]].merge(fields) { old, _ in old }
                 }
-                let results = try await Self.apply(plan, in: transaction)
-                try await transaction.recordChange(
-                    Self.changeNote(of: plan, snapshot: snapshot.records, shares: snapshot.shares, writer: user, deviceID: deviceID)
-                )
+                let note = Self.changeNote(of: plan, snapshot: snapshot.records, shares: snapshot.shares, writer: user, deviceID: deviceID)
+                let results = try await Self.apply(plan, recordingChange: note, in: transaction)
                 return (results: results, schema: learned)
             }
         }
@@ -186,10 +184,17 @@ extension DatabaseService {
     }
 
     /// Writes a plan in operation order, batching runs of saves and of deletes, and returns the
-    /// results with each saved record as the store saved it (with its new change tag).
-    private static func apply(_ plan: RecordBatchPlanner.Plan, in transaction: any ZoneTransaction) async throws -> [RecordResult] {
+    /// results with each saved record as the store saved it (with its new change tag). Last, it
+    /// puts the changes in the outbox with `note`: with the final run of saves when the plan
+    /// ends with one, which lets the store write the row in the same statement.
+    private static func apply(
+        _ plan: RecordBatchPlanner.Plan,
+        recordingChange note: ChangeNote,
+        in transaction: any ZoneTransaction
+    ) async throws -> [RecordResult] {
         var results = plan.results
         var index = 0
+        var recorded = false
         while index < plan.writes.count {
             // A run of saves, and the result each answers: two arrays, so the records go to the
             // store as they are, without being copied out of pairs (a record is a large value).
@@ -206,7 +211,8 @@ extension DatabaseService {
                 index += 1
             }
             if !saves.isEmpty {
-                let saved = try await transaction.save(saves)
+                recorded = index == plan.writes.count
+                let saved = try await recorded ? transaction.save(saves, recordingChange: note) : transaction.save(saves)
                 for (position, resultIndex) in answers.enumerated() where position < saved.count {
                     if let resultIndex { results[resultIndex] = .saved(saved[position]) }
                 }
@@ -222,6 +228,7 @@ extension DatabaseService {
                 index += 1
             }
         }
+        if !recorded { try await transaction.recordChange(note) }
         return results
     }
 

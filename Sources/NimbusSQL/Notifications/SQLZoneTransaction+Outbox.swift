@@ -12,37 +12,29 @@ extension SQLZoneTransaction {
     /// at all, so a crash after commit still leaves it for the dispatcher.
     func recordChange(_ note: ChangeNote) async throws {
         guard let (from, through) = spentCounters else { return }
-        try await SQLStore.insertChangeEvent(
-            note,
-            zone: zone.zoneID.zoneName,
-            of: tenant,
-            from: from,
-            through: through,
-            on: connection,
-            dialect: dialect
-        )
+        let statement = SQLStore.changeEventStatement(note, zone: zoneID.zoneName, of: tenant, from: from, through: through, dialect: dialect)
+        try await connection.execute(statement.sql, statement.binds)
         recordedChange = true
     }
 }
 
 extension SQLStore {
-    /// Writes an outbox row. Its time is taken by the database as the row is written, under the
-    /// zone's lock, so a zone's rows are in commit order.
-    static func insertChangeEvent(
+    /// The statement that writes an outbox row. Its time is taken by the database as the row is
+    /// written, under the zone's lock, so a zone's rows are in commit order.
+    static func changeEventStatement(
         _ note: ChangeNote,
         zone zoneName: String,
         of tenant: Tenant,
         from: Int64,
         through: Int64,
-        on connection: any SQLConnection,
         dialect: SQLDialect
-    ) async throws {
-        try await connection.execute(
-            """
-            INSERT INTO change_events (container, environment, owner, zone_name, counter_through, counter_from, body, created_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, \(dialect.currentTimeMilliseconds))
-            """,
-            binds(tenant, zone: zoneName) + [.integer(through), .integer(from), .text(ChangeNoteCoding.encode(note))]
+    ) -> SQLStatement {
+        SQLStatement(
+            sql: """
+                INSERT INTO change_events (container, environment, owner, zone_name, counter_through, counter_from, body, created_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, \(dialect.currentTimeMilliseconds))
+                """,
+            binds: binds(tenant, zone: zoneName) + [.integer(through), .integer(from), .text(ChangeNoteCoding.encode(note))]
         )
     }
 }

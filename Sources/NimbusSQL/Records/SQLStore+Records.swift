@@ -53,17 +53,24 @@ extension SQLStore: RecordStore {
         // The public database has no per-user quota.
         let quota = tenant.isPublic ? nil : try await userQuota(of: tenant.container)
         let (result, recordedChange) = try await database.write(serializing: Self.writeKey(tenant)) { connection in
-            let zone = try await Self.lockZone(zoneName, of: tenant, on: connection, createdAt: createdAt)
+            let checking = ZoneCheckingConnection(
+                connection,
+                zone: ZoneID(zoneName: zoneName, ownerRecordName: tenant.owner),
+                of: tenant,
+                createdAt: createdAt
+            )
             let transaction = SQLZoneTransaction(
-                zone: zone,
                 tenant: tenant,
-                connection: connection,
+                connection: checking,
                 dialect: dialect,
                 codec: codec,
                 startedAt: createdAt,
                 quota: quota
             )
             let result = try await body(transaction)
+            // A body that sent no statement has not checked the zone yet: a write to a zone that
+            // is not there fails all the same.
+            _ = try await checking.checkedZone()
             try await transaction.settleStorage()
             return (result, transaction.recordedChange)
         }
@@ -72,7 +79,7 @@ extension SQLStore: RecordStore {
     }
 
     /// Reads the zone row inside a write transaction; creates the default zone's row on first use.
-    private static func lockZone(_ name: String, of tenant: Tenant, on connection: any SQLConnection, createdAt: Int64) async throws -> Zone {
+    static func lockZone(_ name: String, of tenant: Tenant, on connection: any SQLConnection, createdAt: Int64) async throws -> Zone {
         let zoneID = ZoneID(zoneName: name, ownerRecordName: tenant.owner)
         if let zone = try await liveZone(name, of: tenant, on: connection) { return zone }
         guard zoneID.isDefaultZone else { throw StoreError(.zoneNotFound, detail: "zone \(name)") }

@@ -12,9 +12,9 @@ import NimbusStore
 /// Each save or delete takes fresh counter values from the zone row in the same transaction,
 /// so counters follow commit order within the zone.
 final class SQLZoneTransaction: ZoneTransaction {
-    let zone: Zone
     let tenant: Tenant
-    let connection: any SQLConnection
+    /// The transaction's connection, which checks the zone before the first statement.
+    let connection: ZoneCheckingConnection
     let dialect: SQLDialect
     private let codec: RecordRowCodec
     /// When the transaction started, in milliseconds since 1970: the deletion time of its tombstones.
@@ -47,16 +47,14 @@ final class SQLZoneTransaction: ZoneTransaction {
     private var learntParents: (asked: Set<NameKey>, parents: Set<NameKey>, through: Int64?) = ([], [], nil)
 
     init(
-        zone: Zone,
         tenant: Tenant,
-        connection: any SQLConnection,
+        connection: ZoneCheckingConnection,
         dialect: SQLDialect,
         codec: RecordRowCodec,
         startedAt: Int64,
         quota: Int64? = nil
     ) {
         self.quota = quota
-        self.zone = zone
         self.tenant = tenant
         self.connection = connection
         self.dialect = dialect
@@ -64,7 +62,13 @@ final class SQLZoneTransaction: ZoneTransaction {
         self.startedAt = startedAt
     }
 
-    var zoneBinds: [SQLValue] { SQLStore.binds(tenant, zone: zone.zoneID.zoneName) }
+    var zoneID: ZoneID { connection.zoneID }
+
+    func zone() async throws -> Zone {
+        try await connection.checkedZone()
+    }
+
+    var zoneBinds: [SQLValue] { SQLStore.binds(tenant, zone: zoneID.zoneName) }
 
     func records(named names: [String]) async throws -> [NameKey: Record] {
         guard !names.isEmpty else { return [:] }
@@ -74,7 +78,10 @@ final class SQLZoneTransaction: ZoneTransaction {
         // no round trip of its own. Answered by the partial `records_by_parent` index.
         let membership = { (column: String) in names.count == 1 ? "\(column) = ?" : self.dialect.isAmong(column) }
         let nameBind = names.count == 1 ? SQLValue.text(names[0]) : .textList(names)
-        let rows = try await connection.query(
+        // The zone's row too, marked `is_deleted = 3`, while the transaction has not read it
+        // (``ZoneCheckingConnection``): a write's first statement is usually this one.
+        let readsZone = connection.zone == nil
+        let rows = try await connection.base.query(
             """
             SELECT \(RecordRowCodec.columns), is_deleted, change_counter FROM records
             WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ?
@@ -83,10 +90,17 @@ final class SQLZoneTransaction: ZoneTransaction {
             SELECT parent_name, \(Self.nullColumns), 2, NULL FROM (
                 SELECT DISTINCT parent_name FROM records
                 WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND parent_name IS NOT NULL
-                  AND \(membership("parent_name")) AND is_deleted = 0) AS parents
+                  AND \(membership("parent_name")) AND is_deleted = 0) AS parents\(readsZone ? Self.zoneRowSQL : "")
             """,
-            zoneBinds + [nameBind] + zoneBinds + [nameBind]
+            zoneBinds + [nameBind] + zoneBinds + [nameBind] + (readsZone ? zoneBinds : [])
         )
+        if readsZone {
+            let zoneRow = rows.first { $0.int(RecordRowCodec.columnCount) == 3 }
+            try await connection.learn(
+                changeCounter: zoneRow?.int(RecordRowCodec.columnCount + 1),
+                incarnation: zoneRow?.int(Self.incarnationColumn) ?? 1
+            )
+        }
         var found: [NameKey: Record] = [:]
         var parents: Set<NameKey> = []
         for name in names {
@@ -95,13 +109,15 @@ final class SQLZoneTransaction: ZoneTransaction {
         }
         for row in rows {
             let deleted = row.int(RecordRowCodec.columnCount)
-            if deleted == 2 {
+            if deleted == 3 {
+                continue
+            } else if deleted == 2 {
                 parents.insert(NameKey(row.string(0)))
             } else if deleted != 0 {
                 let share = row.string(RecordRowCodec.shareColumn)
                 tombstoneShares[NameKey(row.string(0))] = (share, row.int(RecordRowCodec.columnCount + 1))
             } else {
-                let record = try codec.record(from: row, zoneID: zone.zoneID)
+                let record = try codec.record(from: row, zoneID: zoneID)
                 found[NameKey(record.recordID.recordName)] = record
                 sizes[NameKey(record.recordID.recordName)] = Self.size(fields: row[4], encrypted: row[5])
                 namedAssets[NameKey(record.recordID.recordName)] = !record.assetIDs.isEmpty
@@ -114,8 +130,25 @@ final class SQLZoneTransaction: ZoneTransaction {
         return found
     }
 
-    /// NULL for each record column after the first, in the parents' half of ``records(named:)``.
+    /// NULL for each record column after the first, in the parents' part of ``records(named:)``.
     private static let nullColumns = Array(repeating: "NULL", count: RecordRowCodec.columnCount - 1).joined(separator: ", ")
+
+    /// Where the zone's part of ``records(named:)`` puts the zone's incarnation: the column of
+    /// `created_at`, an integer as it is.
+    private static let incarnationColumn = 6
+
+    /// The zone's part of ``records(named:)``: its row, if live, with its counter where a
+    /// record's is.
+    private static let zoneRowSQL: String = {
+        var columns = Array(repeating: "NULL", count: RecordRowCodec.columnCount)
+        columns[incarnationColumn] = "incarnation"
+        return """
+
+            UNION ALL
+            SELECT \(columns.joined(separator: ", ")), 3, change_counter FROM zones
+            WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND is_deleted = 0
+            """
+    }()
 
     func parentsOfLiveRecords(among names: [String]) async throws -> Set<String> {
         guard !names.isEmpty else { return [] }
@@ -152,13 +185,28 @@ final class SQLZoneTransaction: ZoneTransaction {
     }
 
     func save(_ records: [Record]) async throws -> [Record] {
-        guard !records.isEmpty else { return [] }
+        try await save(records, recording: nil)
+    }
+
+    func save(_ records: [Record], recordingChange note: ChangeNote) async throws -> [Record] {
+        try await save(records, recording: note)
+    }
+
+    /// Saves `records`; with a `note`, as the transaction's last change, whose outbox row goes
+    /// into the first INSERT's statement with the counters: the counters this save spends are
+    /// known before it runs (see below), so the row's are too.
+    private func save(_ records: [Record], recording note: ChangeNote?) async throws -> [Record] {
+        guard !records.isEmpty else {
+            if let note { try await recordChange(note) }
+            return []
+        }
         // The record at position i takes counter `base + 1 + i`. The records are copied once,
         // into the result, and changed there: a record is a large value, and this runs inside
         // the write transaction every writer waits for.
         // Under the zone's lock nothing else moves its counter: the values to take are known
         // before they are taken, so the first INSERT can take them in the same statement.
-        let base = spentCounters?.through ?? zone.changeCounter
+        let base: Int64
+        if let through = spentCounters?.through { base = through } else { base = try await connection.checkedZone().changeCounter }
         var saved = records
         for index in saved.indices {
             saved[index].recordChangeTag = String(base + 1 + Int64(index), radix: 36)
@@ -167,11 +215,23 @@ final class SQLZoneTransaction: ZoneTransaction {
         for (batch, rows) in Self.insertBatches(saved).enumerated() {
             let insert = try upsertStatement(saved[rows], firstCounter: base + 1 + Int64(rows.lowerBound))
             if batch == 0 {
-                let allocated = try await allocateCounters(records.count, alongside: insert)
+                let through = base + Int64(records.count)
+                let event = note.map {
+                    SQLStore.changeEventStatement(
+                        $0,
+                        zone: zoneID.zoneName,
+                        of: tenant,
+                        from: spentCounters?.from ?? base,
+                        through: through,
+                        dialect: dialect
+                    )
+                }
+                let allocated = try await allocateCounters(records.count, alongside: [insert] + (event.map { [$0] } ?? []))
                 // Checked, never expected: the records went in with counters from `base`.
                 guard allocated == base else {
                     throw StoreError(.database, detail: "zone counter at \(allocated), expected \(base): another writer moved it")
                 }
+                if event != nil { recordedChange = true }
             } else {
                 try await connection.execute(insert.sql, insert.binds)
             }
@@ -361,11 +421,11 @@ final class SQLZoneTransaction: ZoneTransaction {
     /// Reserves `count` counter values; returns the value just before the first.
     ///
     /// The first write of the transaction also moves the zone to the end of the database change
-    /// feed; later ones need not, as they commit together. A write `alongside`, which must
-    /// neither depend on what this returns nor touch the counters' rows, runs with it: on
+    /// feed; later ones need not, as they commit together. Writes `alongside`, which must
+    /// neither depend on what this returns nor touch the counters' rows, run with it: on
     /// PostgreSQL in the same statement, as a data-modifying `WITH` (one round trip, in an order
     /// PostgreSQL chooses), on SQLite after it.
-    func allocateCounters(_ count: Int, alongside other: SQLStatement? = nil) async throws -> Int64 {
+    func allocateCounters(_ count: Int, alongside others: [SQLStatement] = []) async throws -> Int64 {
         var binds: [SQLValue] = []
         var steps = ""
         if databasePosition == nil, dialect.hasDataModifyingCTEs {
@@ -396,14 +456,16 @@ final class SQLZoneTransaction: ZoneTransaction {
         let rows: [SQLRow]
         if dialect.hasDataModifyingCTEs {
             steps += "counters AS (\n\(update))"
-            if let other {
-                steps += ",\nalongside AS (\n\(other.sql))"
+            for (index, other) in others.enumerated() {
+                steps += ",\nalongside\(index) AS (\n\(other.sql))"
                 binds += other.binds
             }
             rows = try await connection.query("WITH \(steps)\nSELECT change_counter, database_counter FROM counters", binds)
         } else {
             rows = try await connection.query(update, binds)
-            if let other, !rows.isEmpty { try await connection.execute(other.sql, other.binds) }
+            if !rows.isEmpty {
+                for other in others { try await connection.execute(other.sql, other.binds) }
+            }
         }
         guard let row = rows.first else { throw StoreError(.zoneNotFound, detail: "zone vanished mid-transaction") }
         databasePosition = row.int(1)
@@ -456,7 +518,7 @@ final class SQLZoneTransaction: ZoneTransaction {
                 RETURNING asset_id
                 """,
                 [
-                    .text(zone.zoneID.zoneName), .text(recordName), .text(assetID), .text(tenant.container), .text(tenant.environment.rawValue),
+                    .text(zoneID.zoneName), .text(recordName), .text(assetID), .text(tenant.container), .text(tenant.environment.rawValue),
                     .text(tenant.owner),
                 ]
             )

@@ -9,7 +9,7 @@ import NimbusStore
 
 extension SQLZoneTransaction {
     func shares(named names: [String]) async throws -> [NameKey: Share] {
-        try await ShareRows.shares(named: names, zone: zone.zoneID.zoneName, tenant: tenant, on: connection, dialect: dialect)
+        try await ShareRows.shares(named: names, zone: zoneID.zoneName, tenant: tenant, on: connection, dialect: dialect)
     }
 
     func shareKinds() async throws -> ZoneShareKinds {
@@ -27,19 +27,19 @@ extension SQLZoneTransaction {
     }
 
     func saveShare(_ share: Share) async throws {
-        try await ShareRows.save(share, zone: zone.zoneID.zoneName, tenant: tenant, on: connection)
+        try await ShareRows.save(share, zone: zoneID.zoneName, tenant: tenant, on: connection)
     }
 
     func shareLinks(of shareName: String) async throws -> [ShareLink] {
-        try await ShareLinkRows.links(of: shareName, zone: zone.zoneID.zoneName, tenant: tenant, on: connection)
+        try await ShareLinkRows.links(of: shareName, zone: zoneID.zoneName, tenant: tenant, on: connection)
     }
 
     func saveShareLink(_ link: ShareLink) async throws {
-        try await ShareLinkRows.save(link, zone: zone.zoneID.zoneName, tenant: tenant, on: connection)
+        try await ShareLinkRows.save(link, zone: zoneID.zoneName, tenant: tenant, on: connection)
     }
 
     func shareRequests(of shareName: String) async throws -> [ShareRequest] {
-        try await ShareRequestRows.requests(of: shareName, zone: zone.zoneID.zoneName, tenant: tenant, on: connection)
+        try await ShareRequestRows.requests(of: shareName, zone: zoneID.zoneName, tenant: tenant, on: connection)
     }
 
     func saveShareRequest(_ request: ShareRequest) async throws {
@@ -65,7 +65,7 @@ extension SQLZoneTransaction {
     }
 
     func deleteShare(named name: String) async throws {
-        try await ShareRows.delete(named: name, zone: zone.zoneID.zoneName, tenant: tenant, on: connection)
+        try await ShareRows.delete(named: name, zone: zoneID.zoneName, tenant: tenant, on: connection)
     }
 
     /// One recursive walk finds the subtree (through the partial `records_by_parent` index),

@@ -83,6 +83,40 @@ struct NotificationStoreConformanceTests {
         }
     }
 
+    @Test(
+        "a save that records the change leaves one outbox row over every counter its transaction spent, its records in several statements or none",
+        arguments: StoreFactory.all
+    )
+    func saveRecordingChange(factory: StoreFactory) async throws {
+        try await factory.with { f in
+            _ = try await f.store.createZone(named: "Z", of: f.tenant())
+            try await f.save([f.record("gone")])
+            let before = try await f.zone().changeCounter
+            // More records than one INSERT takes: the row must cover the counters of every one.
+            let names = (0..<150).map { "r\($0)" }
+            let note = ChangeNote(writer: StoreFixture.alice, deviceID: "device-1", created: Set(names.map { NameKey($0) }), deleted: [])
+            let saved = try await f.store.write(zone: "Z", of: f.tenant()) { transaction in
+                try await transaction.delete([Tombstone(recordName: "gone", recordType: "Note")])
+                return try await transaction.save(names.map { f.record($0) }, recordingChange: note)
+            }
+            let through = try await f.zone().changeCounter
+            #expect(through == before + 151)
+            #expect(saved.map(\.recordChangeTag) == (before + 2...through).map { String($0, radix: 36) })
+            let events = try await f.store.dispatch { try await $0.claimEvents(limit: 10) }
+            #expect(events.map { "\($0.zoneName) \($0.counterFrom)...\($0.counterThrough)" } == ["Z \(before)...\(through)"])
+            #expect(events.first?.note.created == note.created && events.first?.note.deviceID == "device-1")
+            try await f.store.dispatch { try await $0.finish(events) }
+
+            // No records to save: the deletion before it is still recorded.
+            try await f.store.write(zone: "Z", of: f.tenant()) { transaction in
+                try await transaction.delete([Tombstone(recordName: "r0", recordType: "Note")])
+                _ = try await transaction.save([], recordingChange: note)
+            }
+            let deletion = try await f.store.dispatch { try await $0.claimEvents(limit: 10) }
+            #expect(deletion.map { "\($0.counterFrom)...\($0.counterThrough)" } == ["\(through)...\(through + 1)"])
+        }
+    }
+
     @Test("no event is left by a transaction that changed nothing, or by one that failed", arguments: StoreFactory.all)
     func noEvent(factory: StoreFactory) async throws {
         try await factory.with { f in

@@ -21,11 +21,48 @@ struct ZoneTransactionConformanceTests {
                 _ = try await transaction.save([f.record("new")])
                 try await transaction.delete([Tombstone(recordName: "old", recordType: "Note")])
                 let seen = try await transaction.records(named: ["new", "old"])
-                return (transaction.zone, seen.keys.map(\.string).sorted())
+                return (try await transaction.zone(), seen.keys.map(\.string).sorted())
             }
             #expect(seenZone == zone)
             #expect(seenNames == ["new"])
             #expect(await storeErrorKind { try await f.store.write(zone: "Nowhere", of: f.tenant()) { _ in } } == .zoneNotFound)
+        }
+    }
+
+    @Test(
+        "a write to a zone that is not there fails at its first statement, whichever it is, and writes nothing; the default zone's first write makes its row",
+        arguments: StoreFactory.all
+    )
+    func missingZone(factory: StoreFactory) async throws {
+        try await factory.with { f in
+            let nowhere = f.record("a", in: "Nowhere")
+            let starts: [@Sendable (any ZoneTransaction) async throws -> Void] = [
+                { _ = try await $0.records(named: ["a"]) },
+                { _ = try await $0.save([nowhere]) },
+                { try await $0.addFields(["title": FieldSchema(type: .string, isEncrypted: false)], toRecordType: "Stray") },
+                { _ = try await $0.shareKinds() },
+            ]
+            for start in starts {
+                let kind = await storeErrorKind {
+                    try await f.store.write(zone: "Nowhere", of: f.tenant()) { transaction in
+                        try await start(transaction)
+                        // Not reached: the zone is checked before the body's first statement.
+                        throw DeliberateFailure()
+                    }
+                }
+                #expect(kind == .zoneNotFound)
+            }
+            #expect(try await f.store.zone(named: "Nowhere", of: f.tenant()) == nil)
+            #expect(try await f.store.fields(ofRecordType: "Stray", in: StoreFixture.development).isEmpty)
+
+            // The default zone has no row until its first write, whose record read finds none.
+            let defaultZone = ZoneID.defaultZoneName
+            let saved = try await f.store.write(zone: defaultZone, of: f.tenant()) { transaction in
+                #expect(try await transaction.records(named: ["first"]).isEmpty)
+                return try await transaction.save([f.record("first", in: defaultZone)])
+            }
+            #expect(saved.map(\.recordChangeTag) == ["1"])
+            #expect(try await f.store.zone(named: defaultZone, of: f.tenant())?.changeCounter == 1)
         }
     }
 

@@ -1,0 +1,61 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+import NimbusModel
+import NimbusStore
+
+/// The connection a zone transaction's statements go through, which makes sure of the zone
+/// before the first of them: reads its counters, writes the default zone's row on its first
+/// use, and fails with `zoneNotFound` for a zone that is not there.
+///
+/// A write's first statement is nearly always its record read, which can ask for the zone row
+/// in the same statement (``SQLZoneTransaction/records(named:)``) and hand it over with
+/// ``learn(changeCounter:incarnation:)``: on PostgreSQL, a round trip fewer per write. Any other first statement, or a
+/// transaction that sent none (``checkedZone()``), reads the zone by itself first, as before.
+final class ZoneCheckingConnection: SQLConnection {
+    let base: any SQLConnection
+    let zoneID: ZoneID
+    private let tenant: Tenant
+    private let createdAt: Int64
+    /// The zone as the transaction found it, once checked.
+    private(set) var zone: Zone?
+
+    init(_ base: any SQLConnection, zone zoneID: ZoneID, of tenant: Tenant, createdAt: Int64) {
+        self.base = base
+        self.zoneID = zoneID
+        self.tenant = tenant
+        self.createdAt = createdAt
+    }
+
+    func query(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
+        _ = try await checkedZone()
+        return try await base.query(sql, binds)
+    }
+
+    func query(_ sql: String, _ binds: [SQLValue], reusingPlan: Bool) async throws -> [SQLRow] {
+        _ = try await checkedZone()
+        return try await base.query(sql, binds, reusingPlan: reusingPlan)
+    }
+
+    /// The zone, read now if no statement has read it yet.
+    func checkedZone() async throws -> Zone {
+        if let zone { return zone }
+        let read = try await SQLStore.lockZone(zoneID.zoneName, of: tenant, on: base, createdAt: createdAt)
+        zone = read
+        return read
+    }
+
+    /// Takes the zone as a statement sent through ``base`` read it (its `change_counter` and
+    /// `incarnation`); `nil`, no live row, is checked as a first statement would be.
+    func learn(changeCounter: Int64?, incarnation: Int64) async throws {
+        guard zone == nil else { return }
+        if let changeCounter {
+            zone = Zone(zoneID: zoneID, changeCounter: changeCounter, incarnation: incarnation)
+        } else {
+            _ = try await checkedZone()
+        }
+    }
+}
