@@ -41,7 +41,9 @@ final class PostgresStatementCache: Sendable {
         var issued = 0
     }
 
-    static let maximumBinds = 32
+    /// Room for a single-record save's statement (its counters, the record's 20 values and its
+    /// outbox row: 35), none for a two-record one's.
+    static let maximumBinds = 40
     private let capacity: Int
     private let connections = Mutex<[PostgresConnection.ID: Connection]>([:])
 
