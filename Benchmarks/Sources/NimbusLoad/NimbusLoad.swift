@@ -32,12 +32,15 @@ struct NimbusLoad: AsyncParsableCommand {
     @Option(help: "Idle WebSocket connections the notification benchmark holds.") var idleConnections = 10_000
     @Option(help: "A postgres:// URL: run the server on PostgreSQL; the storage ceiling is then raw PostgreSQL inserts (pgbench).")
     var database: String?
+    @Flag(help: "On PostgreSQL, leave the seeded tables without planner statistics (see PlannerStatistics).")
+    var skipAnalyze = false
 
     func run() async throws {
         // Before any benchmark opens the SQLite file (sync, queries and sharing read it raw).
         try RawSQLiteInserts.configureLibrary()
         let session = try await LoadSession.start(nimbus: nimbus, users: users, database: database)
         defer { session.stop(removingData: !keepData) }
+        if let database, !skipAnalyze { try PlannerStatistics.refresh(database: database) }
         if keepData { FileHandle.standardError.write(Data("data directory: \(session.directory.path)\n".utf8)) }
         let selected = only.map { Set($0.split(separator: ",").map(String.init)) }
         var results: [ScenarioResult] = []

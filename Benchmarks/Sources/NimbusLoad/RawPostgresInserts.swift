@@ -48,7 +48,7 @@ enum RawPostgresInserts {
     }
 
     /// The URL without Nimbus's own parameters, which libpq does not know, and the schema.
-    private static func libpqURL(_ url: String) -> (String, String) {
+    static func libpqURL(_ url: String) -> (String, String) {
         guard var components = URLComponents(string: url) else { return (url, "public") }
         let schema = components.queryItems?.first { $0.name == "schema" }?.value ?? "public"
         components.queryItems = components.queryItems?.filter { $0.name == "sslmode" }
@@ -56,7 +56,7 @@ enum RawPostgresInserts {
         return (components.string ?? url, schema)
     }
 
-    private static func psql(_ connection: String, _ sql: String) throws {
+    static func psql(_ connection: String, _ sql: String) throws {
         _ = try Shell.run("/usr/bin/env", ["psql", connection, "-qAt", "-v", "ON_ERROR_STOP=1", "-c", sql])
     }
 
