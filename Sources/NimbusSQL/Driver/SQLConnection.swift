@@ -29,6 +29,11 @@ extension SQLConnection {
     package func execute(_ sql: String, _ binds: [SQLValue] = []) async throws {
         _ = try await query(sql, binds)
     }
+
+    /// Runs a statement built elsewhere (``SQLStatement``), ignoring any rows.
+    func execute(_ statement: SQLStatement) async throws {
+        _ = try await query(statement.sql, statement.binds)
+    }
 }
 
 /// A database: connections for reading, and one transaction at a time for writing.

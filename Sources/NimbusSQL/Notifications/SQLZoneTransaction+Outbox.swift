@@ -12,8 +12,9 @@ extension SQLZoneTransaction {
     /// at all, so a crash after commit still leaves it for the dispatcher.
     func recordChange(_ note: ChangeNote) async throws {
         guard let (from, through) = spentCounters else { return }
-        let statement = SQLStore.changeEventStatement(note, zone: zoneID.zoneName, of: tenant, from: from, through: through, dialect: dialect)
-        try await connection.execute(statement.sql, statement.binds)
+        try await connection.execute(
+            SQLStore.changeEventStatement(note, zone: zoneID.zoneName, of: tenant, from: from, through: through, dialect: dialect)
+        )
         recordedChange = true
     }
 }

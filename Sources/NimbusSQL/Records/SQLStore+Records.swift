@@ -78,22 +78,6 @@ extension SQLStore: RecordStore {
         return result
     }
 
-    /// Reads the zone row inside a write transaction; creates the default zone's row on first use.
-    static func lockZone(_ name: String, of tenant: Tenant, on connection: any SQLConnection, createdAt: Int64) async throws -> Zone {
-        let zoneID = ZoneID(zoneName: name, ownerRecordName: tenant.owner)
-        if let zone = try await liveZone(name, of: tenant, on: connection) { return zone }
-        guard zoneID.isDefaultZone else { throw StoreError(.zoneNotFound, detail: "zone \(name)") }
-        try await connection.execute(
-            """
-            INSERT INTO zones (container, environment, owner, zone_name, change_counter, incarnation, is_deleted, created_at)
-            VALUES (?, ?, ?, ?, 0, 1, 0, ?)
-            ON CONFLICT (container, environment, owner, zone_name) DO NOTHING
-            """,
-            binds(tenant, zone: name) + [.integer(createdAt)]
-        )
-        return Zone(zoneID: zoneID, changeCounter: 0)
-    }
-
     static func liveRecords(
         named names: [String],
         zone zoneName: String,

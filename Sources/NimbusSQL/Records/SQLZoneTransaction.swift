@@ -97,8 +97,9 @@ final class SQLZoneTransaction: ZoneTransaction {
         if readsZone {
             let zoneRow = rows.first { $0.int(RecordRowCodec.columnCount) == 3 }
             try await connection.learn(
-                changeCounter: zoneRow?.int(RecordRowCodec.columnCount + 1),
-                incarnation: zoneRow?.int(Self.incarnationColumn) ?? 1
+                zoneRow.map {
+                    Zone(zoneID: zoneID, changeCounter: $0.int(RecordRowCodec.columnCount + 1), incarnation: $0.int(Self.incarnationColumn))
+                }
             )
         }
         var found: [NameKey: Record] = [:]
@@ -233,7 +234,7 @@ final class SQLZoneTransaction: ZoneTransaction {
                 }
                 if event != nil { recordedChange = true }
             } else {
-                try await connection.execute(insert.sql, insert.binds)
+                try await connection.execute(insert)
             }
         }
         try await reportExitsFromTombstones(replacedBy: saved)
@@ -464,7 +465,7 @@ final class SQLZoneTransaction: ZoneTransaction {
         } else {
             rows = try await connection.query(update, binds)
             if !rows.isEmpty {
-                for other in others { try await connection.execute(other.sql, other.binds) }
+                for other in others { try await connection.execute(other) }
             }
         }
         guard let row = rows.first else { throw StoreError(.zoneNotFound, detail: "zone vanished mid-transaction") }

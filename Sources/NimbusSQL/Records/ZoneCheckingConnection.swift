@@ -13,8 +13,8 @@ import NimbusStore
 ///
 /// A write's first statement is nearly always its record read, which can ask for the zone row
 /// in the same statement (``SQLZoneTransaction/records(named:)``) and hand it over with
-/// ``learn(changeCounter:incarnation:)``: on PostgreSQL, a round trip fewer per write. Any other first statement, or a
-/// transaction that sent none (``checkedZone()``), reads the zone by itself first, as before.
+/// ``learn(_:)``: on PostgreSQL, a round trip fewer per write. Any other first statement, or a
+/// transaction that sent none (``checkedZone()``), reads the zone by itself first.
 final class ZoneCheckingConnection: SQLConnection {
     let base: any SQLConnection
     let zoneID: ZoneID
@@ -43,19 +43,28 @@ final class ZoneCheckingConnection: SQLConnection {
     /// The zone, read now if no statement has read it yet.
     func checkedZone() async throws -> Zone {
         if let zone { return zone }
-        let read = try await SQLStore.lockZone(zoneID.zoneName, of: tenant, on: base, createdAt: createdAt)
-        zone = read
-        return read
+        return try await learn(SQLStore.liveZone(zoneID.zoneName, of: tenant, on: base))
     }
 
-    /// Takes the zone as a statement sent through ``base`` read it (its `change_counter` and
-    /// `incarnation`); `nil`, no live row, is checked as a first statement would be.
-    func learn(changeCounter: Int64?, incarnation: Int64) async throws {
-        guard zone == nil else { return }
-        if let changeCounter {
-            zone = Zone(zoneID: zoneID, changeCounter: changeCounter, incarnation: incarnation)
-        } else {
-            _ = try await checkedZone()
+    /// Takes the zone's live row as a statement sent through ``base`` read it; `nil`, none, is
+    /// the default zone before its first record (whose row this writes) or a missing zone.
+    @discardableResult
+    func learn(_ live: Zone?) async throws -> Zone {
+        if let live {
+            zone = live
+            return live
         }
+        guard zoneID.isDefaultZone else { throw StoreError(.zoneNotFound, detail: "zone \(zoneID.zoneName)") }
+        try await base.execute(
+            """
+            INSERT INTO zones (container, environment, owner, zone_name, change_counter, incarnation, is_deleted, created_at)
+            VALUES (?, ?, ?, ?, 0, 1, 0, ?)
+            ON CONFLICT (container, environment, owner, zone_name) DO NOTHING
+            """,
+            SQLStore.binds(tenant, zone: zoneID.zoneName) + [.integer(createdAt)]
+        )
+        let created = Zone(zoneID: zoneID, changeCounter: 0)
+        zone = created
+        return created
     }
 }

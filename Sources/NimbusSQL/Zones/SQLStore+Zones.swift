@@ -112,8 +112,9 @@ extension SQLStore {
             ).map { $0.string(0) }
             let shares = try await ShareRows.shares(named: shareNames, zone: name, tenant: tenant, on: connection, dialect: dialect)
             let note = notice(shares.values.sorted { $0.recordName < $1.recordName })
-            let event = Self.changeEventStatement(note, zone: name, of: tenant, from: counter - 1, through: counter, dialect: dialect)
-            try await connection.execute(event.sql, event.binds)
+            try await connection.execute(
+                Self.changeEventStatement(note, zone: name, of: tenant, from: counter - 1, through: counter, dialect: dialect)
+            )
             // Only a delete that happened moves the database feed.
             let position = try await Self.nextDatabaseCounter(of: tenant, on: connection)
             try await connection.execute(
