@@ -41,8 +41,15 @@ final class KeepAliveClient {
 
     /// POSTs a JSON body and returns the status and the response body.
     func post(_ target: String, body: String) throws -> (status: Int, body: [UInt8]) {
+        try request(method: "POST", target, headers: ["Content-Type": "application/json"], body: body)
+    }
+
+    /// Sends one request and returns the status and the response body.
+    func request(method: String, _ target: String, headers: [String: String], body: String) throws -> (status: Int, body: [UInt8]) {
         let payload = Array(body.utf8)
-        let head = "POST \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(payload.count)\r\n\r\n"
+        var head = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(payload.count)\r\n"
+        for (name, value) in headers { head += "\(name): \(value)\r\n" }
+        head += "\r\n"
         try write(Array(head.utf8) + payload)
         let headerEnd = try readUntilHeaderEnd()
         let header = String(decoding: buffer[..<headerEnd], as: UTF8.self)

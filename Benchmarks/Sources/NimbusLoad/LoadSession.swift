@@ -57,7 +57,9 @@ final class LoadSession: @unchecked Sendable {
         self.database = database
     }
 
-    static func start(nimbus: String, users: Int, database: String?) async throws -> LoadSession {
+    /// - Parameter callgrind: runs the server under callgrind (``InstructionCounts``), which
+    ///   takes it about fifty times longer to start.
+    static func start(nimbus: String, users: Int, database: String?, callgrind: InstructionCounts.Launch? = nil) async throws -> LoadSession {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-load-\(UUID().uuidString)")
         let data = directory.path
         // Every command names the data directory, and the database when it is PostgreSQL.
@@ -77,9 +79,9 @@ final class LoadSession: @unchecked Sendable {
 
         let port = 18_000 + Int.random(in: 0..<2000)
         let server = Process()
-        server.executableURL = URL(fileURLWithPath: nimbus)
-        server.arguments = ["serve", "--port", String(port)] + dataOptions
-        var environment = ProcessInfo.processInfo.environment
+        server.executableURL = URL(fileURLWithPath: callgrind?.valgrind ?? nimbus)
+        server.arguments = (callgrind?.arguments ?? []) + ["serve", "--port", String(port)] + dataOptions
+        var environment = ProcessInfo.processInfo.environment.merging(callgrind?.environment ?? [:]) { $1 }
         // Warnings only by default; NIMBUS_LOAD_LOG_LEVEL=info measures with the access log's
         // line per request, written to a file as a service manager's journal would take it.
         environment["NIMBUS_LOG_LEVEL"] = environment["NIMBUS_LOAD_LOG_LEVEL"] ?? "warning"
@@ -89,7 +91,7 @@ final class LoadSession: @unchecked Sendable {
         server.standardError = FileHandle(forWritingAtPath: logPath)
         try server.run()
         let url = "http://127.0.0.1:\(port)"
-        for _ in 0..<200 {
+        for _ in 0..<(callgrind == nil ? 200 : 4000) {
             if (try? Shell.run("/usr/bin/env", ["curl", "-sf", url + "/health"])) != nil { break }
             try await Task.sleep(for: .milliseconds(50))
         }

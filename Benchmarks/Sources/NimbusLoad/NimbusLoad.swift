@@ -34,15 +34,28 @@ struct NimbusLoad: AsyncParsableCommand {
     var database: String?
     @Flag(help: "On PostgreSQL, leave the seeded tables without planner statistics (see PlannerStatistics).")
     var skipAnalyze = false
+    @Flag(help: "Count the server's instructions per request under valgrind's callgrind instead of timing load (see InstructionCounts).")
+    var instructions = false
+    @Option(help: "Requests counted per scenario with --instructions (a tenth as many 200-record saves).")
+    var instructionRequests = 200
 
     func run() async throws {
         // Before any benchmark opens the SQLite file (sync, queries and sharing read it raw).
         try RawSQLiteInserts.configureLibrary()
-        let session = try await LoadSession.start(nimbus: nimbus, users: users, database: database)
+        let callgrind = instructions ? try InstructionCounts.prepare(nimbus: nimbus) : nil
+        let session = try await LoadSession.start(nimbus: nimbus, users: users, database: database, callgrind: callgrind)
         defer { session.stop(removingData: !keepData) }
         if let database, !skipAnalyze { try PlannerStatistics.refresh(database: database) }
         if keepData { FileHandle.standardError.write(Data("data directory: \(session.directory.path)\n".utf8)) }
         let selected = only.map { Set($0.split(separator: ",").map(String.init)) }
+        if let callgrind {
+            defer { if !keepData { try? FileManager.default.removeItem(at: callgrind.directory) } }
+            if keepData { FileHandle.standardError.write(Data("callgrind dumps: \(callgrind.directory.path)\n".utf8)) }
+            let scenarios = Scenario.all(session: session).filter { selected?.contains($0.name) ?? true }
+            let counts = try InstructionCounts.measure(scenarios, session: session, launch: callgrind, requests: instructionRequests)
+            InstructionCounts.print(counts, store: database == nil ? "SQLite" : "PostgreSQL")
+            return
+        }
         var results: [ScenarioResult] = []
         for scenario in Scenario.all(session: session) where selected?.contains(scenario.name) ?? true {
             FileHandle.standardError.write(Data("running \(scenario.name)...\n".utf8))

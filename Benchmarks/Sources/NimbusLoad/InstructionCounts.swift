@@ -1,0 +1,131 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+import Foundation
+
+/// Instructions the server executes per request, counted by valgrind's callgrind: a figure that
+/// does not move with the machine's noise, so a change's cost shows in one run.
+///
+/// The server runs under callgrind for the whole session. For each scenario, a warm-up, then
+/// `callgrind_control --zero`, a fixed number of requests sent one after another on one
+/// keep-alive connection, and `callgrind_control --dump`: the dump's total over the number of
+/// requests is the figure. Only the server is counted; on PostgreSQL, the database's work is
+/// not in it. The dumps stay in the data directory (`--keep-data`) for `callgrind_annotate`.
+enum InstructionCounts {
+    /// How the session starts the server under callgrind.
+    struct Launch {
+        var valgrind: String
+        /// valgrind's options and the executable, before `serve` and its options.
+        var arguments: [String]
+        var environment: [String: String]
+        /// Where callgrind writes its dumps.
+        var directory: URL
+    }
+
+    struct Result {
+        var scenario: Scenario
+        var requests: Int
+        var instructions: Int
+
+        var perRequest: Double { Double(instructions) / Double(requests) }
+    }
+
+    /// Makes what running `nimbus` under callgrind needs, in a new directory.
+    ///
+    /// Two workarounds for Debian bookworm's valgrind 3.19, both for measuring only:
+    /// - its DWARF reader gives up on the DWARF 5 that Swift 6.3 writes, so the server runs from
+    ///   a copy without debug information (function names stay, in the symbol table);
+    /// - it writes the mask `sigsuspend` is given back into the caller's memory, and libdispatch's
+    ///   main-queue wait passes a constant one: valgrind then faults on a read-only page. A
+    ///   preloaded `sigsuspend` passes a copy (`Benchmarks/Callgrind/sigsuspend-copy.c`).
+    static func prepare(nimbus: String) throws -> Launch {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-callgrind-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let server = directory.appendingPathComponent("nimbus").path
+        try Shell.run("/usr/bin/env", ["objcopy", "--strip-debug", nimbus, server])
+        let benchmarks = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let shimSource = benchmarks.appendingPathComponent("Callgrind/sigsuspend-copy.c").path
+        let shim = directory.appendingPathComponent("sigsuspend-copy.so").path
+        try Shell.run("/usr/bin/env", ["cc", "-O2", "-shared", "-fPIC", shimSource, "-o", shim])
+        let valgrind = try Shell.run("/usr/bin/env", ["sh", "-c", "command -v valgrind"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        return Launch(
+            valgrind: valgrind,
+            arguments: ["--tool=callgrind", "--callgrind-out-file=\(directory.path)/callgrind.%p", server],
+            // The runtime's crash reporter would start its own process under valgrind.
+            environment: ["LD_PRELOAD": shim, "SWIFT_BACKTRACE": "enable=no"],
+            directory: directory
+        )
+    }
+
+    /// Counts `requests` of each scenario (a tenth as many for batches of more than a hundred
+    /// records), after a warm-up of a tenth as many.
+    static func measure(_ scenarios: [Scenario], session: LoadSession, launch: Launch, requests: Int) throws -> [Result] {
+        guard let port = URL(string: session.url)?.port else { throw LoadError("no port in \(session.url)") }
+        let client = try KeepAliveClient(port: port)
+        var results: [Result] = []
+        for scenario in scenarios {
+            FileHandle.standardError.write(Data("counting \(scenario.name)...\n".utf8))
+            let count = scenario.recordsPerRequest > 100 ? max(1, requests / 10) : requests
+            try send(scenario, count: max(1, count / 10), from: 0, on: client)
+            try callgrindControl(["--zero"], session: session)
+            try send(scenario, count: count, from: max(1, count / 10), on: client)
+            try callgrindControl(["--dump=\(scenario.name)"], session: session)
+            results.append(Result(scenario: scenario, requests: count, instructions: try latestDumpTotal(in: launch.directory)))
+        }
+        return results
+    }
+
+    private static func send(_ scenario: Scenario, count: Int, from first: Int, on client: KeepAliveClient) throws {
+        for index in first..<(first + count) {
+            let request = scenario.requests[index % scenario.requests.count]
+            let answer = try client.request(method: request.method, request.path, headers: request.headers, body: request.body)
+            guard answer.status == 200 else {
+                throw LoadError("\(scenario.name) answered \(answer.status): \(String(decoding: answer.body.prefix(300), as: UTF8.self))")
+            }
+        }
+    }
+
+    private static func callgrindControl(_ arguments: [String], session: LoadSession) throws {
+        try Shell.run("/usr/bin/env", ["callgrind_control"] + arguments + [String(session.serverPID)])
+    }
+
+    /// The instruction total of the newest dump (`callgrind.PID.N`, N counting up).
+    private static func latestDumpTotal(in directory: URL) throws -> Int {
+        // `callgrind.PID` alone is the dump at exit.
+        let dumps = try FileManager.default.contentsOfDirectory(atPath: directory.path).compactMap { name -> (number: Int, name: String)? in
+            let parts = name.split(separator: ".")
+            guard parts.count == 3, parts[0] == "callgrind", let number = Int(parts[2]) else { return nil }
+            return (number, name)
+        }
+        guard let newest = dumps.max(by: { $0.number < $1.number }),
+            let text = try? String(contentsOf: directory.appendingPathComponent(newest.name), encoding: .utf8),
+            let line = text.split(separator: "\n").first(where: { $0.hasPrefix("summary:") || $0.hasPrefix("totals:") }),
+            let total = Int(line.split(separator: " ").last ?? "")
+        else { throw LoadError("no callgrind dump with a total in \(directory.path)") }
+        return total
+    }
+
+    static func print(_ results: [Result], store: String) {
+        let health = results.first { $0.scenario.name == "health" }
+        let current = results.first { $0.scenario.name == "current" }
+        var lines = [
+            "instructions per request, nimbus serve under callgrind, \(store), requests sent one at a time",
+            "",
+            "| scenario | requests | instructions/request | vs /health | vs users/current |",
+            "|---|---:|---:|---:|---:|",
+        ]
+        for result in results {
+            let versus = { (reference: Result?) in
+                reference.map { String(format: "%.2f×", result.perRequest / $0.perRequest) } ?? "-"
+            }
+            lines.append(
+                "| \(result.scenario.summary) | \(result.requests) | \(String(format: "%.0f", result.perRequest)) | "
+                    + "\(versus(health)) | \(versus(current)) |"
+            )
+        }
+        Swift.print(lines.joined(separator: "\n"))
+    }
+}
