@@ -28,9 +28,17 @@ enum InstructionCounts {
     struct Result {
         var scenario: Scenario
         var requests: Int
+        /// The server's instructions while the requests ran, less its idle rate over that time.
         var instructions: Int
 
         var perRequest: Double { Double(instructions) / Double(requests) }
+    }
+
+    /// What the server does with no request, per second of wall time: timers (the SQLite WAL
+    /// checkpointer wakes five times a second), which under valgrind's slowdown would
+    /// otherwise add several thousand instructions to each request.
+    struct Idle {
+        var instructionsPerSecond: Double
     }
 
     /// Makes what running `nimbus` under callgrind needs, in a new directory.
@@ -62,20 +70,35 @@ enum InstructionCounts {
 
     /// Counts `requests` of each scenario (a tenth as many for batches of more than a hundred
     /// records), after a warm-up of a tenth as many.
-    static func measure(_ scenarios: [Scenario], session: LoadSession, launch: Launch, requests: Int) throws -> [Result] {
+    static func measure(_ scenarios: [Scenario], session: LoadSession, launch: Launch, requests: Int) throws -> (Idle, [Result]) {
         guard let port = URL(string: session.url)?.port else { throw LoadError("no port in \(session.url)") }
         let client = try KeepAliveClient(port: port)
+        let idle = try measureIdle(session: session, launch: launch)
         var results: [Result] = []
         for scenario in scenarios {
             FileHandle.standardError.write(Data("counting \(scenario.name)...\n".utf8))
             let count = scenario.recordsPerRequest > 100 ? max(1, requests / 10) : requests
             try send(scenario, count: max(1, count / 10), from: 0, on: client)
             try callgrindControl(["--zero"], session: session)
+            let start = ContinuousClock.now
             try send(scenario, count: count, from: max(1, count / 10), on: client)
+            let seconds = (ContinuousClock.now - start) / .seconds(1)
             try callgrindControl(["--dump=\(scenario.name)"], session: session)
-            results.append(Result(scenario: scenario, requests: count, instructions: try latestDumpTotal(in: launch.directory)))
+            let total = try latestDumpTotal(in: launch.directory)
+            results.append(Result(scenario: scenario, requests: count, instructions: total - Int(idle.instructionsPerSecond * seconds)))
         }
-        return results
+        return (idle, results)
+    }
+
+    /// Counts three seconds with no request.
+    private static func measureIdle(session: LoadSession, launch: Launch) throws -> Idle {
+        FileHandle.standardError.write(Data("counting the idle server...\n".utf8))
+        try callgrindControl(["--zero"], session: session)
+        let start = ContinuousClock.now
+        Thread.sleep(forTimeInterval: 3)
+        let seconds = (ContinuousClock.now - start) / .seconds(1)
+        try callgrindControl(["--dump=idle"], session: session)
+        return Idle(instructionsPerSecond: Double(try latestDumpTotal(in: launch.directory)) / seconds)
     }
 
     private static func send(_ scenario: Scenario, count: Int, from first: Int, on client: KeepAliveClient) throws {
@@ -108,11 +131,12 @@ enum InstructionCounts {
         return total
     }
 
-    static func print(_ results: [Result], store: String) {
+    static func print(_ results: [Result], idle: Idle, store: String) {
         let health = results.first { $0.scenario.name == "health" }
         let current = results.first { $0.scenario.name == "current" }
         var lines = [
-            "instructions per request, nimbus serve under callgrind, \(store), requests sent one at a time",
+            "instructions per request, nimbus serve under callgrind, \(store), requests sent one at a time;",
+            String(format: "the idle server's %.0f instructions per second are taken out", idle.instructionsPerSecond),
             "",
             "| scenario | requests | instructions/request | vs /health | vs users/current |",
             "|---|---:|---:|---:|---:|",

@@ -52,8 +52,8 @@ struct NimbusLoad: AsyncParsableCommand {
             defer { if !keepData { try? FileManager.default.removeItem(at: callgrind.directory) } }
             if keepData { FileHandle.standardError.write(Data("callgrind dumps: \(callgrind.directory.path)\n".utf8)) }
             let scenarios = Scenario.all(session: session).filter { selected?.contains($0.name) ?? true }
-            let counts = try InstructionCounts.measure(scenarios, session: session, launch: callgrind, requests: instructionRequests)
-            InstructionCounts.print(counts, store: database == nil ? "SQLite" : "PostgreSQL")
+            let (idle, counts) = try InstructionCounts.measure(scenarios, session: session, launch: callgrind, requests: instructionRequests)
+            InstructionCounts.print(counts, idle: idle, store: database == nil ? "SQLite" : "PostgreSQL")
             return
         }
         var results: [ScenarioResult] = []
