@@ -45,8 +45,9 @@ package final class PostgreSQLDatabase: SQLDatabase {
     /// Advisory locks are per database, not per schema: keys of a store in a schema of its own
     /// name it (stores in the default schema keep the unqualified keys).
     private let lockScope: String
-    /// How long a statement may go unanswered before its connection is taken for dead.
-    private let statementDeadline: TimeAmount?
+    /// Gives up on a statement unanswered for long enough to take its connection for dead;
+    /// `nil` when statements have no timeout.
+    private let statementWatchdog: StatementWatchdog?
     private let statements: PostgresStatementCache
 
     /// How often a write that lost a serialization race is run again before the caller sees an error.
@@ -85,9 +86,11 @@ package final class PostgreSQLDatabase: SQLDatabase {
 
     package func run() async {
         async let running: Void = client.run()
+        async let sweeping: Void = statementWatchdog?.run() ?? ()
         await Task.yield()
         _ = poolRunning.close()
         await running
+        await sweeping
     }
 
     private init(_ location: PostgresLocation, logger: Logger) {
@@ -119,8 +122,9 @@ package final class PostgreSQLDatabase: SQLDatabase {
         connectionWait = .milliseconds(location.connectionWaitMilliseconds)
         statements = PostgresStatementCache(capacity: location.preparedStatements)
         lockScope = location.schema.map { "\($0)." } ?? ""
-        statementDeadline =
-            location.statementTimeoutMilliseconds > 0 ? .milliseconds(Int64(location.statementTimeoutMilliseconds) + 2_000) : nil
+        statementWatchdog =
+            location.statementTimeoutMilliseconds > 0
+            ? StatementWatchdog(deadline: .milliseconds(location.statementTimeoutMilliseconds + 2_000)) : nil
     }
 
     package func read<Result: Sendable>(
@@ -136,11 +140,11 @@ package final class PostgreSQLDatabase: SQLDatabase {
     /// Runs the statement outside an explicit transaction: it then sees one snapshot of its own.
     package func readStatement(_ sql: String, _ binds: [SQLValue], reusingPlan: Bool) async throws -> [SQLRow] {
         let logger = logger
-        let deadline = statementDeadline
+        let watchdog = statementWatchdog
         let statements = statements
         do {
             return try await withConnection { connection in
-                try await PostgresSQLConnection(connection: connection, logger: logger, deadline: deadline, statements: statements)
+                try await PostgresSQLConnection(connection: connection, logger: logger, watchdog: watchdog, statements: statements)
                     .query(sql, binds, reusingPlan: reusingPlan)
             }
         } catch {
@@ -226,7 +230,7 @@ package final class PostgreSQLDatabase: SQLDatabase {
             // closes. An index left half built is invalid, and the next build replaces it.
             return try await withConnection(answeringCancellation: true) { connection in
                 // No client deadline either: a build reads the whole table.
-                let sql = PostgresSQLConnection(connection: connection, logger: logger, deadline: nil)
+                let sql = PostgresSQLConnection(connection: connection, logger: logger, watchdog: nil)
                 // Another process building this index holds the lock: it is that one's to build.
                 guard try await sql.query("SELECT pg_try_advisory_lock(?)", [.integer(lock)]).first?[0] == .integer(1) else {
                     return false
@@ -274,7 +278,7 @@ package final class PostgreSQLDatabase: SQLDatabase {
                 let listening = Task {
                     do {
                         try await client.withConnection { connection in
-                            let sql = PostgresSQLConnection(connection: connection, logger: logger, deadline: nil)
+                            let sql = PostgresSQLConnection(connection: connection, logger: logger, watchdog: nil)
                             guard case .text(let scoped)? = try await sql.query("SELECT \(SchemaChannel.nameSQL)", [.text(channel)]).first?[0]
                             else { throw StoreError(.database, detail: "current_schema() named no schema to listen in") }
                             try await connection.listen(on: scoped) { notifications in
@@ -311,10 +315,10 @@ package final class PostgreSQLDatabase: SQLDatabase {
         _ body: @escaping @Sendable (PostgresSQLConnection) async throws -> Result
     ) async throws -> Result {
         let logger = logger
-        let deadline = statementDeadline
+        let watchdog = statementWatchdog
         let statements = statements
         return try await withConnection { connection in
-            let sql = PostgresSQLConnection(connection: connection, logger: logger, deadline: deadline, statements: statements)
+            let sql = PostgresSQLConnection(connection: connection, logger: logger, watchdog: watchdog, statements: statements)
             if let lock { try await sql.execute("SELECT pg_advisory_lock(?)", [.integer(lock)]) }
             let result: Result
             do {

@@ -7,6 +7,7 @@
 import Logging
 import NIOCore
 import PostgresNIO
+import Synchronization
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -19,13 +20,15 @@ import PostgresNIO
 /// Numbers the store's `?` placeholders as `$1, $2, …`, binds ``SQLValue``s as the PostgreSQL
 /// types of the same name, and reads every result column back as an ``SQLValue``.
 ///
-/// A statement that has not answered by `deadline` fails and closes the connection: the server
-/// cancels statements at its `statement_timeout`, so silence past it (and a grace period) means
-/// the server or the network is gone, and TCP alone may take hours to say so.
+/// A statement that has not answered by the watchdog's deadline fails and closes the
+/// connection: the server cancels statements at its `statement_timeout`, so silence past it (and
+/// a grace period) means the server or the network is gone, and TCP alone may take hours to say
+/// so.
 struct PostgresSQLConnection: SQLConnection {
     let connection: PostgresConnection
     let logger: Logger
-    let deadline: TimeAmount?
+    /// `nil` waits for every answer as long as it takes.
+    let watchdog: StatementWatchdog?
     /// The statements prepared on the pool's connections; `nil` sends every statement unnamed.
     var statements: PostgresStatementCache? = nil
 
@@ -77,28 +80,30 @@ struct PostgresSQLConnection: SQLConnection {
         _ = try await execute(PostgresQuery(unsafeSQL: sql))
     }
 
-    /// Sends a statement (`send`) and waits for its answer, at most until ``deadline``.
+    /// Sends a statement (`send`) and waits for its answer, at most until the ``watchdog`` gives
+    /// up on it.
     ///
-    /// The wait is on a promise of our own, which the watchdog fails, rather than on the
-    /// driver's: a statement written to a connection that has just closed is dropped by the
-    /// channel and its promise is never completed, so waiting on it alone would wait forever.
+    /// The caller is resumed by whichever comes first, the answer or the watchdog, rather than
+    /// by the driver's promise alone: a statement written to a connection that has just closed
+    /// is dropped by the channel and its promise is never completed, so waiting on it alone
+    /// would wait forever.
     private func answered<Value: Sendable>(_ send: @Sendable () -> EventLoopFuture<Value>) async throws -> Value {
         guard !connection.isClosed else { throw PostgresConnectionLost(afterSending: false) }
         let answer = send()
-        guard let deadline else { return try await answer.get() }
+        guard let watchdog else { return try await answer.get() }
         let connection = connection
-        let promise = connection.eventLoop.makePromise(of: Value.self)
-        // Both callbacks run on the connection's event loop; the promise keeps the first outcome.
-        let watchdog = connection.eventLoop.scheduleTask(in: deadline) {
-            promise.fail(PostgresConnectionLost(afterSending: true))
-            let closing: EventLoopFuture<Void> = connection.close()
-            closing.whenComplete { _ in }
+        return try await withUnsafeThrowingContinuation { continuation in
+            let waiter = AnswerWaiter(continuation)
+            let watch = watchdog.watch {
+                waiter.resume(with: .failure(PostgresConnectionLost(afterSending: true)))
+                let closing: EventLoopFuture<Void> = connection.close()
+                closing.whenComplete { _ in }
+            }
+            answer.whenComplete { result in
+                watchdog.release(watch)
+                waiter.resume(with: result)
+            }
         }
-        answer.whenComplete { result in
-            watchdog.cancel()
-            promise.completeWith(result)
-        }
-        return try await promise.futureResult.get()
     }
 
     /// `sql` with each `?` outside quotes replaced by `$1`, `$2`, ….
@@ -145,6 +150,20 @@ struct PostgresSQLConnection: SQLConnection {
         default:
             return .text(try cell.decode(String.self))
         }
+    }
+}
+
+/// A statement's caller, resumed once: with the answer, or with the watchdog's verdict,
+/// whichever comes first.
+private final class AnswerWaiter<Value: Sendable>: Sendable {
+    private let continuation: Mutex<UnsafeContinuation<Value, any Error>?>
+
+    init(_ continuation: UnsafeContinuation<Value, any Error>) {
+        self.continuation = Mutex(continuation)
+    }
+
+    func resume(with result: Result<Value, any Error>) {
+        continuation.withLock { $0.take() }?.resume(with: result)
     }
 }
 

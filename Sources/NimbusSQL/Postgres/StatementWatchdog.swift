@@ -1,0 +1,71 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+import Synchronization
+
+/// The statements awaiting PostgreSQL's answer, with the moment each is taken for lost.
+///
+/// One sweep a fraction of a deadline apart (at most a second) gives up on the overdue ones
+/// (``PostgresSQLConnection`` then fails the statement and closes its connection). A timer of
+/// its own per statement cost more than a tenth of a single-record save's instructions on the
+/// server (BENCHMARKS.md, "Instruction counts"): a scheduled task on the connection's event
+/// loop, its cancellation, and a wake-up of that loop from the caller's thread. Here a statement
+/// costs an entry in a dictionary, and is given up on at most one sweep interval late.
+final class StatementWatchdog: Sendable {
+    private struct Entry {
+        var deadline: ContinuousClock.Instant
+        var expire: @Sendable () -> Void
+    }
+
+    /// A statement's entry, to take back when its answer comes.
+    struct Watch: Sendable {
+        fileprivate let id: UInt64
+    }
+
+    /// How long a statement may go unanswered.
+    let deadline: Duration
+    let sweepInterval: Duration
+    private let waiting = Mutex<(next: UInt64, entries: [UInt64: Entry])>((0, [:]))
+
+    init(deadline: Duration) {
+        self.deadline = deadline
+        sweepInterval = min(.seconds(1), deadline / 4)
+    }
+
+    /// Watches a statement sent now: `expire` runs once, from a sweep, if ``release(_:)`` has not
+    /// come by then.
+    func watch(now: ContinuousClock.Instant = .now, expire: @escaping @Sendable () -> Void) -> Watch {
+        waiting.withLock { state in
+            state.next &+= 1
+            state.entries[state.next] = Entry(deadline: now + deadline, expire: expire)
+            return Watch(id: state.next)
+        }
+    }
+
+    /// The statement answered.
+    func release(_ watch: Watch) {
+        _ = waiting.withLock { $0.entries.removeValue(forKey: watch.id) }
+    }
+
+    /// Gives up on the statements overdue at `now`.
+    func sweep(now: ContinuousClock.Instant = .now) {
+        let overdue = waiting.withLock { state -> [Entry] in
+            let overdue = state.entries.filter { $0.value.deadline <= now }
+            for id in overdue.keys { state.entries.removeValue(forKey: id) }
+            return Array(overdue.values)
+        }
+        // Outside the lock: giving up closes connections, whose callbacks may release others.
+        for entry in overdue { entry.expire() }
+    }
+
+    /// Sweeps every ``sweepInterval`` until cancelled.
+    func run() async {
+        while !Task.isCancelled {
+            try? await Task.sleep(for: sweepInterval)
+            sweep()
+        }
+    }
+}
