@@ -9,10 +9,10 @@ import Foundation
 /// CPU time processes have used, from `/proc`: what a scenario cost the server and the
 /// database, per request.
 ///
-/// A stand-in for instruction counts, which this machine cannot take (valgrind crashes on Swift
-/// 6.3's async programs, and the virtual machine exposes no hardware counters to `perf`; see
-/// BENCHMARKS.md). CPU time per request moves far less between runs than a rate does: it does
-/// not depend on how the two cores were shared out with the load generator, only on the work.
+/// Under load, beside the rates: CPU time per request moves far less between runs than a rate
+/// does, since it does not depend on how the two cores were shared out with the load generator,
+/// only on the work. Its exact counterpart, without the noise, is the instruction count of one
+/// request at a time (``InstructionCounts``, `--instructions`).
 enum ProcessCPU {
     /// User plus system seconds the process (every thread) has used so far, or 0 if it is gone.
     static func seconds(of pid: Int32) -> Double {

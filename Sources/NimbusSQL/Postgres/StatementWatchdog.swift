@@ -9,11 +9,10 @@ import Synchronization
 /// The statements awaiting PostgreSQL's answer, with the moment each is taken for lost.
 ///
 /// One sweep a fraction of a deadline apart (at most a second) gives up on the overdue ones
-/// (``PostgresSQLConnection`` then fails the statement and closes its connection). A timer of
-/// its own per statement cost more than a tenth of a single-record save's instructions on the
-/// server (BENCHMARKS.md, "Instruction counts"): a scheduled task on the connection's event
-/// loop, its cancellation, and a wake-up of that loop from the caller's thread. Here a statement
-/// costs an entry in a dictionary, and is given up on at most one sweep interval late.
+/// (``PostgresSQLConnection`` then fails the statement and closes its connection). A timer per
+/// statement would be a task scheduled on the connection's event loop from the caller's thread
+/// (which wakes the loop) and cancelled there, on every statement; here a statement costs an
+/// entry in a dictionary, and is given up on at most one sweep interval late.
 final class StatementWatchdog: Sendable {
     private struct Entry {
         var deadline: ContinuousClock.Instant
