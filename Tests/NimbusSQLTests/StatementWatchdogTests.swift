@@ -4,10 +4,6 @@
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 
-import Foundation
-import Logging
-import NimbusStore
-import NimbusTestSupport
 import Synchronization
 import Testing
 
@@ -38,36 +34,5 @@ struct StatementWatchdogTests {
     func sweepInterval() {
         #expect(StatementWatchdog(deadline: .seconds(32)).sweepInterval == .seconds(1))
         #expect(StatementWatchdog(deadline: .seconds(2)).sweepInterval == .milliseconds(500))
-    }
-}
-
-@Suite(
-    "a PostgreSQL server that stops answering",
-    .enabled(if: TestDatabase.postgresServer != nil, "needs the PostgreSQL server scripts/test starts"),
-    .timeLimit(.minutes(1))
-)
-struct SilentPostgresTests {
-    @Test("a statement its server never answers fails soon after statement_timeout plus the grace, and the next one gets a fresh connection")
-    func silentServer() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-silent-\(UUID().uuidString)")
-        // One connection, so the stopped server process is the one the next statement goes to.
-        let url = try #require(TestDatabase(directory: directory).postgresURL) + "&pool_size=1&statement_timeout=1000"
-        let (database, _) = try await PostgreSQLDatabase.open(PostgresLocation(url: url), logger: Logger(label: "test"))
-        let running = Task { await database.run() }
-        defer { running.cancel() }
-        let backend = try #require(try await database.readStatement("SELECT pg_backend_pid()", []).first?.int(0))
-        // A stopped process keeps its socket open and answers nothing, as a hung host or a
-        // silent network would; PostgreSQL's own statement_timeout cannot fire in it either.
-        #expect(kill(pid_t(backend), SIGSTOP) == 0)
-        defer { kill(pid_t(backend), SIGCONT) }
-        let start = ContinuousClock.now
-        await #expect(throws: StoreError.self) { try await database.readStatement("SELECT 1", []) }
-        let waited = ContinuousClock.now - start
-        // The deadline is statement_timeout plus two seconds; the sweep comes at most a quarter
-        // of it later.
-        #expect(waited >= .seconds(3) && waited < .seconds(10), "gave up after \(waited)")
-        kill(pid_t(backend), SIGCONT)
-        let fresh = try await database.readStatement("SELECT pg_backend_pid()", []).first?.int(0)
-        #expect(fresh != nil && fresh != backend, "the silent connection was closed and replaced")
     }
 }

@@ -36,7 +36,7 @@ enum InstructionCounts {
 
     /// What the server does with no request, per second of wall time: timers (the SQLite WAL
     /// checkpointer wakes five times a second), which under valgrind's slowdown would
-    /// otherwise add several thousand instructions to each request.
+    /// otherwise be counted against each request.
     struct Idle {
         var instructionsPerSecond: Double
     }
@@ -85,7 +85,8 @@ enum InstructionCounts {
             let seconds = (ContinuousClock.now - start) / .seconds(1)
             try callgrindControl(["--dump=\(scenario.name)"], session: session)
             let total = try latestDumpTotal(in: launch.directory)
-            results.append(Result(scenario: scenario, requests: count, instructions: total - Int(idle.instructionsPerSecond * seconds)))
+            let background = Int(idle.instructionsPerSecond * seconds)
+            results.append(Result(scenario: scenario, requests: count, instructions: max(0, total - background)))
         }
         return (idle, results)
     }

@@ -58,7 +58,7 @@ final class LoadSession: @unchecked Sendable {
     }
 
     /// - Parameter callgrind: runs the server under callgrind (``InstructionCounts``), which
-    ///   takes it about fifty times longer to start.
+    ///   takes it much longer to start.
     static func start(nimbus: String, users: Int, database: String?, callgrind: InstructionCounts.Launch? = nil) async throws -> LoadSession {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-load-\(UUID().uuidString)")
         let data = directory.path

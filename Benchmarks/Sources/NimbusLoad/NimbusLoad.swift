@@ -43,13 +43,14 @@ struct NimbusLoad: AsyncParsableCommand {
         // Before any benchmark opens the SQLite file (sync, queries and sharing read it raw).
         try RawSQLiteInserts.configureLibrary()
         let callgrind = instructions ? try InstructionCounts.prepare(nimbus: nimbus) : nil
+        // Declared first, so it runs after the session's server (and its dump at exit) stopped.
+        defer { if let callgrind, !keepData { try? FileManager.default.removeItem(at: callgrind.directory) } }
         let session = try await LoadSession.start(nimbus: nimbus, users: users, database: database, callgrind: callgrind)
         defer { session.stop(removingData: !keepData) }
         if let database, !skipAnalyze { try PlannerStatistics.refresh(database: database) }
         if keepData { FileHandle.standardError.write(Data("data directory: \(session.directory.path)\n".utf8)) }
         let selected = only.map { Set($0.split(separator: ",").map(String.init)) }
         if let callgrind {
-            defer { if !keepData { try? FileManager.default.removeItem(at: callgrind.directory) } }
             if keepData { FileHandle.standardError.write(Data("callgrind dumps: \(callgrind.directory.path)\n".utf8)) }
             let scenarios = Scenario.all(session: session).filter { selected?.contains($0.name) ?? true }
             let (idle, counts) = try InstructionCounts.measure(scenarios, session: session, launch: callgrind, requests: instructionRequests)

@@ -46,8 +46,10 @@ package final class PostgreSQLDatabase: SQLDatabase {
     /// name it (stores in the default schema keep the unqualified keys).
     private let lockScope: String
     /// Gives up on a statement unanswered for long enough to take its connection for dead;
-    /// `nil` when statements have no timeout.
+    /// `nil` when statements have no timeout. It sweeps for as long as this database exists,
+    /// whether or not ``run()`` runs.
     private let statementWatchdog: StatementWatchdog?
+    private let watchdogSweeps: RepeatedTask?
     private let statements: PostgresStatementCache
 
     /// How often a write that lost a serialization race is run again before the caller sees an error.
@@ -86,11 +88,9 @@ package final class PostgreSQLDatabase: SQLDatabase {
 
     package func run() async {
         async let running: Void = client.run()
-        async let sweeping: Void = statementWatchdog?.run() ?? ()
         await Task.yield()
         _ = poolRunning.close()
         await running
-        await sweeping
     }
 
     private init(_ location: PostgresLocation, logger: Logger) {
@@ -125,6 +125,11 @@ package final class PostgreSQLDatabase: SQLDatabase {
         statementWatchdog =
             location.statementTimeoutMilliseconds > 0
             ? StatementWatchdog(deadline: .milliseconds(location.statementTimeoutMilliseconds + 2_000)) : nil
+        watchdogSweeps = statementWatchdog?.startSweeping(on: PostgresClient.defaultEventLoopGroup.any())
+    }
+
+    deinit {
+        watchdogSweeps?.cancel()
     }
 
     package func read<Result: Sendable>(

@@ -95,7 +95,8 @@ struct PostgresSQLConnection: SQLConnection {
         return try await withUnsafeThrowingContinuation { continuation in
             let waiter = AnswerWaiter(continuation)
             let watch = watchdog.watch {
-                waiter.resume(with: .failure(PostgresConnectionLost(afterSending: true)))
+                // An answer that came first keeps its connection.
+                guard waiter.resume(with: .failure(PostgresConnectionLost(afterSending: true))) else { return }
                 let closing: EventLoopFuture<Void> = connection.close()
                 closing.whenComplete { _ in }
             }
@@ -162,8 +163,12 @@ private final class AnswerWaiter<Value: Sendable>: Sendable {
         self.continuation = Mutex(continuation)
     }
 
-    func resume(with result: Result<Value, any Error>) {
-        continuation.withLock { $0.take() }?.resume(with: result)
+    /// Resumes the caller with `result`, unless it was resumed already; whether it was this call.
+    @discardableResult
+    func resume(with result: Result<Value, any Error>) -> Bool {
+        guard let continuation = continuation.withLock({ $0.take() }) else { return false }
+        continuation.resume(with: result)
+        return true
     }
 }
 

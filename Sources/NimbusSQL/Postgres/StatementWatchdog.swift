@@ -4,15 +4,17 @@
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 
+import NIOCore
 import Synchronization
 
 /// The statements awaiting PostgreSQL's answer, with the moment each is taken for lost.
 ///
-/// One sweep a fraction of a deadline apart (at most a second) gives up on the overdue ones
-/// (``PostgresSQLConnection`` then fails the statement and closes its connection). A timer per
-/// statement would be a task scheduled on the connection's event loop from the caller's thread
-/// (which wakes the loop) and cancelled there, on every statement; here a statement costs an
-/// entry in a dictionary, and is given up on at most one sweep interval late.
+/// One sweep a fraction of a deadline apart (at most a second), from a repeated task on an
+/// event loop, gives up on the overdue ones (``PostgresSQLConnection`` then fails the statement
+/// and closes its connection). A timer per statement would be a task scheduled on the
+/// connection's event loop from the caller's thread (which wakes the loop) and cancelled there,
+/// on every statement; here a statement costs an entry in a dictionary, and is given up on at
+/// most one sweep interval late.
 final class StatementWatchdog: Sendable {
     private struct Entry {
         var deadline: ContinuousClock.Instant
@@ -60,11 +62,9 @@ final class StatementWatchdog: Sendable {
         for entry in overdue { entry.expire() }
     }
 
-    /// Sweeps every ``sweepInterval`` until cancelled.
-    func run() async {
-        while !Task.isCancelled {
-            try? await Task.sleep(for: sweepInterval)
-            sweep()
-        }
+    /// Sweeps every ``sweepInterval`` on `eventLoop` until the task returned is cancelled.
+    func startSweeping(on eventLoop: any EventLoop) -> RepeatedTask {
+        let interval = TimeAmount.nanoseconds(Int64(sweepInterval / .nanoseconds(1)))
+        return eventLoop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { [self] _ in sweep() }
     }
 }
