@@ -80,7 +80,15 @@ struct PostgresGroupCommitTests {
             start(0)
             var running = firstRuns.makeAsyncIterator()
             _ = await running.next()
-            for index in 1..<writers { start(index) }
+            // One at a time, so they queue in the order the expectations below name them (tasks
+            // started together may reach the queue in any order on a loaded machine).
+            for index in 1..<writers {
+                start(index)
+                let deadline = ContinuousClock.now + .seconds(30)
+                while database.groups.waitingCount(of: key) < index, ContinuousClock.now < deadline {
+                    try? await Task.sleep(for: .milliseconds(1))
+                }
+            }
             return await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
         }
 
