@@ -27,17 +27,7 @@ struct PostgresGroupCommitTests {
 
     @Test("a tenant's writes commit together, without savepoints until one fails; one that throws, and one refused, roll back alone")
     func groupedWritesFailAlone() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-group-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try await TestDatabase(directory: directory).open(cipher: FieldCipher(keyBytes: Array(repeating: 3, count: 32))!)
-        do {
-            try await check(try #require(store.database as? PostgreSQLDatabase))
-            await store.close()
-        } catch {
-            await store.close()
-            throw error
-        }
+        try await withTestStore { store in try await check(try #require(store.database as? PostgreSQLDatabase)) }
     }
 
     private func check(_ database: PostgreSQLDatabase) async throws {

@@ -160,7 +160,13 @@ struct SearchIndexStorageTests {
                 _ = try await transaction.save([Self.note("fresh", title: "written moments ago")])
                 // The dispatcher's lookups run on the same connection, before the group commits.
                 let zoneTransaction = try #require(transaction as? SQLZoneTransaction)
-                let rules = SQLNotificationTransaction(connection: zoneTransaction.connection, dialect: .sqlite, cipher: Self.cipher, now: 0)
+                let rules = SQLNotificationTransaction(
+                    connection: zoneTransaction.connection,
+                    dialect: .sqlite,
+                    cipher: Self.cipher,
+                    now: 0,
+                    turn: "1 = 1"
+                )
                 let query = Query(recordType: "Note", filters: [Filter("title", .containsAllTokens, .string("moments"))])
                 return try await rules.firstRecord(matching: query, inZone: "Z", of: Self.tenant)?.recordID.recordName
             }

@@ -10,10 +10,10 @@ import NimbusStore
 /// A dispatch transaction that reads who could hear of a batch's changes once for the batch.
 ///
 /// Who hears of a zone's changes depends only on the zone: its owner's subscriptions, its
-/// participants and theirs. ``prefetchAudiences(of:)`` reads the owners' subscriptions and the
-/// zones' participants for every event of a batch in two statements, where each event asked
-/// for its own (a batch holds one event for each of many zones when many users write at once,
-/// and many events of one zone when one does). Every read sees the transaction's one view of
+/// participants and theirs. ``prefetchAudiences(of:known:)`` learns the owners' subscriptions
+/// and the zones' participants for every event of a batch at once (with the take, or in two
+/// statements), where each event asked for its own (a batch holds one event for each of many
+/// zones when many users write at once, and many events of one zone when one does). Every read sees the transaction's one view of
 /// the store, which only this transaction changes, and of its writes only a fired-once
 /// subscription's removal changes an answer: it forgets the subscriptions it knew.
 final class AudienceMemo: NotificationTransaction {
@@ -26,20 +26,35 @@ final class AudienceMemo: NotificationTransaction {
         self.base = base
     }
 
-    /// Reads, for the private databases' events, their owners' subscriptions and their zones'
-    /// participants, in one statement each per container environment.
-    func prefetchAudiences(of events: [ChangeEvent]) async throws {
+    /// Learns, for the private databases' events, their owners' subscriptions and their zones'
+    /// participants: from `known` when the store read them with the events, else in one
+    /// statement each per container environment.
+    func prefetchAudiences(of events: [ChangeEvent], known: PrivateAudiences?) async throws {
         let byContainer = Dictionary(grouping: events.filter { !$0.tenant.isPublic }) {
             ContainerEnvironment(container: $0.tenant.container, environment: $0.tenant.environment)
         }
         for (container, events) in byContainer {
             let owners = Set(events.map(\.tenant.owner)).sorted()
-            let found = Dictionary(grouping: try await base.subscriptions(of: owners, scope: .private, in: container), by: \.userRecordName)
-            for owner in owners {
-                subscriptionsByKey[SubscriptionsKey(users: [owner], scope: .private, container: container)] = found[owner] ?? []
-            }
             let zones = Set(events.map { OwnedZone(owner: $0.tenant.owner, zoneName: $0.zoneName) })
-            let participants = try await base.participants(ofZones: zones, in: container)
+            var subscriptions: [String: [(userRecordName: String, subscription: Subscription)]] = [:]
+            var participants: [OwnedZone: [ZoneParticipant]] = [:]
+            if let known {
+                for found in known.subscriptions where found.container == container {
+                    subscriptions[found.owner, default: []].append((found.owner, found.subscription))
+                }
+                for found in known.participants where found.container == container {
+                    participants[found.zone, default: []].append(found.participant)
+                }
+            } else {
+                subscriptions = Dictionary(
+                    grouping: try await base.subscriptions(of: owners, scope: .private, in: container),
+                    by: \.userRecordName
+                )
+                participants = try await base.participants(ofZones: zones, in: container)
+            }
+            for owner in owners {
+                subscriptionsByKey[SubscriptionsKey(users: [owner], scope: .private, container: container)] = subscriptions[owner] ?? []
+            }
             for zone in zones {
                 participantsByZone[ZoneKey(container: container, zone: zone)] = participants[zone] ?? []
             }
@@ -90,8 +105,8 @@ final class AudienceMemo: NotificationTransaction {
 
     // Everything else reads or writes through.
 
-    func claimEvents(limit: Int) async throws -> [ChangeEvent] {
-        try await base.claimEvents(limit: limit)
+    func takeEvents(limit: Int) async throws -> TakenEvents {
+        try await base.takeEvents(limit: limit)
     }
 
     func rows(of event: ChangeEvent, decodingFields: Bool) async throws -> ChangeEventRows {

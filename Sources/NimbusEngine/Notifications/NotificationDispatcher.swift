@@ -69,11 +69,12 @@ public final class NotificationDispatcher: Sendable {
     }
 
     /// Handles outbox rows until none are left; returns the entries written.
+    /// - Parameter probing: whether to look for rows before a write transaction: most polls
+    ///   find nothing, and a read says so without one. After a writer's signal there is a row.
     @discardableResult
-    public func dispatchPending() async throws -> [InboxEntry] {
+    public func dispatchPending(probing: Bool = true) async throws -> [InboxEntry] {
         var written: [InboxEntry] = []
-        // Most polls find nothing: a read says so without a write transaction.
-        guard try await store.hasPendingEvents() else { return written }
+        if probing, try await !store.hasPendingEvents() { return written }
         while true {
             let handled: Int
             let entries: [InboxEntry]
@@ -92,15 +93,17 @@ public final class NotificationDispatcher: Sendable {
         }
     }
 
-    /// One transaction: claims up to `limit` events, writes their entries, removes them.
-    private func dispatch(limit: Int, only expected: EventKey? = nil) async throws -> (Int, [InboxEntry]) {
+    /// One transaction: takes up to `limit` events and writes their entries. `taking` learns
+    /// each event taken, before it is handled.
+    private func dispatch(limit: Int, taking: (@Sendable (ChangeEvent) -> Void)? = nil) async throws -> (Int, [InboxEntry]) {
         let makeID = makeID
         let instanceID = instanceID
         return try await store.dispatch { storeTransaction in
             let transaction = AudienceMemo(storeTransaction)
-            let events = try await transaction.claimEvents(limit: limit)
-            if let expected, events.first.map(EventKey.init) != expected { return (0, []) }
-            try await transaction.prefetchAudiences(of: events)
+            let taken = try await transaction.takeEvents(limit: limit)
+            let events = taken.events
+            if let taking { events.forEach(taking) }
+            try await transaction.prefetchAudiences(of: events, known: taken.audiences)
             var entries: [InboxEntry] = []
             // Creations whose record a later write of the same zone changed again before this
             // pass: that write's row reports the record, and must report it created.
@@ -112,7 +115,6 @@ public final class NotificationDispatcher: Sendable {
                 if !movedOn.isEmpty { carried[zoneKey, default: []].formUnion(movedOn) }
                 entries += written
             }
-            try await transaction.finish(events)
             try await transaction.announce(entries, from: instanceID)
             return (events.count, entries)
         }
@@ -121,15 +123,15 @@ public final class NotificationDispatcher: Sendable {
     /// The oldest event alone. If it fails ``maximumAttempts`` times it is removed and logged:
     /// an event nothing can turn into notifications must not stop the others.
     private func dispatchOne() async throws -> (Int, [InboxEntry]) {
-        guard let event = try await store.dispatch({ transaction in try await transaction.claimEvents(limit: 1).first }) else {
-            return (0, [])
-        }
-        let key = EventKey(event)
+        // The transaction that took it rolled back, and the event with it: this is what it took.
+        let taken = Mutex<ChangeEvent?>(nil)
         do {
-            let result = try await dispatch(limit: 1, only: key)
-            failures.withLock { $0[key] = nil }
+            let result = try await dispatch(limit: 1) { event in taken.withLock { $0 = event } }
+            if let event = taken.withLock({ $0 }) { failures.withLock { $0[EventKey(event)] = nil } }
             return result
         } catch {
+            guard let event = taken.withLock({ $0 }) else { throw error }
+            let key = EventKey(event)
             let attempts = failures.withLock { failures in
                 failures[key, default: 0] += 1
                 return failures[key] ?? 0
@@ -257,15 +259,17 @@ public final class NotificationDispatcher: Sendable {
 
     /// Dispatches whenever a writer signals (and every poll interval) until cancelled.
     public func run() async {
+        var signalled = false
         while !Task.isCancelled {
             do {
-                try await dispatchPending()
+                try await dispatchPending(probing: !signalled)
             } catch {
                 logger.warning("Dispatching notifications failed", metadata: [LogKey.error: "\(String(reflecting: error))"])
                 await StoreFailureWait.wait()
+                signalled = false
                 continue
             }
-            await signal.wait(atMost: pollInterval, on: clock)
+            signalled = await signal.wait(atMost: pollInterval, on: clock)
             if batchDelay > .zero { try? await clock.sleep(for: batchDelay) }
         }
     }

@@ -71,6 +71,20 @@ package protocol SQLDatabase: Sendable {
         _ body: @escaping @Sendable (any SQLConnection) async throws -> Result
     ) async throws -> Result
 
+    /// Runs `body` in a write transaction that takes `key`'s turn in its first statement: the
+    /// body puts `turn`, an SQL condition, in that statement's `WHERE`, where it holds until
+    /// commit the lock ``write(serializing:_:)`` takes around a transaction. Bodies take turns
+    /// with those of `write(serializing:)` with the same key.
+    ///
+    /// Two round trips fewer than a lock around the transaction (PostgreSQL's lock and unlock),
+    /// for a price: a transaction that waited for its turn read with a snapshot taken before
+    /// the previous holder committed, and where it meets that holder's rows the database aborts
+    /// it and it runs again. For a body whose turn is rarely taken by another process.
+    func write<Result: Sendable>(
+        takingTurnOf key: String,
+        _ body: @escaping @Sendable (_ connection: any SQLConnection, _ turn: String) async throws -> Result
+    ) async throws -> Result
+
     /// Creates an index unless one of that name exists, without holding writers up for long.
     ///
     /// PostgreSQL builds it concurrently with writes, outside a transaction, with no statement

@@ -13,46 +13,112 @@ struct SQLNotificationTransaction: NotificationTransaction {
     let dialect: SQLDialect
     let cipher: FieldCipher
     let now: Int64
+    /// The condition that takes the dispatcher's turn (``SQLDatabase/write(takingTurnOf:_:)``),
+    /// in the first statement of a pass: the take, or a finish by itself.
+    let turn: String
 
     /// Rows per multi-row statement: few round trips for a 1,000-member fan-out.
     private static let rowsPerStatement = 100
 
-    func claimEvents(limit: Int) async throws -> [ChangeEvent] {
-        let rows = try await connection.query(
+    /// Whether ``takeEvents(limit:)`` runs `takingWithAudiences`, which needs a data-modifying
+    /// `WITH`; SQLite has none.
+    private var takesWithAudiences: Bool { dialect.hasDataModifyingCTEs }
+
+    func takeEvents(limit: Int) async throws -> TakenEvents {
+        let columns = "container, environment, owner, zone_name, body, counter_through, counter_from, created_at"
+        // The oldest rows, locked: another instance's dispatcher skips them.
+        let oldest = "FROM change_events WHERE \(turn) ORDER BY created_at, counter_through LIMIT ?\(dialect.lockSkippingLocked)"
+        guard takesWithAudiences else {
+            // SQLite: a read, then a delete by key. `RETURNING` and `IN (SELECT …)` would each
+            // fill a temporary table, which costs more than the statement they save in process.
+            let rows = try await connection.query("SELECT \(columns) \(oldest)", [.integer(Int64(limit))])
+            try await deleteEvents(rows.map { EventKey(zone: ZoneKey(row: $0), counterThrough: $0.int(5)) })
+            return TakenEvents(events: Self.events(from: rows))
+        }
+        let taking = """
+            DELETE FROM change_events WHERE (container, environment, owner, zone_name, counter_through) IN (
+                SELECT container, environment, owner, zone_name, counter_through \(oldest))
+            RETURNING \(columns)
             """
-            SELECT container, environment, owner, zone_name, counter_through, counter_from, body, created_at
-            FROM change_events ORDER BY created_at, counter_through LIMIT ?\(dialect.lockSkippingLocked)
-            """,
-            [.integer(Int64(limit))]
-        )
+        let rows = try await connection.query(Self.takingWithAudiences(taking), [.integer(Int64(limit))])
+        var audiences = PrivateAudiences(subscriptions: [], participants: [])
+        var unreadable = false
+        for row in rows {
+            let container = ContainerEnvironment(container: row.string(1), environment: Environment(rawValue: row.string(2)) ?? .development)
+            switch row.string(0) {
+            case "s":
+                // One that cannot be read must fail its event's handling, not the take: the
+                // dispatcher sets aside an event that fails on its own only once it knows which
+                // it took. Without these audiences it reads them itself, and fails there.
+                guard let subscription = try? SQLStore.subscription(fromBody: row.string(5)) else {
+                    unreadable = true
+                    continue
+                }
+                audiences.subscriptions.append(.init(container: container, owner: row.string(3), subscription: subscription))
+            case "p":
+                let zone = OwnedZone(owner: row.string(3), zoneName: row.string(4))
+                let participant = ZoneParticipant(userRecordName: row.string(5), shareName: row.string(9))
+                audiences.participants.append(.init(container: container, zone: zone, participant: participant))
+            default: continue
+            }
+        }
+        let events = Self.events(from: rows.filter { $0.string(0) == "e" }.map { SQLRow(values: Array($0.values.dropFirst())) })
+        return TakenEvents(events: events, audiences: unreadable ? nil : audiences)
+    }
+
+    /// One statement that takes the events (`taking`) and reads, for the private databases'
+    /// ones, their owners' subscriptions and their zones' participants: rows of three kinds,
+    /// told apart by the first column. An owner's subscriptions are read for every event; a
+    /// public database's owner has none in the private scope.
+    ///
+    /// It also lets the transaction commit without waiting for its log flush, until
+    /// ``deliver(_:in:)`` writes an entry. Most changes notify nobody, and a transaction that
+    /// only took events loses nothing should a crash undo it: the events come back and are
+    /// dispatched again. Should it wait, a tenant's next write waits for that flush too. A later
+    /// commit that waits for its own flush makes this one durable with it.
+    private static func takingWithAudiences(_ taking: String) -> String {
+        """
+        WITH taken AS (\(taking))
+        SELECT 'e', container, environment, owner, zone_name, body, counter_through, counter_from, created_at, CAST(NULL AS TEXT)
+        FROM taken
+        UNION ALL
+        SELECT 's', s.container, s.environment, s.user_record_name, NULL, s.body, NULL, NULL, NULL, NULL FROM subscriptions s
+        WHERE s.database_scope = '\(DatabaseScope.private.rawValue)' AND EXISTS (
+            SELECT 1 FROM taken t WHERE t.container = s.container AND t.environment = s.environment AND t.owner = s.user_record_name)
+        UNION ALL
+        SELECT 'p', p.container, p.environment, p.owner, p.zone_name, p.user_record_name, NULL, NULL, NULL, p.share_name
+        FROM share_participants p
+        WHERE p.acceptance = 'ACCEPTED' AND p.role <> 'OWNER' AND p.user_record_name IS NOT NULL AND EXISTS (
+            SELECT 1 FROM taken t
+            WHERE t.container = p.container AND t.environment = p.environment AND t.owner = p.owner AND t.zone_name = p.zone_name)
+        UNION ALL
+        SELECT 'c', set_config('synchronous_commit', 'off', true), NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+        """
+    }
+
+    /// Events from taken outbox rows (container, environment, owner, zone name, body, counter
+    /// through, counter from, created at), oldest first; a row nothing can read is dropped, as
+    /// it would hold up every row behind it.
+    private static func events(from rows: [SQLRow]) -> [ChangeEvent] {
         var events: [ChangeEvent] = []
         for row in rows {
-            let environment = Environment(rawValue: row.string(1))
-            let tenant = Tenant(container: row.string(0), environment: environment ?? .development, owner: row.string(2))
+            guard let environment = Environment(rawValue: row.string(1)) else { continue }
+            let tenant = Tenant(container: row.string(0), environment: environment, owner: row.string(2))
             let zoneID = ZoneID(zoneName: row.string(3), ownerRecordName: tenant.owner)
-            guard environment != nil, let note = try? ChangeNoteCoding.decode(row.string(6), zoneID: zoneID) else {
-                // A row nothing can read would hold up every row behind it: it goes.
-                try await connection.execute(
-                    """
-                    DELETE FROM change_events
-                    WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND counter_through = ?
-                    """,
-                    [.text(row.string(0)), .text(row.string(1)), .text(row.string(2)), .text(row.string(3)), .integer(row.int(4))]
-                )
-                continue
-            }
+            guard let note = try? ChangeNoteCoding.decode(row.string(4), zoneID: zoneID) else { continue }
             events.append(
                 ChangeEvent(
                     tenant: tenant,
                     zoneName: row.string(3),
-                    counterFrom: row.int(5),
-                    counterThrough: row.int(4),
+                    counterFrom: row.int(6),
+                    counterThrough: row.int(5),
                     note: note,
                     createdAt: row.int(7)
                 )
             )
         }
-        return events
+        // Neither RETURNING nor UNION keeps an order.
+        return events.sorted { ($0.createdAt, $0.counterThrough) < ($1.createdAt, $1.counterThrough) }
     }
 
     func rows(of event: ChangeEvent, decodingFields: Bool) async throws -> ChangeEventRows {
@@ -151,6 +217,9 @@ struct SQLNotificationTransaction: NotificationTransaction {
 
     func deliver(_ drafts: [NotificationDraft], in container: ContainerEnvironment) async throws -> [InboxEntry] {
         guard !drafts.isEmpty else { return [] }
+        // Entries must outlive a crash once the hub has handed them out: the commit waits for
+        // its flush again, as the database is configured to (see `takingWithAudiences`).
+        if takesWithAudiences { try await connection.execute("SET LOCAL synchronous_commit TO DEFAULT") }
         let containerBinds: [SQLValue] = [.text(container.container), .text(container.environment.rawValue)]
         var counts: [String: Int64] = [:]
         for draft in drafts { counts[draft.userRecordName, default: 0] += 1 }
@@ -225,14 +294,29 @@ struct SQLNotificationTransaction: NotificationTransaction {
     }
 
     func finish(_ events: [ChangeEvent]) async throws {
-        // One statement per zone, with the zone's claimed counters: exactly the rows claimed,
-        // never another instance's.
-        var zones: [ZoneOfEvent] = []
-        var countersByZone: [ZoneOfEvent: [Int64]] = [:]
-        for event in events {
-            let zone = ZoneOfEvent(tenant: event.tenant, zoneName: event.zoneName)
-            if countersByZone[zone] == nil { zones.append(zone) }
-            countersByZone[zone, default: []].append(event.counterThrough)
+        try await deleteEvents(
+            events.map { event in
+                EventKey(
+                    zone: ZoneKey(
+                        container: event.tenant.container,
+                        environment: event.tenant.environment.rawValue,
+                        owner: event.tenant.owner,
+                        zoneName: event.zoneName
+                    ),
+                    counterThrough: event.counterThrough
+                )
+            }
+        )
+    }
+
+    /// Deletes outbox rows by key: one statement per zone, with the zone's counters, so exactly
+    /// these rows, never another instance's.
+    private func deleteEvents(_ keys: [EventKey]) async throws {
+        var zones: [ZoneKey] = []
+        var countersByZone: [ZoneKey: [Int64]] = [:]
+        for key in keys {
+            if countersByZone[key.zone] == nil { zones.append(key.zone) }
+            countersByZone[key.zone, default: []].append(key.counterThrough)
         }
         for zone in zones {
             let counters = countersByZone[zone] ?? []
@@ -240,16 +324,39 @@ struct SQLNotificationTransaction: NotificationTransaction {
             try await connection.execute(
                 """
                 DELETE FROM change_events
-                WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND \(membership)
+                WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND \(membership) AND \(turn)
                 """,
-                SQLStore.binds(zone.tenant, zone: zone.zoneName) + [counters.count == 1 ? .integer(counters[0]) : .integerList(counters)]
+                [
+                    .text(zone.container), .text(zone.environment), .text(zone.owner), .text(zone.zoneName),
+                    counters.count == 1 ? .integer(counters[0]) : .integerList(counters),
+                ]
             )
         }
     }
 
-    private struct ZoneOfEvent: Hashable {
-        var tenant: Tenant
+    /// An outbox row's zone, as stored: a row whose environment no longer reads is deleted too.
+    private struct ZoneKey: Hashable {
+        var container: String
+        var environment: String
+        var owner: String
         var zoneName: String
+
+        init(container: String, environment: String, owner: String, zoneName: String) {
+            self.container = container
+            self.environment = environment
+            self.owner = owner
+            self.zoneName = zoneName
+        }
+
+        /// From a row that starts with the zone's key columns.
+        init(row: SQLRow) {
+            self.init(container: row.string(0), environment: row.string(1), owner: row.string(2), zoneName: row.string(3))
+        }
+    }
+
+    private struct EventKey {
+        var zone: ZoneKey
+        var counterThrough: Int64
     }
 
     func records(named names: [String], inZone zoneName: String, of tenant: Tenant) async throws -> [String: Record] {

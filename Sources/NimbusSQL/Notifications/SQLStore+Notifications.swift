@@ -15,9 +15,11 @@ extension SQLStore: NotificationStore {
         let cipher = cipher
         let createdAt = clock.millisecondsSince1970
         // One dispatcher at a time across instances: their sequence numbers and outbox claims
-        // would only collide.
-        return try await database.write(serializing: "notifications.dispatch") { connection in
-            try await body(SQLNotificationTransaction(connection: connection, dialect: dialect, cipher: cipher, now: createdAt))
+        // would only collide. Its turn is taken by the statement that takes the events: with
+        // one instance, or several that rarely dispatch at once, a lock around the transaction
+        // would cost two round trips a pass for nothing.
+        return try await database.write(takingTurnOf: "notifications.dispatch") { connection, turn in
+            try await body(SQLNotificationTransaction(connection: connection, dialect: dialect, cipher: cipher, now: createdAt, turn: turn))
         }
     }
 

@@ -44,7 +44,7 @@ package final class PostgreSQLDatabase: SQLDatabase {
     private let connectionWait: Duration
     /// Advisory locks are per database, not per schema: keys of a store in a schema of its own
     /// name it (stores in the default schema keep the unqualified keys).
-    private let lockScope: String
+    let lockScope: String
     /// Gives up on a statement unanswered for long enough to take its connection for dead;
     /// `nil` when statements have no timeout. It sweeps for as long as this database exists,
     /// whether or not ``run()`` runs.
@@ -161,23 +161,45 @@ package final class PostgreSQLDatabase: SQLDatabase {
         serializing key: String?,
         _ body: @escaping @Sendable (any SQLConnection) async throws -> Result
     ) async throws -> Result {
-        var attempt = 1
+        try await retryingLostRaces {
+            guard let key else {
+                return try await self.transaction("BEGIN ISOLATION LEVEL SERIALIZABLE", writes: true) { try await body($0) }
+            }
+            return try await self.groups.write(
+                key: key,
+                committingWith: { key, members in await self.commitGroup(members, key: key) },
+                { try await body($0) }
+            )
+        }
+    }
+
+    /// The turn is the transaction-level form of the advisory lock ``commitGroup(_:key:)``
+    /// holds around a transaction (the two conflict), taken once, before the statement's first
+    /// row is read: an uncorrelated subquery is a one-time condition.
+    package func write<Result: Sendable>(
+        takingTurnOf key: String,
+        _ body: @escaping @Sendable (_ connection: any SQLConnection, _ turn: String) async throws -> Result
+    ) async throws -> Result {
+        let lock = Self.advisoryLock("nimbus.write.\(lockScope)\(key)")
+        let turn = "(SELECT true FROM (SELECT pg_advisory_xact_lock(CAST(\(lock) AS BIGINT))) AS turn)"
+        return try await retryingLostRaces {
+            try await self.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ", writes: true) { try await body($0, turn) }
+        }
+    }
+
+    /// Runs `attempt` again while it loses a race (`40001`, or a deadlock, `40P01`), up to
+    /// ``maximumWriteAttempts`` times, and turns a failure into a `StoreError`.
+    private func retryingLostRaces<Result>(_ attempt: () async throws -> Result) async throws -> Result {
+        var attempts = 1
         while true {
             do {
-                guard let key else {
-                    return try await transaction("BEGIN ISOLATION LEVEL SERIALIZABLE", writes: true) { try await body($0) }
-                }
-                return try await groups.write(
-                    key: key,
-                    committingWith: { key, members in await self.commitGroup(members, key: key) },
-                    { try await body($0) }
-                )
+                return try await attempt()
             } catch {
                 let failure = PostgresFailure(error)
-                guard failure.isSerializationFailure, attempt < Self.maximumWriteAttempts else { throw failure.storeError }
-                attempt += 1
+                guard failure.isSerializationFailure, attempts < Self.maximumWriteAttempts else { throw failure.storeError }
+                attempts += 1
                 // Back off a little, at random, so the transactions that collided do not collide again.
-                try await Task.sleep(for: .microseconds(Int.random(in: 0...(500 << min(attempt, 6)))))
+                try await Task.sleep(for: .microseconds(Int.random(in: 0...(500 << min(attempts, 6)))))
             }
         }
     }

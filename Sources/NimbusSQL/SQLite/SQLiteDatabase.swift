@@ -106,6 +106,14 @@ package final class SQLiteDatabase: SQLDatabase {
         try await writer.write { connection in try await body(connection) }
     }
 
+    /// SQLite has one writer at a time already: every turn is taken.
+    package func write<Result: Sendable>(
+        takingTurnOf key: String,
+        _ body: @escaping @Sendable (_ connection: any SQLConnection, _ turn: String) async throws -> Result
+    ) async throws -> Result {
+        try await writer.write { connection in try await body(connection, "1 = 1") }
+    }
+
     package func createIndexIfMissing(named name: String, on table: String, columns: String, where predicate: String) async throws -> Bool {
         try await write { connection in
             try await connection.execute("CREATE INDEX IF NOT EXISTS \(name) ON \(table) (\(columns)) WHERE \(predicate)")

@@ -63,12 +63,20 @@ public final class ChangeSignal: Sendable {
 
     /// Returns once the signal fired (as ``wait()``) or `timeout` passed on `clock`, whichever
     /// is first.
-    public func wait(atMost timeout: Duration, on clock: any NimbusClock) async {
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { await self.wait() }
-            group.addTask { try? await clock.sleep(for: timeout) }
-            await group.next()
-            group.cancelAll()
+    /// - Returns: whether the signal fired (or the task was cancelled) before the timeout.
+    @discardableResult
+    public func wait(atMost timeout: Duration, on clock: any NimbusClock) async -> Bool {
+        await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                await self.wait()
+                return true
+            }
+            group.addTask {
+                try? await clock.sleep(for: timeout)
+                return false
+            }
+            defer { group.cancelAll() }
+            return await group.next() ?? false
         }
     }
 }

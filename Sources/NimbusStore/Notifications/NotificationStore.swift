@@ -101,8 +101,8 @@ public struct ZoneParticipant: Sendable, Hashable {
 
 /// The notification outbox and inboxes.
 public protocol NotificationStore: Sendable {
-    /// Runs `body` in one write transaction: claiming events, reading what they need, writing
-    /// inbox entries and removing the events commit together, or not at all.
+    /// Runs `body` in one write transaction: taking events out of the outbox, reading what they
+    /// need and writing inbox entries commit together, or not at all.
     func dispatch<Result: Sendable>(_ body: @escaping @Sendable (any NotificationTransaction) async throws -> Result) async throws -> Result
 
     /// Whether the outbox holds anything: a cheap read before a dispatch transaction.
@@ -157,9 +157,13 @@ public struct InboxRecipient: Sendable, Hashable {
 
 /// The dispatcher's view of the store inside one transaction.
 public protocol NotificationTransaction {
-    /// Up to `limit` events waiting in the outbox, oldest first, locked for this transaction
-    /// (another server instance skips them).
-    func claimEvents(limit: Int) async throws -> [ChangeEvent]
+    /// Takes up to `limit` events out of the outbox, oldest first: another server instance
+    /// skips them, and they return should the transaction roll back. A row nothing can read
+    /// is taken too, and dropped.
+    ///
+    /// A store may read the private databases' audiences in the same statement
+    /// (``TakenEvents/audiences``): one round trip where there would be three.
+    func takeEvents(limit: Int) async throws -> TakenEvents
 
     /// The rows the event's counters cover.
     ///
@@ -192,7 +196,7 @@ public protocol NotificationTransaction {
     /// Removes a subscription that fired once.
     func deleteSubscription(_ id: String, of subscriber: Subscriber) async throws
 
-    /// Removes handled events from the outbox.
+    /// Removes events from the outbox without taking them: one that cannot be handled.
     func finish(_ events: [ChangeEvent]) async throws
 
     /// Tells other instances, when the transaction commits, that these entries exist.

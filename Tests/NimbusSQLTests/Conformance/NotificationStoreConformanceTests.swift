@@ -11,11 +11,25 @@ import Testing
 
 @Suite("notification store conformance: the outbox and inboxes")
 struct NotificationStoreConformanceTests {
+    /// The outbox's events, taken in a transaction that then rolls back: they stay.
+    private static func peek(_ store: any NotificationStore) async throws -> [ChangeEvent] {
+        do {
+            try await store.dispatch { transaction in throw Peeked(events: try await transaction.takeEvents(limit: 10).events) }
+            return []
+        } catch let peeked as Peeked {
+            return peeked.events
+        }
+    }
+
+    private struct Peeked: Error {
+        var events: [ChangeEvent]
+    }
+
     private static func draft(_ user: String, _ id: String) -> NotificationDraft {
         NotificationDraft(userRecordName: user, notificationID: id, originDeviceID: "device-1", payload: Array(#"{"ck":{"nid":"\#(id)"}}"#.utf8))
     }
 
-    @Test("a write's change note waits in the outbox with the counters it spent until finished", arguments: StoreFactory.all)
+    @Test("a write's change note waits in the outbox with the counters it spent until a dispatch that took it commits", arguments: StoreFactory.all)
     func outbox(factory: StoreFactory) async throws {
         try await factory.with { f in
             _ = try await f.store.createZone(named: "Z", of: f.tenant())
@@ -35,8 +49,16 @@ struct NotificationStoreConformanceTests {
             #expect(try await f.store.hasPendingEvents())
             let through = try await f.zone().changeCounter
 
+            // Taken by a transaction that then fails: still waiting.
+            await #expect(throws: DeliberateFailure()) {
+                try await f.store.dispatch { transaction in
+                    #expect(try await transaction.takeEvents(limit: 10).events.count == 1)
+                    throw DeliberateFailure()
+                }
+            }
+            #expect(try await f.store.hasPendingEvents())
             let (events, rows, bare) = try await f.store.dispatch { transaction in
-                let events = try await transaction.claimEvents(limit: 10)
+                let events = try await transaction.takeEvents(limit: 10).events
                 guard let event = events.first else { return (events, ChangeEventRows?.none, ChangeEventRows?.none) }
                 let rows = try await transaction.rows(of: event, decodingFields: true)
                 let bare = try await transaction.rows(of: event, decodingFields: false)
@@ -54,11 +76,9 @@ struct NotificationStoreConformanceTests {
             #expect(rows?.deleted.map(\.tombstone) == [Tombstone(recordName: "gone", recordType: "Note")])
             #expect(bare?.saved.map(\.recordID.recordName) == ["a"])
             #expect(bare?.saved.first?.fields.isEmpty == true)
-            // Not finished: still waiting. Finished: gone.
-            #expect(try await f.store.hasPendingEvents())
-            try await f.store.dispatch { try await $0.finish([event]) }
+            // Taken by a transaction that committed: gone.
             #expect(try await !f.store.hasPendingEvents())
-            #expect(try await f.store.dispatch { try await $0.claimEvents(limit: 10) }.isEmpty)
+            #expect(try await f.store.dispatch { try await $0.takeEvents(limit: 10) }.events.isEmpty)
         }
     }
 
@@ -73,12 +93,13 @@ struct NotificationStoreConformanceTests {
                     try await transaction.recordChange(note)
                 }
             }
-            let events = try await f.store.dispatch { try await $0.claimEvents(limit: 10) }
+            // Seen by a transaction that rolls back, so none is taken.
+            let events = try await Self.peek(f.store)
             // Two writes may share a millisecond: their order is the clock's, not the test's.
             #expect(events.map(\.zoneName).sorted() == ["Y", "Z", "Z", "Z"])
             let kept = try #require(events.last)
             try await f.store.dispatch { try await $0.finish(Array(events.dropLast())) }
-            let left = try await f.store.dispatch { try await $0.claimEvents(limit: 10) }
+            let left = try await f.store.dispatch { try await $0.takeEvents(limit: 10) }.events
             #expect(left.map { "\($0.zoneName)/\($0.counterThrough)" } == ["\(kept.zoneName)/\(kept.counterThrough)"])
         }
     }
@@ -102,17 +123,16 @@ struct NotificationStoreConformanceTests {
             let through = try await f.zone().changeCounter
             #expect(through == before + 151)
             #expect(saved.map(\.recordChangeTag) == (before + 2...through).map { String($0, radix: 36) })
-            let events = try await f.store.dispatch { try await $0.claimEvents(limit: 10) }
+            let events = try await f.store.dispatch { try await $0.takeEvents(limit: 10) }.events
             #expect(events.map { "\($0.zoneName) \($0.counterFrom)...\($0.counterThrough)" } == ["Z \(before)...\(through)"])
             #expect(events.first?.note.created == note.created && events.first?.note.deviceID == "device-1")
-            try await f.store.dispatch { try await $0.finish(events) }
 
             // No records to save: the deletion before it is still recorded.
             try await f.store.write(zone: "Z", of: f.tenant()) { transaction in
                 try await transaction.delete([Tombstone(recordName: "r0", recordType: "Note")])
                 _ = try await transaction.save([], recordingChange: note)
             }
-            let deletion = try await f.store.dispatch { try await $0.claimEvents(limit: 10) }
+            let deletion = try await f.store.dispatch { try await $0.takeEvents(limit: 10) }.events
             #expect(deletion.map { "\($0.counterFrom)...\($0.counterThrough)" } == ["\(through)...\(through + 1)"])
         }
     }
@@ -146,7 +166,7 @@ struct NotificationStoreConformanceTests {
             }
             #expect(deleted)
             #expect(handed.withLock { $0 } == [share])
-            let events = try await f.store.dispatch { try await $0.claimEvents(limit: 10) }
+            let events = try await f.store.dispatch { try await $0.takeEvents(limit: 10) }.events
             #expect(events.map(\.zoneName) == ["Z"])
             #expect(events.first?.note.writer == "the-engine")
             #expect(events.first?.note.zoneDeleted == true)
