@@ -30,11 +30,20 @@ struct PostgresDispatchDurabilityTests {
         // its sessions to wait, with a value a hard-coded `on` could not restore.
         let server = try #require(TestDatabase.postgresServer)
         let role = "nimbus_durable_\(UUID().uuidString.prefix(8).lowercased())"
-        _ = try await TestDatabase(directory: FileManager.default.temporaryDirectory).inspect(
-            "CREATE ROLE \(role) SUPERUSER LOGIN; ALTER ROLE \(role) SET synchronous_commit = 'remote_write'"
-        )
+        let administration = TestDatabase(directory: FileManager.default.temporaryDirectory)
+        _ = try await administration.inspect("CREATE ROLE \(role) SUPERUSER LOGIN; ALTER ROLE \(role) SET synchronous_commit = 'remote_write'")
         let url = server.replacingOccurrences(of: "://nimbus@", with: "://\(role)@")
         #expect(url != server)
+        do {
+            try await check(url: url)
+            _ = try await administration.inspect("DROP OWNED BY \(role); DROP ROLE \(role)")
+        } catch {
+            _ = try? await administration.inspect("DROP OWNED BY \(role); DROP ROLE \(role)")
+            throw error
+        }
+    }
+
+    private func check(url: String) async throws {
         try await withTestStore(server: url) { store in
             let container = ContainerEnvironment(container: "iCloud.durability", environment: .development)
             let draft = NotificationDraft(userRecordName: "_reader", notificationID: "n-1", originDeviceID: nil, payload: Array("{}".utf8))

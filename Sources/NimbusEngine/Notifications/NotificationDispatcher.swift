@@ -12,9 +12,11 @@ import Synchronization
 /// Turns the outbox's committed writes into inbox entries, after commit and off the writer's
 /// path, then hands them to the hub.
 ///
-/// Each pass claims a batch of outbox rows and, in the same transaction, writes the entries
-/// and removes the rows: a crash before commit leaves the rows for the next pass (or another
-/// instance), a crash after leaves the entries in the inboxes. Nothing is lost; a recipient
+/// Each pass takes a batch of rows out of the outbox and, in the same transaction, writes
+/// their entries: a crash before its commit is durable leaves the rows for the next pass (or
+/// another instance), a crash after leaves the entries in the inboxes. A pass that wrote
+/// entries waits for its commit to be durable; one that wrote none may not, and is then
+/// undone by a crash, which leaves its rows to be taken again. Nothing is lost; a recipient
 /// may see an entry twice only through a reconnect's overlap, with the same notification ID.
 public final class NotificationDispatcher: Sendable {
     /// Outbox rows claimed per transaction.
@@ -94,11 +96,13 @@ public final class NotificationDispatcher: Sendable {
     }
 
     /// One transaction: takes up to `limit` events and writes their entries. `taking` learns
-    /// each event taken, before it is handled.
-    private func dispatch(limit: Int, taking: (@Sendable (ChangeEvent) -> Void)? = nil) async throws -> (Int, [InboxEntry]) {
+    /// each event taken, before it is handled, and `nil` as each run of the transaction starts
+    /// (one that lost a race runs again, and may take another event, or fail before it takes).
+    private func dispatch(limit: Int, taking: (@Sendable (ChangeEvent?) -> Void)? = nil) async throws -> (Int, [InboxEntry]) {
         let makeID = makeID
         let instanceID = instanceID
         return try await store.dispatch { storeTransaction in
+            taking?(nil)
             let transaction = AudienceMemo(storeTransaction)
             let taken = try await transaction.takeEvents(limit: limit)
             let events = taken.events

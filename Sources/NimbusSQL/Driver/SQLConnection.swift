@@ -72,14 +72,18 @@ package protocol SQLDatabase: Sendable {
     ) async throws -> Result
 
     /// Runs `body` in a write transaction that takes `key`'s turn in its first statement: the
-    /// body puts `turn`, an SQL condition, in that statement's `WHERE`, where it holds until
-    /// commit the lock ``write(serializing:_:)`` takes around a transaction. Bodies take turns
-    /// with those of `write(serializing:)` with the same key.
+    /// body puts `turn`, an SQL condition, in that statement's `WHERE`, where it takes, until
+    /// commit, the lock ``write(serializing:_:)`` takes around a transaction. Bodies take turns
+    /// with those of `write(serializing:)` with the same key. The condition is reached only if
+    /// the statement reads a row it guards: a body must write nothing unless that statement
+    /// returned rows.
     ///
     /// Two round trips fewer than a lock around the transaction (PostgreSQL's lock and unlock),
-    /// for a price: a transaction that waited for its turn read with a snapshot taken before
-    /// the previous holder committed, and where it meets that holder's rows the database aborts
-    /// it and it runs again. For a body whose turn is rarely taken by another process.
+    /// for a price: a transaction that waited for its turn reads with a snapshot taken before
+    /// the previous holder committed. Where it writes or locks a row that holder changed, the
+    /// database aborts it, and it runs again with the lock around it; a read alone is not
+    /// checked. For a body whose writes meet any other holder's, and whose turn is seldom
+    /// taken by another process.
     func write<Result: Sendable>(
         takingTurnOf key: String,
         _ body: @escaping @Sendable (_ connection: any SQLConnection, _ turn: String) async throws -> Result

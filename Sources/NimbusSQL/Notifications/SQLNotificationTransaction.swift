@@ -44,7 +44,10 @@ struct SQLNotificationTransaction: NotificationTransaction {
         var audiences = PrivateAudiences(subscriptions: [], participants: [])
         var unreadable = false
         for row in rows {
-            let container = ContainerEnvironment(container: row.string(1), environment: Environment(rawValue: row.string(2)) ?? .development)
+            // An event of an environment nothing reads is dropped (`events(from:)`); its
+            // audience must not join another's.
+            guard let environment = Environment(rawValue: row.string(2)) else { continue }
+            let container = ContainerEnvironment(container: row.string(1), environment: environment)
             switch row.string(0) {
             case "s":
                 // One that cannot be read must fail its event's handling, not the take: the

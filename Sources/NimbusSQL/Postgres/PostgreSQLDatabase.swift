@@ -174,16 +174,25 @@ package final class PostgreSQLDatabase: SQLDatabase {
     }
 
     /// The turn is the transaction-level form of the advisory lock ``commitGroup(_:key:)``
-    /// holds around a transaction (the two conflict), taken once, before the statement's first
-    /// row is read: an uncorrelated subquery is a one-time condition.
+    /// holds around a transaction (the two conflict): an uncorrelated subquery, evaluated once,
+    /// when the statement first reaches the condition.
+    ///
+    /// A transaction that lost a race runs again with the lock held around it, taken before
+    /// `BEGIN`, as ``commitGroup(_:key:)`` takes it: had it waited inside its statement again,
+    /// behind another process that keeps taking turns (one instance working through a backlog),
+    /// its snapshot would again predate that one's commit, and it could lose every attempt.
     package func write<Result: Sendable>(
         takingTurnOf key: String,
         _ body: @escaping @Sendable (_ connection: any SQLConnection, _ turn: String) async throws -> Result
     ) async throws -> Result {
+        let begin = "BEGIN ISOLATION LEVEL REPEATABLE READ"
         let lock = Self.advisoryLock("nimbus.write.\(lockScope)\(key)")
         let turn = "(SELECT true FROM (SELECT pg_advisory_xact_lock(CAST(\(lock) AS BIGINT))) AS turn)"
+        var lostARace = false
         return try await retryingLostRaces {
-            try await self.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ", writes: true) { try await body($0, turn) }
+            defer { lostARace = true }
+            guard lostARace else { return try await self.transaction(begin, writes: true) { try await body($0, turn) } }
+            return try await self.transaction(begin, lock: lock, writes: true) { try await body($0, "true") }
         }
     }
 
