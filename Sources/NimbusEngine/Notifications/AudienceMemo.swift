@@ -13,9 +13,10 @@ import NimbusStore
 /// participants and theirs. ``prefetchAudiences(of:known:)`` learns the owners' subscriptions
 /// and the zones' participants for every event of a batch at once (with the take, or in two
 /// statements), where each event asked for its own (a batch holds one event for each of many
-/// zones when many users write at once, and many events of one zone when one does). Every read sees the transaction's one view of
-/// the store, which only this transaction changes, and of its writes only a fired-once
-/// subscription's removal changes an answer: it forgets the subscriptions it knew.
+/// zones when many users write at once, and many events of one zone when one does). Every read
+/// sees the transaction's one view of the store, which only this transaction changes, and of
+/// its writes only a fired-once subscription's removal changes an answer: it forgets the
+/// subscriptions it knew.
 final class AudienceMemo: NotificationTransaction {
     private let base: any NotificationTransaction
     private var subscriptionsByKey: [SubscriptionsKey: [(userRecordName: String, subscription: Subscription)]] = [:]
@@ -36,24 +37,19 @@ final class AudienceMemo: NotificationTransaction {
         for (container, events) in byContainer {
             let owners = Set(events.map(\.tenant.owner)).sorted()
             let zones = Set(events.map { OwnedZone(owner: $0.tenant.owner, zoneName: $0.zoneName) })
-            var subscriptions: [String: [(userRecordName: String, subscription: Subscription)]] = [:]
-            var participants: [OwnedZone: [ZoneParticipant]] = [:]
+            let subscriptions: [String: [Subscription]]
+            let participants: [OwnedZone: [ZoneParticipant]]
             if let known {
-                for found in known.subscriptions where found.container == container {
-                    subscriptions[found.owner, default: []].append((found.owner, found.subscription))
-                }
-                for found in known.participants where found.container == container {
-                    participants[found.zone, default: []].append(found.participant)
-                }
+                subscriptions = known.subscriptions[container] ?? [:]
+                participants = known.participants[container] ?? [:]
             } else {
-                subscriptions = Dictionary(
-                    grouping: try await base.subscriptions(of: owners, scope: .private, in: container),
-                    by: \.userRecordName
-                )
+                let found = try await base.subscriptions(of: owners, scope: .private, in: container)
+                subscriptions = Dictionary(grouping: found, by: \.userRecordName).mapValues { $0.map(\.subscription) }
                 participants = try await base.participants(ofZones: zones, in: container)
             }
             for owner in owners {
-                subscriptionsByKey[SubscriptionsKey(users: [owner], scope: .private, container: container)] = subscriptions[owner] ?? []
+                let key = SubscriptionsKey(users: [owner], scope: .private, container: container)
+                subscriptionsByKey[key] = (subscriptions[owner] ?? []).map { (owner, $0) }
             }
             for zone in zones {
                 participantsByZone[ZoneKey(container: container, zone: zone)] = participants[zone] ?? []

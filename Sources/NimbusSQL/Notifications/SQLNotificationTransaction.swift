@@ -31,8 +31,8 @@ struct SQLNotificationTransaction: NotificationTransaction {
         guard takesWithAudiences else {
             // SQLite: a read, then a delete by key. `RETURNING` and `IN (SELECT …)` would each
             // fill a temporary table, which costs more than the statement they save in process.
-            let rows = try await connection.query("SELECT \(columns) \(oldest)", [.integer(Int64(limit))])
-            try await deleteEvents(rows.map { EventKey(zone: ZoneKey(row: $0), counterThrough: $0.int(5)) })
+            let rows = try await connection.query("SELECT 'e', \(columns) \(oldest)", [.integer(Int64(limit))])
+            try await deleteEvents(rows.map { EventKey(zone: ZoneKey(row: $0), counterThrough: $0.int(6)) })
             return TakenEvents(events: Self.events(from: rows))
         }
         let taking = """
@@ -41,7 +41,7 @@ struct SQLNotificationTransaction: NotificationTransaction {
             RETURNING \(columns)
             """
         let rows = try await connection.query(Self.takingWithAudiences(taking), [.integer(Int64(limit))])
-        var audiences = PrivateAudiences(subscriptions: [], participants: [])
+        var audiences = PrivateAudiences()
         var unreadable = false
         for row in rows {
             // An event of an environment nothing reads is dropped (`events(from:)`); its
@@ -57,16 +57,15 @@ struct SQLNotificationTransaction: NotificationTransaction {
                     unreadable = true
                     continue
                 }
-                audiences.subscriptions.append(.init(container: container, owner: row.string(3), subscription: subscription))
+                audiences.subscriptions[container, default: [:]][row.string(3), default: []].append(subscription)
             case "p":
                 let zone = OwnedZone(owner: row.string(3), zoneName: row.string(4))
                 let participant = ZoneParticipant(userRecordName: row.string(5), shareName: row.string(9))
-                audiences.participants.append(.init(container: container, zone: zone, participant: participant))
+                audiences.participants[container, default: [:]][zone, default: []].append(participant)
             default: continue
             }
         }
-        let events = Self.events(from: rows.filter { $0.string(0) == "e" }.map { SQLRow(values: Array($0.values.dropFirst())) })
-        return TakenEvents(events: events, audiences: unreadable ? nil : audiences)
+        return TakenEvents(events: Self.events(from: rows), audiences: unreadable ? nil : audiences)
     }
 
     /// One statement that takes the events (`taking`) and reads, for the private databases'
@@ -99,24 +98,24 @@ struct SQLNotificationTransaction: NotificationTransaction {
         """
     }
 
-    /// Events from taken outbox rows (container, environment, owner, zone name, body, counter
-    /// through, counter from, created at), oldest first; a row nothing can read is dropped, as
-    /// it would hold up every row behind it.
+    /// Events from the rows of kind `e` (then container, environment, owner, zone name, body,
+    /// counter through, counter from, created at), oldest first; a row nothing can read is
+    /// dropped, as it would hold up every row behind it.
     private static func events(from rows: [SQLRow]) -> [ChangeEvent] {
         var events: [ChangeEvent] = []
-        for row in rows {
-            guard let environment = Environment(rawValue: row.string(1)) else { continue }
-            let tenant = Tenant(container: row.string(0), environment: environment, owner: row.string(2))
-            let zoneID = ZoneID(zoneName: row.string(3), ownerRecordName: tenant.owner)
-            guard let note = try? ChangeNoteCoding.decode(row.string(4), zoneID: zoneID) else { continue }
+        for row in rows where row.string(0) == "e" {
+            guard let environment = Environment(rawValue: row.string(2)) else { continue }
+            let tenant = Tenant(container: row.string(1), environment: environment, owner: row.string(3))
+            let zoneID = ZoneID(zoneName: row.string(4), ownerRecordName: tenant.owner)
+            guard let note = try? ChangeNoteCoding.decode(row.string(5), zoneID: zoneID) else { continue }
             events.append(
                 ChangeEvent(
                     tenant: tenant,
-                    zoneName: row.string(3),
-                    counterFrom: row.int(6),
-                    counterThrough: row.int(5),
+                    zoneName: row.string(4),
+                    counterFrom: row.int(7),
+                    counterThrough: row.int(6),
                     note: note,
-                    createdAt: row.int(7)
+                    createdAt: row.int(8)
                 )
             )
         }
@@ -351,9 +350,9 @@ struct SQLNotificationTransaction: NotificationTransaction {
             self.zoneName = zoneName
         }
 
-        /// From a row that starts with the zone's key columns.
+        /// From an outbox row as `takeEvents` reads it: the kind, then the zone's key columns.
         init(row: SQLRow) {
-            self.init(container: row.string(0), environment: row.string(1), owner: row.string(2), zoneName: row.string(3))
+            self.init(container: row.string(1), environment: row.string(2), owner: row.string(3), zoneName: row.string(4))
         }
     }
 

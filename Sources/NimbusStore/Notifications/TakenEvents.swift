@@ -23,41 +23,18 @@ public struct TakenEvents: Sendable {
 
 /// For the events of private databases: every private subscription of their owners, and every
 /// participant of their zones (as ``NotificationTransaction/participants(ofZones:in:)`` lists
-/// them). An owner or zone with none is absent.
+/// them), by container environment. An owner or zone with none is absent.
 public struct PrivateAudiences: Sendable {
-    /// An owner's private subscription.
-    public struct OwnerSubscription: Sendable {
-        public var container: ContainerEnvironment
-        public var owner: String
-        public var subscription: Subscription
-
-        /// Creates an owner's subscription.
-        public init(container: ContainerEnvironment, owner: String, subscription: Subscription) {
-            self.container = container
-            self.owner = owner
-            self.subscription = subscription
-        }
-    }
-
-    /// A participant of one zone.
-    public struct Participation: Sendable {
-        public var container: ContainerEnvironment
-        public var zone: OwnedZone
-        public var participant: ZoneParticipant
-
-        /// Creates a zone's participant.
-        public init(container: ContainerEnvironment, zone: OwnedZone, participant: ZoneParticipant) {
-            self.container = container
-            self.zone = zone
-            self.participant = participant
-        }
-    }
-
-    public var subscriptions: [OwnerSubscription]
-    public var participants: [Participation]
+    /// Each owner's private subscriptions.
+    public var subscriptions: [ContainerEnvironment: [String: [Subscription]]]
+    /// Each zone's participants.
+    public var participants: [ContainerEnvironment: [OwnedZone: [ZoneParticipant]]]
 
     /// Creates the audiences read with a take.
-    public init(subscriptions: [OwnerSubscription], participants: [Participation]) {
+    public init(
+        subscriptions: [ContainerEnvironment: [String: [Subscription]]] = [:],
+        participants: [ContainerEnvironment: [OwnedZone: [ZoneParticipant]]] = [:]
+    ) {
         self.subscriptions = subscriptions
         self.participants = participants
     }
