@@ -63,7 +63,11 @@ package protocol SQLDatabase: Sendable {
     ///
     /// Writes with the same `key` take turns (a tenant's writes all bump its database counter, so
     /// they would only collide); the body may still run more than once where the database aborts
-    /// a transaction that collided with another, so it must do nothing but database work. The
+    /// a transaction that collided with another, so it must do nothing but database work.
+    /// On PostgreSQL a keyed write's statements each see every write committed before they
+    /// started: rows no other writer of the key touches may change between two of them, so a
+    /// statement that writes such a row must be right on the row as it then is (an upsert whose
+    /// `RETURNING` is checked, a condition in the `UPDATE` itself). The
     /// body may run on another task than the caller's (SQLite runs concurrent writers' bodies in
     /// one shared transaction), hence `@Sendable`.
     func write<Result: Sendable>(
@@ -73,7 +77,7 @@ package protocol SQLDatabase: Sendable {
 
     /// Runs `body` in a write transaction that takes `key`'s turn in its first statement: the
     /// body puts `turn`, an SQL condition, in that statement's `WHERE`, where it takes, until
-    /// commit, the lock ``write(serializing:_:)`` takes around a transaction. Bodies take turns
+    /// commit, the lock ``write(serializing:_:)`` takes for a transaction. Bodies take turns
     /// with those of `write(serializing:)` with the same key. The condition is reached only if
     /// the statement reads a row it guards: a body must write nothing unless that statement
     /// returned rows.

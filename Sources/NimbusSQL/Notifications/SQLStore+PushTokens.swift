@@ -103,11 +103,21 @@ extension SQLStore: PushTokenStore {
             )
             let tokens = rows.compactMap(Self.pushToken(from:))
             guard !tokens.isEmpty else { return [] }
-            try await connection.execute(
-                "UPDATE push_tokens SET claimed_until = ? WHERE token_key IN (\(Array(repeating: "?", count: tokens.count).joined(separator: ", ")))",
-                [.integer(leaseUntil)] + tokens.map { .text($0.key) }
+            // The claim is checked again on each row as it is now, and the rows come back as
+            // they are: on PostgreSQL each statement sees the newest rows, and a token released or
+            // registered again since the read (writes that do not take the claim's turn) must
+            // not be pushed from what the read saw.
+            let claimed = try await connection.query(
+                """
+                UPDATE push_tokens SET claimed_until = ?
+                WHERE token_key IN (\(Array(repeating: "?", count: tokens.count).joined(separator: ", ")))
+                    AND next_attempt_at <= ? AND claimed_until <= ?
+                RETURNING \(Self.tokenColumns)
+                """,
+                [.integer(leaseUntil)] + tokens.map { .text($0.key) } + [.integer(now), .integer(now)]
             )
-            return tokens
+            let current = Dictionary(claimed.compactMap(Self.pushToken(from:)).map { ($0.key, $0) }) { first, _ in first }
+            return tokens.compactMap { current[$0.key] }
         }
     }
 

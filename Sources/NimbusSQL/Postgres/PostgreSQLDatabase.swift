@@ -15,19 +15,26 @@ import Synchronization
 ///
 /// The store's statements were written for SQLite's one writer at a time. Here:
 ///
-/// - A write with a key (a tenant's zone writes) holds a session advisory lock on the key around
-///   its transaction, taken before `BEGIN` so its snapshot sees every write that held the lock
-///   before it, and runs `REPEATABLE READ`. A tenant's writes thus run one after another, as on
-///   SQLite; writes of different tenants touch different rows, and where they meet (a new field
-///   in `record_fields`, `ON CONFLICT DO NOTHING`) a row committed after the snapshot is a
-///   serialization failure, not a silent skip. `SERIALIZABLE` would add predicate locks that,
-///   under load, abort writes of unrelated tenants that share index pages.
+/// - A write with a key (a tenant's zone writes) runs `READ COMMITTED`, and its first statement
+///   after `BEGIN` takes the key's advisory lock until the transaction ends
+///   (`pg_advisory_xact_lock`). Each later statement takes a snapshot of its own, after the lock
+///   was granted, so it sees every write that held the key before, and none can change the
+///   key's rows until commit: a tenant's writes thus run one after another, as on SQLite. Where
+///   writes of different tenants meet (a new field in `record_fields`, the owner's
+///   `storage_usage`), the statements are written to be right on the newest row: an upsert
+///   returns the row as it is, and the store checks it (``SQLStore``'s field registry runs the
+///   write again when another writer added the field with another type). A `REPEATABLE READ`
+///   transaction would fix its snapshot when the lock statement starts, before the lock is
+///   granted, and miss the writes of the holder it waited for; a lock taken before `BEGIN`
+///   instead needs an unlock after `COMMIT`, a round trip more. `SERIALIZABLE` would add predicate locks
+///   that, under load, abort writes of unrelated tenants that share index pages.
 /// - Concurrent writes with the same key commit together (``WriteGroupQueue``): one transaction,
 ///   lock and log flush for the group, with a savepoint per write only once one of them failed
 ///   without. They would take turns on the lock anyway; together they skip each other's round
 ///   trips and flushes.
 /// - A write without a key (accounts, the pruner) runs `SERIALIZABLE`: rare, and free of
-///   hand-reasoned guarantees.
+///   hand-reasoned guarantees. Where it meets a keyed write's row, the keyed write waits for it
+///   and carries on from the row it left; the serializable one, if second, fails and runs again.
 /// - A write that loses a race (`40001`, or a deadlock, `40P01`) runs again from the start,
 ///   so a lost race becomes a retry that sees the winner's data (an etag `CONFLICT`, say), never
 ///   a lost update.
@@ -173,12 +180,14 @@ package final class PostgreSQLDatabase: SQLDatabase {
         }
     }
 
-    /// The turn is the transaction-level form of the advisory lock ``commitGroup(_:key:)``
-    /// holds around a transaction (the two conflict): an uncorrelated subquery, evaluated once,
-    /// when the statement first reaches the condition.
+    /// The turn is the advisory lock ``commitGroup(_:key:)`` takes for a transaction, taken
+    /// by an uncorrelated subquery, evaluated once, when the statement first reaches the
+    /// condition. The transaction is `REPEATABLE READ`, so that it fails, rather than carries on,
+    /// where it meets a row changed after its snapshot.
     ///
     /// A transaction that lost a race runs again with the lock held around it, taken before
-    /// `BEGIN`, as ``commitGroup(_:key:)`` takes it: had it waited inside its statement again,
+    /// `BEGIN` (as processes of earlier versions take it for every keyed write; a session lock
+    /// and a transaction lock of one key exclude each other): had it waited inside its statement again,
     /// behind another process that keeps taking turns (one instance working through a backlog),
     /// its snapshot would again predate that one's commit, and it could lose every attempt.
     package func write<Result: Sendable>(
@@ -192,7 +201,7 @@ package final class PostgreSQLDatabase: SQLDatabase {
         return try await retryingLostRaces {
             defer { lostARace = true }
             guard lostARace else { return try await self.transaction(begin, writes: true) { try await body($0, turn) } }
-            return try await self.transaction(begin, lock: lock, writes: true) { try await body($0, "true") }
+            return try await self.transaction(begin, lock: .aroundTransaction(lock), writes: true) { try await body($0, "true") }
         }
     }
 
@@ -213,9 +222,9 @@ package final class PostgreSQLDatabase: SQLDatabase {
         }
     }
 
-    /// Runs a group of one key's writes (``WriteGroupQueue``) in one `REPEATABLE READ`
-    /// transaction under the key's lock, and commits it: one `BEGIN`, `COMMIT`, lock and unlock,
-    /// and one log flush, for the whole group.
+    /// Runs a group of one key's writes (``WriteGroupQueue``) in one `READ COMMITTED`
+    /// transaction that takes the key's lock first, and commits it: one `BEGIN`, `COMMIT` and
+    /// lock, and one log flush, for the whole group.
     ///
     /// Most writes succeed, so a group's bodies first run one after another with no savepoint,
     /// a round trip fewer each. Should one fail, even on a lost race, the transaction rolls back
@@ -224,10 +233,10 @@ package final class PostgreSQLDatabase: SQLDatabase {
     /// (`BEGIN`, `COMMIT`) or of the connection is the group's, as it is for a group of one: with
     /// savepoints it was too, since the rollback to the savepoint could not run.
     private func commitGroup(_ members: [WriteGroupQueue<PostgresSQLConnection>.Member], key: String) async -> Swift.Result<Void, any Error> {
-        let begin = "BEGIN ISOLATION LEVEL REPEATABLE READ"
+        let begin = "BEGIN ISOLATION LEVEL READ COMMITTED"
         let lock = Self.advisoryLock("nimbus.write.\(lockScope)\(key)")
         do {
-            try await transaction(begin, lock: lock, writes: true) { connection in
+            try await transaction(begin, lock: .fromFirstStatement(lock), writes: true) { connection in
                 for member in members {
                     do {
                         try await member.runAlone(on: connection)
@@ -243,7 +252,7 @@ package final class PostgreSQLDatabase: SQLDatabase {
             return .failure(error)
         }
         do {
-            try await transaction(begin, lock: lock, writes: true) { connection in
+            try await transaction(begin, lock: .fromFirstStatement(lock), writes: true) { connection in
                 for member in members { try await member.runInSavepoint(on: connection) }
             }
             return .success(())
@@ -336,30 +345,47 @@ package final class PostgreSQLDatabase: SQLDatabase {
     /// Nothing to close: the pool stops when the task running ``run()`` ends.
     package func close() async {}
 
+    /// How a transaction holds an advisory lock.
+    private enum TransactionLock {
+        /// Taken before `BEGIN` and released after `COMMIT`: a `REPEATABLE READ` transaction's
+        /// snapshot is taken by its first statement, and one taken before waiting for the lock
+        /// would not see the writes of the transaction it waited for.
+        case aroundTransaction(Int64)
+        /// Taken by the first statement after `BEGIN`, released by `COMMIT`: no unlock round
+        /// trip, for a `READ COMMITTED` transaction, whose later statements take snapshots of
+        /// their own.
+        case fromFirstStatement(Int64)
+    }
+
     /// Runs `body` between `begin` and `COMMIT` on one leased connection; rolls back if it throws.
     ///
-    /// With a `lock`, the connection holds that advisory lock around the transaction. It is taken
-    /// before `BEGIN` on purpose: a serializable transaction's snapshot is taken by its first
-    /// statement, and one taken before waiting for the lock would not see the writes of the
-    /// transaction it waited for, and fail.
+    /// With a `lock`, the connection holds that advisory lock as ``TransactionLock`` says.
     /// With `writes`, a COMMIT whose outcome is unknown (the server may have committed) is
     /// `StoreError.outcomeUnknown`; a read has nothing to lose, and fails as any database failure.
     private func transaction<Result: Sendable>(
         _ begin: String,
-        lock: Int64? = nil,
+        lock: TransactionLock? = nil,
         writes: Bool = false,
         _ body: @escaping @Sendable (PostgresSQLConnection) async throws -> Result
     ) async throws -> Result {
         let logger = logger
         let watchdog = statementWatchdog
         let statements = statements
-        return try await withConnection { connection in
+        var sessionLock: Int64?
+        var transactionLock: Int64?
+        switch lock {
+        case .aroundTransaction(let key): sessionLock = key
+        case .fromFirstStatement(let key): transactionLock = key
+        case nil: break
+        }
+        return try await withConnection { [sessionLock, transactionLock] connection in
             let sql = PostgresSQLConnection(connection: connection, logger: logger, watchdog: watchdog, statements: statements)
-            if let lock { try await sql.execute("SELECT pg_advisory_lock(?)", [.integer(lock)]) }
+            if let lock = sessionLock { try await sql.execute("SELECT pg_advisory_lock(?)", [.integer(lock)]) }
             let result: Result
             do {
                 try await sql.run(begin)
                 do {
+                    if let lock = transactionLock { try await sql.execute("SELECT pg_advisory_xact_lock(?)", [.integer(lock)]) }
                     result = try await body(sql)
                     do {
                         try await sql.run("COMMIT")
@@ -372,10 +398,10 @@ package final class PostgreSQLDatabase: SQLDatabase {
                 }
             } catch {
                 // Should the unlock fail, the connection is broken and closing it releases the lock.
-                if let lock { try? await sql.execute("SELECT pg_advisory_unlock(?)", [.integer(lock)]) }
+                if let lock = sessionLock { try? await sql.execute("SELECT pg_advisory_unlock(?)", [.integer(lock)]) }
                 throw error
             }
-            if let lock { try await sql.execute("SELECT pg_advisory_unlock(?)", [.integer(lock)]) }
+            if let lock = sessionLock { try await sql.execute("SELECT pg_advisory_unlock(?)", [.integer(lock)]) }
             return result
         }
     }

@@ -42,9 +42,10 @@ struct PostgresFailure {
     }
 
     /// Whether the transaction lost a race with another and may succeed if run again:
-    /// `serialization_failure` or `deadlock_detected`.
+    /// `serialization_failure`, `deadlock_detected`, or a race the store found itself
+    /// (``FieldAddedConcurrently``).
     var isSerializationFailure: Bool {
-        sqlState == "40001" || sqlState == "40P01"
+        sqlState == "40001" || sqlState == "40P01" || error is FieldAddedConcurrently
     }
 
     /// The error for the store's callers: driver errors become ``StoreError``s, whatever else the

@@ -37,6 +37,9 @@ final class SQLZoneTransaction: ZoneTransaction {
     /// The bytes each record this transaction read or wrote takes (0 for none or a tombstone),
     /// and how much the transaction changed its owner's storage: settled before commit.
     private var sizes: [NameKey: Int64] = [:]
+    /// The fields of each record type this transaction read or added: a field it adds that was
+    /// not among them must still be absent (``SQLStore/addFields(_:toRecordType:in:on:markings:readAsAbsent:)``).
+    private var knownFields: [String: Set<NameKey>] = [:]
     private(set) var storageDelta: Int64 = 0
     /// The owner's storage quota: storage is counted only under one (see `settleStorage`).
     private let quota: Int64?
@@ -364,11 +367,21 @@ final class SQLZoneTransaction: ZoneTransaction {
     }
 
     func fields(ofRecordType recordType: String) async throws -> [NameKey: FieldSchema] {
-        try await SQLStore.fields(ofRecordType: recordType, in: container, on: connection)
+        let fields = try await SQLStore.fields(ofRecordType: recordType, in: container, on: connection)
+        knownFields[recordType] = Set(fields.keys)
+        return fields
     }
 
     func addFields(_ fields: [NameKey: FieldSchema], toRecordType recordType: String) async throws {
-        try await SQLStore.addFields(fields, toRecordType: recordType, in: container, on: connection)
+        let known = knownFields[recordType]
+        try await SQLStore.addFields(
+            fields,
+            toRecordType: recordType,
+            in: container,
+            on: connection,
+            readAsAbsent: known.map { Set(fields.keys).subtracting($0) } ?? []
+        )
+        if known != nil { knownFields[recordType, default: []].formUnion(fields.keys) }
     }
 
     /// Adds what the transaction changed to its owner's storage, and refuses the transaction

@@ -37,7 +37,14 @@ extension SQLStore: SchemaStore {
                         throw SchemaConflict(recordType: recordType, field: name.string, existing: known, incoming: field)
                     }
                 }
-                try await Self.addFields(fields, toRecordType: recordType, in: container, on: connection, markings: .asGiven)
+                try await Self.addFields(
+                    fields,
+                    toRecordType: recordType,
+                    in: container,
+                    on: connection,
+                    markings: .asGiven,
+                    readAsAbsent: Set(fields.keys).subtracting(existing.keys)
+                )
             }
         }
     }
@@ -83,12 +90,19 @@ extension SQLStore: SchemaStore {
     }
 
     /// Adds fields; the first writer of a field decides its type, and markings are only added.
+    ///
+    /// `readAsAbsent` names the fields the caller read as absent in this transaction. On
+    /// PostgreSQL another tenant's write may add one of them since (a keyed write's statements
+    /// each see the newest rows): the upsert returns the stored row, and a type other than the
+    /// one given makes the write run again (``FieldAddedConcurrently``), to read the stored
+    /// type. A field the caller did not read keeps its type silently, as it always did.
     static func addFields(
         _ fields: [NameKey: FieldSchema],
         toRecordType recordType: String,
         in container: ContainerEnvironment,
         on connection: any SQLConnection,
-        markings: FieldMarkings = .byEnvironment
+        markings: FieldMarkings = .byEnvironment,
+        readAsAbsent: Set<NameKey> = []
     ) async throws {
         for (name, given) in fields.sorted(by: { $0.key < $1.key }) {
             let field: FieldSchema =
@@ -96,7 +110,7 @@ extension SQLStore: SchemaStore {
                 case .asGiven: given
                 case .byEnvironment: container.environment == .development ? given.withEveryIndex : given
                 }
-            try await connection.execute(
+            let stored = try await connection.query(
                 """
                 INSERT INTO record_fields (container, environment, record_type, field_name, field_type, is_encrypted,
                     is_queryable, is_sortable, is_searchable)
@@ -105,6 +119,7 @@ extension SQLStore: SchemaStore {
                     is_queryable = CASE WHEN excluded.is_queryable = 1 THEN 1 ELSE record_fields.is_queryable END,
                     is_sortable = CASE WHEN excluded.is_sortable = 1 THEN 1 ELSE record_fields.is_sortable END,
                     is_searchable = CASE WHEN excluded.is_searchable = 1 THEN 1 ELSE record_fields.is_searchable END
+                RETURNING field_type, is_encrypted
                 """,
                 [
                     .text(container.container), .text(container.environment.rawValue), .text(recordType), .text(name.string),
@@ -112,6 +127,9 @@ extension SQLStore: SchemaStore {
                     .integer(field.isSortable ? 1 : 0), .integer(field.isSearchable ? 1 : 0),
                 ]
             )
+            if readAsAbsent.contains(name), let row = stored.first, row.string(0) != field.type.rawValue || (row.int(1) != 0) != field.isEncrypted {
+                throw FieldAddedConcurrently(recordType: recordType, field: name.string)
+            }
         }
     }
 }

@@ -1,0 +1,122 @@
+//===----------------------------------------------------------------------===//
+// This source file is part of the Nimbus open source project
+// Copyright (c) 2026 the Nimbus project authors
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import NimbusModel
+import NimbusStore
+import NimbusTestSupport
+import Synchronization
+import Testing
+
+@testable import NimbusSQL
+
+/// A keyed write takes its key's lock in its first statement and runs `READ COMMITTED`.
+@Suite(
+    "a keyed write's lock inside its transaction on PostgreSQL",
+    .enabled(if: TestDatabase.postgresServer != nil, "needs the PostgreSQL server scripts/test starts"),
+    .timeLimit(.minutes(1))
+)
+struct PostgresTenantLockTests {
+    @Test("a keyed write that waited for its key's lock sees what the holder committed, and runs once")
+    func seesTheHoldersWrites() async throws {
+        try await withTestStore { store in
+            let database = try #require(store.database as? PostgreSQLDatabase)
+            try await database.write { connection in
+                try await connection.execute("CREATE TABLE lock_probe (id INTEGER PRIMARY KEY, n INTEGER NOT NULL)")
+                try await connection.execute("INSERT INTO lock_probe VALUES (1, 0)")
+            }
+            let key = "lock-\(UUID().uuidString)"
+            let (held, holding) = AsyncStream<Void>.makeStream()
+            let (released, release) = AsyncStream<Void>.makeStream()
+            let runs = Mutex(0)
+            // Another process's write of the key: the turn takes the same lock.
+            async let holder: Void = database.write(takingTurnOf: key) { connection, turn in
+                try await connection.execute("UPDATE lock_probe SET n = n + 10 WHERE id = 1 AND \(turn)")
+                holding.yield()
+                for await _ in released { break }
+            }
+            var heldIterator = held.makeAsyncIterator()
+            _ = await heldIterator.next()
+            async let waiter: (Int64, Int64) = database.write(serializing: key) { connection in
+                runs.withLock { $0 += 1 }
+                let seen = try await connection.query("SELECT n FROM lock_probe WHERE id = 1", []).first?.int(0) ?? -1
+                let written = try await connection.query("UPDATE lock_probe SET n = n + 1 WHERE id = 1 RETURNING n", []).first?.int(0) ?? -1
+                return (seen, written)
+            }
+            let lock = PostgreSQLDatabase.advisoryLock("nimbus.write.\(database.lockScope)\(key)")
+            #expect(
+                try await waitUntilFound(
+                    "SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND ((classid::bigint << 32) | objid::bigint) = ?",
+                    [.integer(lock)],
+                    in: database
+                ),
+                "the write never waited for its key's lock"
+            )
+            release.yield()
+            try await holder
+            let (seen, written) = try await waiter
+            #expect(seen == 10)
+            #expect(written == 11)
+            #expect(runs.withLock { $0 } == 1)
+        }
+    }
+
+    @Test("a field another tenant's write added with another type while this write added it makes this write run again, and read the stored type")
+    func fieldAddedMeanwhile() async throws {
+        try await withTestStore { store in
+            let database = try #require(store.database as? PostgreSQLDatabase)
+            let tenant = Tenant(container: "c", environment: .production, owner: "_owner")
+            let (held, holding) = AsyncStream<Void>.makeStream()
+            let (released, release) = AsyncStream<Void>.makeStream()
+            async let other: Void = database.write { connection in
+                try await connection.execute(
+                    """
+                    INSERT INTO record_fields (container, environment, record_type, field_name, field_type, is_encrypted,
+                        is_queryable, is_sortable, is_searchable)
+                    VALUES ('c', 'production', 'Note', 'size', 'STRING', 0, 0, 0, 0)
+                    """
+                )
+                holding.yield()
+                for await _ in released { break }
+            }
+            var heldIterator = held.makeAsyncIterator()
+            _ = await heldIterator.next()
+            let runs = Mutex(0)
+            async let writer: FieldType? = store.write(zone: ZoneID.defaultZoneName, of: tenant) { transaction in
+                runs.withLock { $0 += 1 }
+                let known = try await transaction.fields(ofRecordType: "Note")[NameKey("size")]
+                if known == nil {
+                    try await transaction.addFields([NameKey("size"): FieldSchema(type: .int64, isEncrypted: false)], toRecordType: "Note")
+                }
+                return known?.type
+            }
+            // The writer's upsert waits for the other transaction's row.
+            #expect(
+                try await waitUntilFound("SELECT 1 FROM pg_locks WHERE locktype = 'transactionid' AND NOT granted", [], in: database),
+                "the write never waited for the other write's field"
+            )
+            release.yield()
+            try await other
+            #expect(try await writer == .string)
+            #expect(runs.withLock { $0 } == 2)
+            let stored = try await database.readStatement(
+                "SELECT field_type FROM record_fields WHERE container = 'c' AND record_type = 'Note' AND field_name = 'size'",
+                []
+            )
+            #expect(stored.map { $0.string(0) } == ["STRING"])
+        }
+    }
+
+    /// Polls `sql` until it returns a row, for up to 20 seconds.
+    private func waitUntilFound(_ sql: String, _ binds: [SQLValue], in database: PostgreSQLDatabase) async throws -> Bool {
+        let deadline = ContinuousClock.now + .seconds(20)
+        while ContinuousClock.now < deadline {
+            if try await !database.readStatement(sql, binds).isEmpty { return true }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        return false
+    }
+}
