@@ -11,11 +11,18 @@ extension SQLZoneTransaction {
     /// One outbox row per transaction, in the transaction: it commits with the change or not
     /// at all, so a crash after commit still leaves it for the dispatcher.
     func recordChange(_ note: ChangeNote) async throws {
-        guard let (from, through) = spentCounters else { return }
+        guard let (from, through) = spentCounters, needsOutboxRow(note) else { return }
         try await connection.execute(
             SQLStore.changeEventStatement(note, zone: zoneID.zoneName, of: tenant, from: from, through: through, dialect: dialect)
         )
         recordedChange = true
+    }
+
+    /// Whether the dispatcher could tell anyone of `note`: not if the transaction read that
+    /// nobody listens (``knownUnheard``), unless participants left a share (their shared
+    /// database changed) or the zone went.
+    func needsOutboxRow(_ note: ChangeNote) -> Bool {
+        !knownUnheard || note.zoneDeleted || !note.formerParticipants.isEmpty
     }
 }
 

@@ -30,6 +30,11 @@ final class SQLZoneTransaction: ZoneTransaction {
     private(set) var spentCounters: (from: Int64, through: Int64)?
     /// Whether ``recordChange(_:)`` wrote an outbox row: the store's commit hook fires for it.
     var recordedChange = false
+    /// Whether this transaction read that nobody could hear of its changes: no subscription the
+    /// dispatcher would read for them, nor a participant in the zone (``records(named:)``). Its
+    /// change then needs no outbox row. False until read, and again once the transaction writes
+    /// a share (which may add participants).
+    var knownUnheard = false
     /// The share each tombstone this transaction looked up or wrote was in when deleted, and
     /// the tombstone's counter. Saving over such a tombstone outside that share must report an
     /// exit from it: a participant who has not fetched the tombstone yet still holds the record.
@@ -82,7 +87,8 @@ final class SQLZoneTransaction: ZoneTransaction {
         let membership = { (column: String) in names.count == 1 ? "\(column) = ?" : self.dialect.isAmong(column) }
         let nameBind = names.count == 1 ? SQLValue.text(names[0]) : .textList(names)
         // The zone's row too, marked `is_deleted = 3`, while the transaction has not read it
-        // (``ZoneCheckingConnection``): a write's first statement is usually this one.
+        // (``ZoneCheckingConnection``): a write's first statement is usually this one. With it, a
+        // row marked `is_deleted = 4` if anyone could hear of the zone's changes (`knownUnheard`).
         let readsZone = connection.zone == nil
         let rows = try await connection.base.query(
             """
@@ -93,10 +99,11 @@ final class SQLZoneTransaction: ZoneTransaction {
             SELECT parent_name, \(Self.nullColumns), 2, NULL FROM (
                 SELECT DISTINCT parent_name FROM records
                 WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND parent_name IS NOT NULL
-                  AND \(membership("parent_name")) AND is_deleted = 0) AS parents\(readsZone ? Self.zoneRowSQL : "")
+                  AND \(membership("parent_name")) AND is_deleted = 0) AS parents\(readsZone ? Self.zoneRowSQL + listenersSQL : "")
             """,
-            zoneBinds + [nameBind] + zoneBinds + [nameBind] + (readsZone ? zoneBinds : [])
+            zoneBinds + [nameBind] + zoneBinds + [nameBind] + (readsZone ? zoneBinds + listenersBinds : [])
         )
+        if readsZone { knownUnheard = !rows.contains { $0.int(RecordRowCodec.columnCount) == 4 } }
         if readsZone {
             let zoneRow = rows.first { $0.int(RecordRowCodec.columnCount) == 3 }
             try await connection.learn(
@@ -113,7 +120,7 @@ final class SQLZoneTransaction: ZoneTransaction {
         }
         for row in rows {
             let deleted = row.int(RecordRowCodec.columnCount)
-            if deleted == 3 {
+            if deleted >= 3 {
                 continue
             } else if deleted == 2 {
                 parents.insert(NameKey(row.string(0)))
@@ -153,6 +160,41 @@ final class SQLZoneTransaction: ZoneTransaction {
             WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND is_deleted = 0
             """
     }()
+
+    /// The listeners' part of ``records(named:)``: one row if the dispatcher would find anyone
+    /// to tell of a change to this zone (`NotificationDispatcher`), a superset of those it tells.
+    /// A public database's query subscriptions, by any record type; a private database's
+    /// owner's subscriptions, and the zone's accepted participants, whatever they subscribed
+    /// to. A subscription saved after this reads is one saved after the change, concurrently
+    /// with it, and is not owed it.
+    private var listenersSQL: String {
+        let marker = Array(repeating: "NULL", count: RecordRowCodec.columnCount).joined(separator: ", ") + ", 4, NULL"
+        if tenant.isPublic {
+            return """
+
+                UNION ALL
+                SELECT \(marker) WHERE EXISTS (
+                    SELECT 1 FROM subscriptions WHERE container = ? AND environment = ? AND database_scope = '\(DatabaseScope.public.rawValue)')
+                """
+        }
+        return """
+
+            UNION ALL
+            SELECT \(marker) WHERE EXISTS (
+                SELECT 1 FROM subscriptions
+                WHERE container = ? AND environment = ? AND database_scope = '\(DatabaseScope.private.rawValue)' AND user_record_name = ?)
+              OR EXISTS (
+                SELECT 1 FROM share_participants
+                WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ?
+                  AND acceptance = 'ACCEPTED' AND role <> 'OWNER' AND user_record_name IS NOT NULL)
+            """
+    }
+
+    private var listenersBinds: [SQLValue] {
+        let environment = SQLValue.text(tenant.environment.rawValue)
+        if tenant.isPublic { return [.text(tenant.container), environment] }
+        return [.text(tenant.container), environment, .text(tenant.owner)] + zoneBinds
+    }
 
     func parentsOfLiveRecords(among names: [String]) async throws -> Set<String> {
         guard !names.isEmpty else { return [] }
@@ -220,7 +262,7 @@ final class SQLZoneTransaction: ZoneTransaction {
             let insert = try upsertStatement(saved[rows], firstCounter: base + 1 + Int64(rows.lowerBound))
             if batch == 0 {
                 let through = base + Int64(records.count)
-                let event = note.map {
+                let event = note.flatMap { needsOutboxRow($0) ? $0 : nil }.map {
                     SQLStore.changeEventStatement(
                         $0,
                         zone: zoneID.zoneName,

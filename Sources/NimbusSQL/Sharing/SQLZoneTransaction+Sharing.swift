@@ -27,6 +27,7 @@ extension SQLZoneTransaction {
     }
 
     func saveShare(_ share: Share) async throws {
+        knownUnheard = false
         try await ShareRows.save(share, zone: zoneID.zoneName, tenant: tenant, on: connection)
     }
 
@@ -35,6 +36,7 @@ extension SQLZoneTransaction {
     }
 
     func saveShareLink(_ link: ShareLink) async throws {
+        knownUnheard = false
         try await ShareLinkRows.save(link, zone: zoneID.zoneName, tenant: tenant, on: connection)
     }
 
@@ -43,6 +45,7 @@ extension SQLZoneTransaction {
     }
 
     func saveShareRequest(_ request: ShareRequest) async throws {
+        knownUnheard = false
         try await connection.execute(
             """
             INSERT INTO share_requests (container, environment, owner, zone_name, share_name, user_record_name, status, requested_at)
@@ -55,6 +58,7 @@ extension SQLZoneTransaction {
     }
 
     func deleteShareRequest(of userRecordName: String, toShare shareName: String) async throws {
+        knownUnheard = false
         try await connection.execute(
             """
             DELETE FROM share_requests
@@ -65,6 +69,7 @@ extension SQLZoneTransaction {
     }
 
     func deleteShare(named name: String) async throws {
+        knownUnheard = false
         try await ShareRows.delete(named: name, zone: zoneID.zoneName, tenant: tenant, on: connection)
     }
 
@@ -72,6 +77,7 @@ extension SQLZoneTransaction {
     /// a second moves it: both are set-based, so a 10,000-record hierarchy is two statements.
     /// `UNION` (not `UNION ALL`) ends the walk on a parent cycle.
     func moveDescendants(of rootName: String, from oldShare: String?, to newShare: String?) async throws -> Int {
+        knownUnheard = false
         let subtree = """
             WITH RECURSIVE subtree(name) AS (
                 SELECT ?
