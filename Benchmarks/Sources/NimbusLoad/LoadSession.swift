@@ -185,6 +185,18 @@ final class LoadSession: @unchecked Sendable {
         }
     }
 
+    /// A zone subscription of every user to the default zone, where the save scenarios write:
+    /// each save then has someone to tell, so it leaves an outbox row and the dispatcher writes
+    /// the user a notification.
+    func subscribeToSavedZone() throws {
+        let subscription = #"{"subscriptionID":"saves","subscriptionType":"zone","zoneID":{"zoneName":"_defaultZone"}}"#
+        let body = #"{"operations":[{"operationType":"create","subscription":\#(subscription)}]}"#
+        for user in webAuthTokens.indices {
+            let response = try Shell.run("/usr/bin/env", ["curl", "-sf", "-d", body, url + privatePath("subscriptions/modify", user: user)])
+            guard response.contains("\"saves\"") else { throw LoadError("subscribing failed: \(response.prefix(300))") }
+        }
+    }
+
     private static func json(_ text: String) throws -> [String: String] {
         guard let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: String] else {
             throw LoadError("expected a JSON object, got: \(text)")

@@ -34,6 +34,11 @@ struct NimbusLoad: AsyncParsableCommand {
     var database: String?
     @Flag(help: "On PostgreSQL, leave the seeded tables without planner statistics (see PlannerStatistics).")
     var skipAnalyze = false
+    @Flag(
+        help:
+            "Give every user a subscription to the zone the saves go to, so each save leaves an outbox row and a notification (without it nobody could hear of a save, and the server skips both)."
+    )
+    var subscribed = false
     @Flag(help: "Count the server's instructions per request under valgrind's callgrind instead of timing load (see InstructionCounts).")
     var instructions = false
     @Option(help: "Requests counted per scenario with --instructions (a tenth as many 200-record saves).")
@@ -47,6 +52,7 @@ struct NimbusLoad: AsyncParsableCommand {
         defer { if let callgrind, !keepData { try? FileManager.default.removeItem(at: callgrind.directory) } }
         let session = try await LoadSession.start(nimbus: nimbus, users: users, database: database, callgrind: callgrind)
         defer { session.stop(removingData: !keepData) }
+        if subscribed { try session.subscribeToSavedZone() }
         if let database, !skipAnalyze { try PlannerStatistics.refresh(database: database) }
         if keepData { FileHandle.standardError.write(Data("data directory: \(session.directory.path)\n".utf8)) }
         let selected = only.map { Set($0.split(separator: ",").map(String.init)) }
