@@ -68,6 +68,7 @@ final class SQLZoneTransaction: ZoneTransaction {
         self.dialect = dialect
         self.codec = codec
         self.startedAt = startedAt
+        self.zoneBinds = SQLStore.binds(tenant, zone: connection.zoneID.zoneName)
     }
 
     var zoneID: ZoneID { connection.zoneID }
@@ -76,7 +77,8 @@ final class SQLZoneTransaction: ZoneTransaction {
         try await connection.checkedZone()
     }
 
-    var zoneBinds: [SQLValue] { SQLStore.binds(tenant, zone: zoneID.zoneName) }
+    /// The zone's key columns as binds, made once: most statements start with them.
+    let zoneBinds: [SQLValue]
 
     func records(named names: [String]) async throws -> [NameKey: Record] {
         guard !names.isEmpty else { return [:] }
@@ -84,24 +86,14 @@ final class SQLZoneTransaction: ZoneTransaction {
         // marked `is_deleted = 2`, which of the names live records name as parent: a write that
         // creates a record asks that next (``parentsOfLiveRecords(among:)``), and here it costs
         // no round trip of its own. Answered by the partial `records_by_parent` index.
-        let membership = { (column: String) in names.count == 1 ? "\(column) = ?" : self.dialect.isAmong(column) }
         let nameBind = names.count == 1 ? SQLValue.text(names[0]) : .textList(names)
-        // The zone's row too, marked `is_deleted = 3`, while the transaction has not read it
-        // (``ZoneCheckingConnection``): a write's first statement is usually this one. With it, a
-        // row marked `is_deleted = 4` if anyone could hear of the zone's changes (`knownUnheard`).
+        // The zone's row too, while the transaction has not read it (``ZoneCheckingConnection``):
+        // a write's first statement is usually this one.
         let readsZone = connection.zone == nil
+        let zonePart = readsZone ? (tenant.isPublic ? ZonePart.publicZone : .privateZone) : .none
         let rows = try await connection.base.query(
-            """
-            SELECT \(RecordRowCodec.columns), is_deleted, change_counter FROM records
-            WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ?
-              AND (is_deleted = 0 OR share_name IS NOT NULL) AND \(membership("record_name"))
-            UNION ALL
-            SELECT parent_name, \(Self.nullColumns), 2, NULL FROM (
-                SELECT DISTINCT parent_name FROM records
-                WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND parent_name IS NOT NULL
-                  AND \(membership("parent_name")) AND is_deleted = 0) AS parents\(readsZone ? Self.zoneRowSQL + listenersSQL : "")
-            """,
-            zoneBinds + [nameBind] + zoneBinds + [nameBind] + (readsZone ? zoneBinds + listenersBinds : [])
+            names.count == 1 ? Self.oneNameSQL(zonePart) : Self.recordsSQL(membership: dialect.isAmong, zonePart: zonePart),
+            recordsBinds(nameBind, readingZone: readsZone)
         )
         if readsZone { knownUnheard = !rows.contains { $0.int(RecordRowCodec.columnCount) == 4 } }
         if readsZone {
@@ -139,61 +131,6 @@ final class SQLZoneTransaction: ZoneTransaction {
         learntParents.asked.formUnion(names.map { NameKey($0) })
         learntParents.parents.formUnion(parents)
         return found
-    }
-
-    /// NULL for each record column after the first, in the parents' part of ``records(named:)``.
-    private static let nullColumns = Array(repeating: "NULL", count: RecordRowCodec.columnCount - 1).joined(separator: ", ")
-
-    /// Where the zone's part of ``records(named:)`` puts the zone's incarnation: the column of
-    /// `created_at`, an integer as it is.
-    private static let incarnationColumn = 6
-
-    /// The zone's part of ``records(named:)``: its row, if live, with its counter where a
-    /// record's is.
-    private static let zoneRowSQL: String = {
-        var columns = Array(repeating: "NULL", count: RecordRowCodec.columnCount)
-        columns[incarnationColumn] = "incarnation"
-        return """
-
-            UNION ALL
-            SELECT \(columns.joined(separator: ", ")), 3, change_counter FROM zones
-            WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND is_deleted = 0
-            """
-    }()
-
-    /// The listeners' part of ``records(named:)``: one row if the dispatcher would find anyone
-    /// to tell of a change to this zone (`NotificationDispatcher`), a superset of those it tells.
-    /// A public database's query subscriptions, by any record type; a private database's
-    /// owner's subscriptions, and the zone's accepted participants, whatever they subscribed
-    /// to. A subscription saved after this reads is one saved after the change, concurrently
-    /// with it, and is not owed it.
-    private var listenersSQL: String {
-        let marker = Array(repeating: "NULL", count: RecordRowCodec.columnCount).joined(separator: ", ") + ", 4, NULL"
-        if tenant.isPublic {
-            return """
-
-                UNION ALL
-                SELECT \(marker) WHERE EXISTS (
-                    SELECT 1 FROM subscriptions WHERE container = ? AND environment = ? AND database_scope = '\(DatabaseScope.public.rawValue)')
-                """
-        }
-        return """
-
-            UNION ALL
-            SELECT \(marker) WHERE EXISTS (
-                SELECT 1 FROM subscriptions
-                WHERE container = ? AND environment = ? AND database_scope = '\(DatabaseScope.private.rawValue)' AND user_record_name = ?)
-              OR EXISTS (
-                SELECT 1 FROM share_participants
-                WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ?
-                  AND acceptance = 'ACCEPTED' AND role <> 'OWNER' AND user_record_name IS NOT NULL)
-            """
-    }
-
-    private var listenersBinds: [SQLValue] {
-        let environment = SQLValue.text(tenant.environment.rawValue)
-        if tenant.isPublic { return [.text(tenant.container), environment] }
-        return [.text(tenant.container), environment, .text(tenant.owner)] + zoneBinds
     }
 
     func parentsOfLiveRecords(among names: [String]) async throws -> Set<String> {
