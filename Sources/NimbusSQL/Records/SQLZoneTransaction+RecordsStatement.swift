@@ -32,8 +32,8 @@ extension SQLZoneTransaction {
     }()
 
     /// What ``records(named:)`` reads besides records and parents: nothing once the transaction
-    /// knows its zone; otherwise the zone's row and whether anyone listens, read by a test that
-    /// depends on the database.
+    /// knows its zone; otherwise the zone's row and whether anyone listens, where who may listen
+    /// depends on whether the database is public.
     enum ZonePart {
         case none, publicZone, privateZone
 
@@ -63,8 +63,8 @@ extension SQLZoneTransaction {
         """
     }
 
-    /// ``records(named:)``'s statement for one name, made once: building it per write was about
-    /// 1% of a save's instructions.
+    /// ``records(named:)``'s statement for one name, made once rather than on every write: it is
+    /// the first statement of nearly every save (BENCHMARKS.md, issue 30's seventh step).
     static func oneNameSQL(_ zonePart: ZonePart) -> String {
         switch zonePart {
         case .none: oneNameSQLKnowingZone
