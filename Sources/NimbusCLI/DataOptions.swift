@@ -52,7 +52,8 @@ enum CommandLogging {
             }
             level = named
         }
-        LoggingSystem.bootstrap { label in StandardErrorLogHandler(label: label, level: level) }
+        let chosen = level
+        LoggingSystem.bootstrap { label in StandardErrorLogHandler(label: label, level: chosen) }
         return Logger(label: "nimbus")
     }
 }

@@ -4,7 +4,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 
-public import NimbusModel
+import NimbusModel
 import NimbusWire
 import Synchronization
 
@@ -56,48 +56,48 @@ extension Container {
     /// - Returns: when the code stops working.
     @discardableResult
     public func signUp(email: String, password: String, name: String) async throws -> Date {
-        try await codeSent(await account("signup", AuthRequest(email: email, password: password, name: name)))
+        try codeSent(await account("signup", AuthRequest(email: email, password: password, name: name)))
     }
 
     /// Creates an anonymous account with only a name and signs it in; the credential that signs it
     /// in again is in the result (and saved in the token store).
     public func signUpAnonymously(name: String) async throws -> SignInResult {
-        try await signedIn(await account("signup", AuthRequest(name: name)))
+        try signedIn(await account("signup", AuthRequest(name: name)))
     }
 
     /// Uses a mailed code: finishes a sign-up, signs in with a code, or sets `newPassword` after
     /// ``requestPasswordReset(email:)``.
     public func verify(email: String, code: String, newPassword: String? = nil) async throws -> SignInResult {
-        try await signedIn(await account("verify", AuthRequest(email: email, password: newPassword, code: code)))
+        try signedIn(await account("verify", AuthRequest(email: email, password: newPassword, code: code)))
     }
 
     /// Signs in with an email address and a password.
     public func signIn(email: String, password: String) async throws -> SignInResult {
-        try await signedIn(await account("signin", AuthRequest(email: email, password: password)))
+        try signedIn(await account("signin", AuthRequest(email: email, password: password)))
     }
 
     /// Signs an anonymous account in again with its credential.
     public func signIn(anonymousCredential: String) async throws -> SignInResult {
-        try await signedIn(await account("signin", AuthRequest(anonymousCredential: anonymousCredential)), credential: anonymousCredential)
+        try signedIn(await account("signin", AuthRequest(anonymousCredential: anonymousCredential)), credential: anonymousCredential)
     }
 
     /// Exchanges an ID token from a provider the container trusts (Sign in with Apple through
     /// AuthenticationServices, Google) for a session. `nonce` is the raw nonce the app made for
     /// this sign-in (for Sign in with Apple, the request carried its SHA-256).
     public func signIn(provider: String, idToken: String, nonce: String) async throws -> SignInResult {
-        try await signedIn(await account("token", AuthRequest(provider: provider, idToken: idToken, nonce: nonce)))
+        try signedIn(await account("token", AuthRequest(provider: provider, idToken: idToken, nonce: nonce)))
     }
 
     /// Mails a one-time code that signs in to the address's account, or creates one.
     @discardableResult
     public func requestCode(email: String, name: String? = nil) async throws -> Date {
-        try await codeSent(await account("code", AuthRequest(email: email, name: name)))
+        try codeSent(await account("code", AuthRequest(email: email, name: name)))
     }
 
     /// Mails a code that sets a new password, if the address has an account.
     @discardableResult
     public func requestPasswordReset(email: String) async throws -> Date {
-        try await codeSent(await account("reset", AuthRequest(email: email)))
+        try codeSent(await account("reset", AuthRequest(email: email)))
     }
 
     // MARK: - The signed-in account

@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
-public import NimbusModel
+import NimbusModel
 
 /// Sends one HTTP request to a Nimbus server and returns its response.
 ///

@@ -4,7 +4,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 
-public import Crypto
+import Crypto
 public import NimbusStore
 
 /// An asset opened for reading: its metadata, and its bytes decrypted on demand.

@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 public import NimbusModel
-public import NimbusStore
+import NimbusStore
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

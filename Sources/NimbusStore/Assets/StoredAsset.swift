@@ -4,7 +4,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 
-public import NimbusModel
+import NimbusModel
 
 /// An uploaded asset's metadata: what the database keeps beside the encrypted bytes the blob
 /// store holds under ``id``.

@@ -4,7 +4,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 
-public import NimbusModel
+import NimbusModel
 
 /// How much a container environment holds, as storage quotas count it.
 public struct ContainerStorage: Sendable, Hashable {

@@ -4,7 +4,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 
-public import NimbusModel
+import NimbusModel
 
 /// Users' grants of support access, and the reads operators made under them.
 public protocol SupportAccessStore: Sendable {

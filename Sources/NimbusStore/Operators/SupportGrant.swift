@@ -4,7 +4,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 
-public import NimbusModel
+import NimbusModel
 
 /// A user's consent to support: for a while, operators may read their data in the console, all
 /// of it or one zone of their private database. Every read is recorded where the user sees it.

@@ -4,7 +4,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 
-public import NimbusModel
+package import NimbusModel
 
 /// The body of `POST /auth/1/{container}/{environment}/{action}`, a Nimbus extension in the
 /// CKWS style: the fields each action reads, all optional here; the action says which it needs.

@@ -4,7 +4,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 
-public import NimbusModel
+package import NimbusModel
 
 /// An answer of `/auth/1/...`: a session, a code sent, the sessions list, or a plain status.
 public enum AuthResponse: WireResponse, Hashable {

@@ -4,7 +4,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 
-public import NimbusModel
+package import NimbusModel
 
 /// The body of `users/support/grant` (Nimbus extension): `{"hours"?: 1...168, "zoneName"?: "..."}`.
 /// Without a zone, the grant covers all the caller's data.
