@@ -20,6 +20,11 @@ struct OutboxListenersConformanceTests {
         }
     }
 
+    /// `user`'s subscriptions in the conformance container's database of `scope`.
+    private static func subscriber(_ user: String, scope: DatabaseScope) -> Subscriber {
+        Subscriber(container: StoreFixture.container, environment: .development, scope: scope, userRecordName: user)
+    }
+
     /// The zones the outbox holds rows of, taking them.
     private static func taken(_ f: StoreFixture) async throws -> [String] {
         try await f.store.dispatch { try await $0.takeEvents(limit: 10) }.events.map(\.zoneName)
@@ -41,12 +46,7 @@ struct OutboxListenersConformanceTests {
             try await Self.write("z1", in: "Z", f)
             #expect(try await Self.taken(f) == ["Z"])
 
-            let subscriber = Subscriber(
-                container: StoreFixture.container,
-                environment: .development,
-                scope: .private,
-                userRecordName: StoreFixture.alice
-            )
+            let subscriber = Self.subscriber(StoreFixture.alice, scope: .private)
             _ = try await f.store.modifySubscriptions([.save(Subscription(subscriptionID: "everything", kind: .database))], of: subscriber)
             try await Self.write("q2", in: "Quiet", f)
             #expect(try await Self.taken(f) == ["Quiet"])
@@ -64,7 +64,7 @@ struct OutboxListenersConformanceTests {
     func severalRecordsAndPublic(factory: StoreFactory) async throws {
         try await factory.with { f in
             _ = try await f.store.createZone(named: "Quiet", of: f.tenant())
-            let owner = Subscriber(container: StoreFixture.container, environment: .development, scope: .private, userRecordName: StoreFixture.alice)
+            let owner = Self.subscriber(StoreFixture.alice, scope: .private)
             try await Self.write("m1", "m2", in: "Quiet", f)
             #expect(try await !f.store.hasPendingEvents())
             _ = try await f.store.modifySubscriptions([.save(Subscription(subscriptionID: "everything", kind: .database))], of: owner)
@@ -78,7 +78,7 @@ struct OutboxListenersConformanceTests {
             try await Self.write("p1", in: zone, of: publicDatabase, f)
             try await Self.write("p2", "p3", in: zone, of: publicDatabase, f)
             #expect(try await !f.store.hasPendingEvents())
-            let reader = Subscriber(container: StoreFixture.container, environment: .development, scope: .public, userRecordName: StoreFixture.bob)
+            let reader = Self.subscriber(StoreFixture.bob, scope: .public)
             let notes = Query(recordType: "Note", filters: [], sortDescriptors: [])
             _ = try await f.store.modifySubscriptions(
                 [.save(Subscription(subscriptionID: "notes", kind: .query(notes, zoneID: nil, firesOn: [.create], firesOnce: false)))],
