@@ -55,8 +55,11 @@ package final class PostgreSQLDatabase: SQLDatabase {
     /// Gives up on a statement unanswered for long enough to take its connection for dead;
     /// `nil` when statements have no timeout. It sweeps for as long as this database exists,
     /// whether or not ``run()`` runs.
-    private let statementWatchdog: StatementWatchdog?
+    private let statementWatchdog: DeadlineWatchdog?
     private let watchdogSweeps: RepeatedTask?
+    /// Gives up on a request that waited ``connectionWait`` for a pooled connection.
+    private let leaseWatchdog: DeadlineWatchdog
+    private let leaseWatchdogSweeps: RepeatedTask
     private let statements: PostgresStatementCache
 
     /// How often a write that lost a serialization race is run again before the caller sees an error.
@@ -131,12 +134,15 @@ package final class PostgreSQLDatabase: SQLDatabase {
         lockScope = location.schema.map { "\($0)." } ?? ""
         statementWatchdog =
             location.statementTimeoutMilliseconds > 0
-            ? StatementWatchdog(deadline: .milliseconds(location.statementTimeoutMilliseconds + 2_000)) : nil
+            ? DeadlineWatchdog(deadline: .milliseconds(location.statementTimeoutMilliseconds + 2_000)) : nil
         watchdogSweeps = statementWatchdog?.startSweeping(on: PostgresClient.defaultEventLoopGroup.any())
+        leaseWatchdog = DeadlineWatchdog(deadline: connectionWait)
+        leaseWatchdogSweeps = leaseWatchdog.startSweeping(on: PostgresClient.defaultEventLoopGroup.any())
     }
 
     deinit {
         watchdogSweeps?.cancel()
+        leaseWatchdogSweeps.cancel()
     }
 
     package func read<Result: Sendable>(
@@ -360,8 +366,10 @@ package final class PostgreSQLDatabase: SQLDatabase {
     /// Runs `body` between `begin` and `COMMIT` on one leased connection; rolls back if it throws.
     ///
     /// With a `lock`, the connection holds that advisory lock as ``TransactionLock`` says.
-    /// With `writes`, a COMMIT whose outcome is unknown (the server may have committed) is
-    /// `StoreError.outcomeUnknown`; a read has nothing to lose, and fails as any database failure.
+    /// With `writes`, the body starts once `BEGIN` is answered, and a COMMIT whose outcome is
+    /// unknown (the server may have committed) is `StoreError.outcomeUnknown`. Without, the body
+    /// only reads: its first statement goes out behind `BEGIN` unawaited, and it has nothing to
+    /// lose, so it fails as any database failure.
     private func transaction<Result: Sendable>(
         _ begin: String,
         lock: TransactionLock? = nil,
@@ -383,10 +391,16 @@ package final class PostgreSQLDatabase: SQLDatabase {
             if let lock = sessionLock { try await sql.execute("SELECT pg_advisory_lock(?)", [.integer(lock)]) }
             let result: Result
             do {
-                try await sql.run(begin)
+                let began = sql.send(begin)
                 do {
-                    if let lock = transactionLock { try await sql.execute("SELECT pg_advisory_xact_lock(?)", [.integer(lock)]) }
+                    // The lock goes out behind `BEGIN`, unawaited: one wait for both.
+                    if let lock = transactionLock { try await sql.wait(for: sql.send("SELECT pg_advisory_xact_lock(?)", [.integer(lock)])) }
+                    // A write's body runs only inside the transaction. A read's first statement
+                    // goes out behind `BEGIN` too: should `BEGIN` have failed, the read fails
+                    // after its body, which only read.
+                    if writes { try await sql.wait(for: began) }
                     result = try await body(sql)
+                    if !writes { try await sql.wait(for: began) }
                     do {
                         try await sql.run("COMMIT")
                     } catch let error where writes && PostgresFailure(error).leavesCommitUnknown {
@@ -411,7 +425,10 @@ package final class PostgreSQLDatabase: SQLDatabase {
     ///
     /// The pool queues a request while it cannot connect, for up to a minute; a client is better
     /// served by `TRY_AGAIN_LATER` after a few seconds. The lease runs in a task of its own and
-    /// races a timer; whichever settles ``LeaseRace`` first answers. The caller never waits for a
+    /// races its deadline in ``leaseWatchdog`` (an entry in a table swept a few times a second,
+    /// rather than a sleeping task per request); whichever settles ``LeaseRace`` first answers.
+    /// A lease that fails before it is granted leaves its entry to expire, which then finds the
+    /// caller answered. The caller never waits for a
     /// lease that lost: the pool is asked to cancel it, but while it is connecting it may not look
     /// until its connect attempt ends, and that must not hold the request. A body that started
     /// always runs to its end and answers; should the pool hand a lost lease a connection, it
@@ -426,6 +443,7 @@ package final class PostgreSQLDatabase: SQLDatabase {
         await poolRunning.waitUntilClosed()
         let client = client
         let wait = connectionWait
+        let leaseWatchdog = leaseWatchdog
         let answer = CancellationAnswer<Result>()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Result, any Error>) in
@@ -442,12 +460,11 @@ package final class PostgreSQLDatabase: SQLDatabase {
                         race.finish(.failure(error))
                     }
                 }
-                let timer = Task {
-                    try? await Task.sleep(for: wait)
+                let watch = leaseWatchdog.watch {
                     if race.expire(StoreError(.database, detail: "no PostgreSQL connection within \(wait)")) { lease.cancel() }
                 }
-                // Once leased, the timer has nothing left to decide: stop its sleep.
-                race.onLease { timer.cancel() }
+                // Once leased, the deadline has nothing left to decide.
+                race.onLease { leaseWatchdog.release(watch) }
             }
         } onCancel: {
             answer.cancel()
@@ -467,7 +484,7 @@ package final class PostgreSQLDatabase: SQLDatabase {
     /// holding a lock that any other Nimbus process migrating the same schema waits for.
     private func migrate(schema: String?) async throws {
         do {
-            try await transaction("BEGIN") { connection in
+            try await transaction("BEGIN", writes: true) { connection in
                 // Nor one the database or its role sets.
                 try await connection.execute("SET LOCAL statement_timeout = 0")
                 try await connection.execute(

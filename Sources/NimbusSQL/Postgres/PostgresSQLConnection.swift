@@ -28,7 +28,7 @@ struct PostgresSQLConnection: SQLConnection {
     let connection: PostgresConnection
     let logger: Logger
     /// `nil` waits for every answer as long as it takes.
-    let watchdog: StatementWatchdog?
+    let watchdog: DeadlineWatchdog?
     /// The statements prepared on the pool's connections; `nil` sends every statement unnamed.
     var statements: PostgresStatementCache? = nil
 
@@ -78,6 +78,23 @@ struct PostgresSQLConnection: SQLConnection {
     /// Runs statements that take no parameters, such as `BEGIN` and `COMMIT`.
     func run(_ sql: String) async throws {
         _ = try await execute(PostgresQuery(unsafeSQL: sql))
+    }
+
+    /// Sends a statement unnamed and returns without waiting for its answer.
+    ///
+    /// The connection sends the statements queued behind it as soon as it is answered, on its
+    /// event loop, so a caller that sends `BEGIN` and the statement after it waits once, for
+    /// the second, instead of twice with a hop to its task in between. Wait for the answer
+    /// with ``wait(for:)``.
+    func send(_ sql: String, _ binds: [SQLValue] = []) -> SentStatement {
+        let statement = PostgresQuery(unsafeSQL: binds.isEmpty ? sql : Self.numberingPlaceholders(sql), binds: Self.bindings(binds))
+        return SentStatement(answer: connection.query(statement, logger: logger))
+    }
+
+    /// Waits for the answer to a statement ``send(_:_:)`` sent, at most until the ``watchdog``
+    /// gives up on it.
+    func wait(for sent: SentStatement) async throws {
+        _ = try await answered { sent.answer }
     }
 
     /// Sends a statement (`send`) and waits for its answer, at most until the ``watchdog`` gives
@@ -152,6 +169,11 @@ struct PostgresSQLConnection: SQLConnection {
             return .text(try cell.decode(String.self))
         }
     }
+}
+
+/// A statement sent and not yet waited for (``PostgresSQLConnection/send(_:_:)``).
+struct SentStatement: Sendable {
+    fileprivate let answer: EventLoopFuture<PostgresQueryResult>
 }
 
 /// A statement's caller, resumed once: with the answer, or with the watchdog's verdict,

@@ -7,26 +7,28 @@
 import NIOCore
 import Synchronization
 
-/// The statements awaiting PostgreSQL's answer, with the moment each is taken for lost.
+/// Waits on PostgreSQL with the moment each is given up on: statements awaiting the server's
+/// answer, and requests awaiting a pooled connection.
 ///
 /// One sweep a fraction of a deadline apart (at most a second), from a repeated task on an
 /// event loop, gives up on the overdue ones (``PostgresSQLConnection`` then fails the statement
-/// and closes its connection). A timer per statement would be a task scheduled on the
-/// connection's event loop from the caller's thread (which wakes the loop) and cancelled there,
-/// on every statement; here a statement costs an entry in a dictionary, and is given up on at
-/// most one sweep interval late.
-final class StatementWatchdog: Sendable {
+/// and closes its connection; a request waiting for a connection is answered with an error). A
+/// timer per wait would be a task scheduled on an event loop from the caller's thread (which
+/// wakes the loop) and cancelled there, or a task sleeping on the cooperative pool, on every
+/// statement and request; here a wait costs an entry in a dictionary, and is given up on at most
+/// one sweep interval late.
+final class DeadlineWatchdog: Sendable {
     private struct Entry {
         var deadline: ContinuousClock.Instant
         var expire: @Sendable () -> Void
     }
 
-    /// A statement's entry, to take back when its answer comes.
+    /// A wait's entry, to take back when it ends.
     struct Watch: Sendable {
         fileprivate let id: UInt64
     }
 
-    /// How long a statement may go unanswered.
+    /// How long a wait may last.
     let deadline: Duration
     let sweepInterval: Duration
     private let waiting = Mutex<(next: UInt64, entries: [UInt64: Entry])>((0, [:]))
@@ -36,8 +38,8 @@ final class StatementWatchdog: Sendable {
         sweepInterval = min(.seconds(1), deadline / 4)
     }
 
-    /// Watches a statement sent now: `expire` runs once, from a sweep, if ``release(_:)`` has not
-    /// come by then.
+    /// Watches a wait that starts now: `expire` runs once, from a sweep, if ``release(_:)`` has
+    /// not come by then.
     func watch(now: ContinuousClock.Instant = .now, expire: @escaping @Sendable () -> Void) -> Watch {
         waiting.withLock { state in
             state.next &+= 1
@@ -46,12 +48,12 @@ final class StatementWatchdog: Sendable {
         }
     }
 
-    /// The statement answered.
+    /// The wait ended in time.
     func release(_ watch: Watch) {
         _ = waiting.withLock { $0.entries.removeValue(forKey: watch.id) }
     }
 
-    /// Gives up on the statements overdue at `now`.
+    /// Gives up on the waits overdue at `now`.
     func sweep(now: ContinuousClock.Instant = .now) {
         let overdue = waiting.withLock { state -> [Entry] in
             let overdue = state.entries.filter { $0.value.deadline <= now }

@@ -9,11 +9,11 @@ import Testing
 
 @testable import NimbusSQL
 
-@Suite("the watchdog on PostgreSQL statements awaiting an answer")
-struct StatementWatchdogTests {
+@Suite("the watchdog on waits for PostgreSQL: statements awaiting an answer, requests awaiting a connection")
+struct DeadlineWatchdogTests {
     @Test("a statement unanswered at its deadline is given up on, once; one that answered is not")
     func overdueStatementsExpireOnce() {
-        let watchdog = StatementWatchdog(deadline: .seconds(10))
+        let watchdog = DeadlineWatchdog(deadline: .seconds(10))
         let start = ContinuousClock.now
         let expired = Mutex<[String]>([])
         _ = watchdog.watch(now: start) { expired.withLock { $0.append("silent") } }
@@ -32,7 +32,7 @@ struct StatementWatchdogTests {
 
     @Test("the sweeps come at most a second apart, and four times per deadline when it is short")
     func sweepInterval() {
-        #expect(StatementWatchdog(deadline: .seconds(32)).sweepInterval == .seconds(1))
-        #expect(StatementWatchdog(deadline: .seconds(2)).sweepInterval == .milliseconds(500))
+        #expect(DeadlineWatchdog(deadline: .seconds(32)).sweepInterval == .seconds(1))
+        #expect(DeadlineWatchdog(deadline: .seconds(2)).sweepInterval == .milliseconds(500))
     }
 }
