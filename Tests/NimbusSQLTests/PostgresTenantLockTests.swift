@@ -110,6 +110,45 @@ struct PostgresTenantLockTests {
         }
     }
 
+    @Test(
+        "a keyed write whose wait for its key's lock outlasts the statement timeout fails with the lock's own error, and the key serves writes after"
+    )
+    func lockWaitTimesOut() async throws {
+        // `BEGIN` and the lock go out together: the failure reported must be the lock's, not
+        // that of a statement after it in the aborted transaction.
+        let server = try #require(TestDatabase.postgresServer) + "&statement_timeout=300"
+        try await withTestStore(server: server) { store in
+            let database = try #require(store.database as? PostgreSQLDatabase)
+            let key = "lock-\(UUID().uuidString)"
+            let (held, holding) = AsyncStream<Void>.makeStream()
+            let (released, release) = AsyncStream<Void>.makeStream()
+            async let holder: Void = database.write(takingTurnOf: key) { connection, turn in
+                try await connection.execute("SELECT \(turn)")
+                holding.yield()
+                for await _ in released { break }
+            }
+            var heldIterator = held.makeAsyncIterator()
+            _ = await heldIterator.next()
+            let bodies = Mutex(0)
+            do {
+                try await database.write(serializing: key) { connection in
+                    bodies.withLock { $0 += 1 }
+                    try await connection.execute("SELECT 1")
+                }
+                Issue.record("the write ran while another held its key's lock")
+            } catch let error as StoreError {
+                #expect(error.driverCode == .postgres("57014"), "\(error)")
+            }
+            #expect(bodies.withLock { $0 } == 0, "the body ran without its key's lock")
+            release.yield()
+            try await holder
+            let answer = try await database.write(serializing: key) { connection in
+                try await connection.query("SELECT 7", []).first?.int(0)
+            }
+            #expect(answer == 7)
+        }
+    }
+
     /// Polls `sql` until it returns a row, for up to 20 seconds.
     private func waitUntilFound(_ sql: String, _ binds: [SQLValue], in database: PostgreSQLDatabase) async throws -> Bool {
         let deadline = ContinuousClock.now + .seconds(20)
