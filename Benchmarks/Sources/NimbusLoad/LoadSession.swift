@@ -169,9 +169,19 @@ final class LoadSession: @unchecked Sendable {
 
     /// Records `seed-0 ... seed-999` in every user's zone `Seed`, in groups `g0 ... g49`. Saves go
     /// to the default zone, so the lookup and query figures do not depend on how much the save
-    /// scenarios wrote before them.
+    /// scenarios wrote before them; it holds 200 records before they start (`prior-0 ...
+    /// prior-199`), so that on PostgreSQL the planner's statistics (``PlannerStatistics``) know
+    /// it, as a deployment's would know a zone in use.
     private func seed() throws {
         for user in webAuthTokens.indices {
+            let prior = (0..<200).map { index in
+                #"{"operationType":"create","record":{"recordName":"prior-\#(index)","recordType":"Note","fields":{"title":{"value":"prior \#(index)"}}}}"#
+            }
+            let priorResponse = try Shell.run(
+                "/usr/bin/env",
+                ["curl", "-sf", "-d", #"{"operations":[\#(prior.joined(separator: ","))]}"#, url + privatePath("records/modify", user: user)]
+            )
+            guard priorResponse.contains("recordChangeTag") else { throw LoadError("seeding failed: \(priorResponse.prefix(300))") }
             let zone = #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Seed"}}}]}"#
             _ = try Shell.run("/usr/bin/env", ["curl", "-sf", "-d", zone, url + privatePath("zones/modify", user: user)])
             for batch in stride(from: 0, to: Self.seedRecords, by: 200) {
