@@ -428,11 +428,10 @@ package final class PostgreSQLDatabase: SQLDatabase {
     /// races its deadline in ``leaseWatchdog`` (an entry in a table swept a few times a second,
     /// rather than a sleeping task per request); whichever settles ``LeaseRace`` first answers.
     /// A lease that fails before it is granted leaves its entry to expire, which then finds the
-    /// caller answered. The caller never waits for a
-    /// lease that lost: the pool is asked to cancel it, but while it is connecting it may not look
-    /// until its connect attempt ends, and that must not hold the request. A body that started
-    /// always runs to its end and answers; should the pool hand a lost lease a connection, it
-    /// gives it straight back.
+    /// caller answered. The caller never waits for a lease that lost: the pool is asked to cancel
+    /// it, but while it is connecting it may not look until its connect attempt ends, and that
+    /// must not hold the request. A body that started always runs to its end and answers; should
+    /// the pool hand a lost lease a connection, it gives it straight back.
     ///
     /// With `answeringCancellation`, a cancelled caller is answered at once with
     /// `CancellationError`, even while its body runs: for work that may be abandoned half done.
