@@ -29,17 +29,8 @@ struct PostgresTenantLockTests {
                 try await connection.execute("INSERT INTO lock_probe VALUES (1, 0)")
             }
             let key = "lock-\(UUID().uuidString)"
-            let (held, holding) = AsyncStream<Void>.makeStream()
-            let (released, release) = AsyncStream<Void>.makeStream()
             let runs = Mutex(0)
-            // Another process's write of the key: the turn takes the same lock.
-            async let holder: Void = database.write(takingTurnOf: key) { connection, turn in
-                try await connection.execute("UPDATE lock_probe SET n = n + 10 WHERE id = 1 AND \(turn)")
-                holding.yield()
-                for await _ in released { break }
-            }
-            var heldIterator = held.makeAsyncIterator()
-            _ = await heldIterator.next()
+            let holder = await holdLock(of: key, in: database) { "UPDATE lock_probe SET n = n + 10 WHERE id = 1 AND \($0)" }
             async let waiter: (Int64, Int64) = database.write(serializing: key) { connection in
                 runs.withLock { $0 += 1 }
                 let seen = try await connection.query("SELECT n FROM lock_probe WHERE id = 1", []).first?.int(0) ?? -1
@@ -55,8 +46,8 @@ struct PostgresTenantLockTests {
                 ),
                 "the write never waited for its key's lock"
             )
-            release.yield()
-            try await holder
+            holder.release()
+            try await holder.finished.value
             let (seen, written) = try await waiter
             #expect(seen == 10)
             #expect(written == 11)
@@ -120,15 +111,7 @@ struct PostgresTenantLockTests {
         try await withTestStore(server: server) { store in
             let database = try #require(store.database as? PostgreSQLDatabase)
             let key = "lock-\(UUID().uuidString)"
-            let (held, holding) = AsyncStream<Void>.makeStream()
-            let (released, release) = AsyncStream<Void>.makeStream()
-            async let holder: Void = database.write(takingTurnOf: key) { connection, turn in
-                try await connection.execute("SELECT \(turn)")
-                holding.yield()
-                for await _ in released { break }
-            }
-            var heldIterator = held.makeAsyncIterator()
-            _ = await heldIterator.next()
+            let holder = await holdLock(of: key, in: database) { "SELECT \($0)" }
             let bodies = Mutex(0)
             do {
                 try await database.write(serializing: key) { connection in
@@ -140,13 +123,35 @@ struct PostgresTenantLockTests {
                 #expect(error.driverCode == .postgres("57014"), "\(error)")
             }
             #expect(bodies.withLock { $0 } == 0, "the body ran without its key's lock")
-            release.yield()
-            try await holder
+            holder.release()
+            try await holder.finished.value
             let answer = try await database.write(serializing: key) { connection in
                 try await connection.query("SELECT 7", []).first?.int(0)
             }
             #expect(answer == 7)
         }
+    }
+
+    /// Another process's write of `key`: it runs `statement` with its turn's condition (its turn
+    /// takes the key's lock) and holds the lock until `release` is called. Returns once the lock
+    /// is held.
+    private func holdLock(
+        of key: String,
+        in database: PostgreSQLDatabase,
+        statement: @escaping @Sendable (_ turn: String) -> String
+    ) async -> (release: @Sendable () -> Void, finished: Task<Void, any Error>) {
+        let (held, holding) = AsyncStream<Void>.makeStream()
+        let (released, release) = AsyncStream<Void>.makeStream()
+        let finished = Task {
+            try await database.write(takingTurnOf: key) { connection, turn in
+                try await connection.execute(statement(turn))
+                holding.yield()
+                for await _ in released { break }
+            }
+        }
+        var heldIterator = held.makeAsyncIterator()
+        _ = await heldIterator.next()
+        return ({ release.yield() }, finished)
     }
 
     /// Polls `sql` until it returns a row, for up to 20 seconds.
