@@ -32,9 +32,12 @@ struct SMTPConnection: Sendable {
         timeout: Duration
     ) async throws(SMTPError) -> SMTPConnection {
         let timeout = TimeAmount(timeout)
-        // One loop for the connection and the future that hands it over, so that the handler
-        // can be taken from the pipeline as the connection completes, before any read.
+        // One loop for the connection and the future that hands it over. The handler is kept
+        // as the pipeline is built, not looked up once connected: a server that answers `554`
+        // and hangs up at once may have had its connection read, closed and its pipeline
+        // emptied by the time the connection is handed over, and the handler holds that `554`.
         let eventLoop = MultiThreadedEventLoopGroup.singleton.next()
+        let replies = NIOLoopBoundBox.makeEmptyBox(valueType: SMTPReplyHandler.self, eventLoop: eventLoop)
         let bootstrap = ClientBootstrap(group: eventLoop)
             .connectTimeout(timeout)
             .channelInitializer { channel in
@@ -42,12 +45,15 @@ struct SMTPConnection: Sendable {
                     if let tls {
                         try channel.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: tls, serverHostname: serverHostname))
                     }
-                    try channel.pipeline.syncOperations.addHandler(SMTPReplyHandler())
+                    let handler = SMTPReplyHandler()
+                    try channel.pipeline.syncOperations.addHandler(handler)
+                    replies.value = handler
                 }
             }
         do {
             let (channel, handler) = try await bootstrap.connect(host: host, port: port).flatMapThrowing { channel in
-                (channel, NIOLoopBound(try channel.pipeline.syncOperations.handler(type: SMTPReplyHandler.self), eventLoop: eventLoop))
+                guard let handler = replies.value else { throw ChannelPipelineError.notFound }
+                return (channel, NIOLoopBound(handler, eventLoop: eventLoop))
             }.get()
             return SMTPConnection(channel: channel, handler: handler, timeout: timeout)
         } catch ChannelError.connectTimeout {
