@@ -17,12 +17,26 @@ package protocol SQLConnection {
     ///   the plan for other values (PostgreSQL's prepared statements). `false` for a statement
     ///   shaped by a request (a record query), whose best plan depends on the values bound.
     func query(_ sql: String, _ binds: [SQLValue], reusingPlan: Bool) async throws -> [SQLRow]
+
+    /// Sends a statement whose rows the caller does not need before it goes on, and checks them
+    /// with `check` (which throws to fail the transaction) before the transaction commits.
+    ///
+    /// A driver whose every statement is a round trip (PostgreSQL) sends it and returns: the
+    /// statements sent after it still run after it, and the write waits once, before it
+    /// commits, rather than once per statement. Where it fails, the transaction fails with its
+    /// error. Others run it, and check it, before returning.
+    func send(_ statement: SQLStatement, thenCheck check: @escaping @Sendable (_ rows: [SQLRow]) throws -> Void) async throws
 }
 
 extension SQLConnection {
     /// For a database that plans a statement for every value it runs with (SQLite).
     package func query(_ sql: String, _ binds: [SQLValue], reusingPlan: Bool) async throws -> [SQLRow] {
         try await query(sql, binds)
+    }
+
+    /// Runs the statement and checks its rows before returning.
+    package func send(_ statement: SQLStatement, thenCheck check: @escaping @Sendable (_ rows: [SQLRow]) throws -> Void) async throws {
+        try check(try await query(statement.sql, statement.binds))
     }
 
     /// Runs one statement, ignoring any rows.

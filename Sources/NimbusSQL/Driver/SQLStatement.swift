@@ -6,7 +6,12 @@
 
 /// A statement's text and the values bound to its `?` placeholders, in order: built in one
 /// place, run in another, alone or inside a larger statement.
-struct SQLStatement {
-    var sql: String
-    var binds: [SQLValue]
+package struct SQLStatement: Sendable {
+    package var sql: String
+    package var binds: [SQLValue]
+
+    package init(sql: String, binds: [SQLValue]) {
+        self.sql = sql
+        self.binds = binds
+    }
 }

@@ -12,6 +12,9 @@ import Synchronization
 protocol SavepointConnection {
     /// Opens a savepoint for the next write of the group.
     func openSavepoint() async throws
+    /// Waits for the statements the write sent without waiting for their answers
+    /// (``SQLConnection/send(_:thenCheck:)``), and throws if one of them failed.
+    func awaitSentStatements() async throws
     /// Keeps what the write since the last ``openSavepoint()`` did.
     func keepSavepoint() async throws
     /// Undoes what the write since the last ``openSavepoint()`` did, and nothing before it.
@@ -109,7 +112,9 @@ final class WriteGroupQueue<Connection: SavepointConnection>: Sendable {
             }
             try await connection.openSavepoint()
             do {
-                outcome.result = .success(try await body(connection))
+                let value = try await body(connection)
+                try await connection.awaitSentStatements()
+                outcome.result = .success(value)
             } catch {
                 outcome.result = .failure(error)
                 try await connection.rollBackToSavepoint()

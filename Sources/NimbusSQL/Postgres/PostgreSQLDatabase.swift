@@ -243,12 +243,13 @@ package final class PostgreSQLDatabase: SQLDatabase {
         let lock = Self.advisoryLock("nimbus.write.\(lockScope)\(key)")
         do {
             try await transaction(begin, lock: .fromFirstStatement(lock), writes: true) { connection in
-                for member in members {
-                    do {
-                        try await member.runAlone(on: connection)
-                    } catch {
-                        throw members.count == 1 || PostgresFailure(error).isConnectionFailure ? error : BodyFailure(error: error)
-                    }
+                do {
+                    for member in members { try await member.runAlone(on: connection) }
+                    // Which body sent a statement that failed unawaited is not known: with
+                    // savepoints, each waits for its own.
+                    try await connection.awaitSentStatements()
+                } catch {
+                    throw members.count == 1 || PostgresFailure(error).isConnectionFailure ? error : BodyFailure(error: error)
                 }
             }
             return .success(())
@@ -366,8 +367,10 @@ package final class PostgreSQLDatabase: SQLDatabase {
     /// Runs `body` between `begin` and `COMMIT` on one leased connection; rolls back if it throws.
     ///
     /// With a `lock`, the connection holds that advisory lock as ``TransactionLock`` says.
-    /// With `writes`, the body starts once `BEGIN` is answered, and a COMMIT whose outcome is
-    /// unknown (the server may have committed) is `StoreError.outcomeUnknown`. Without, the body
+    /// With `writes`, the body starts once `BEGIN` is answered, the statements it sent unawaited
+    /// (``PostgresSQLConnection/send(_:thenCheck:)``) are waited for before `COMMIT`, and a
+    /// COMMIT whose outcome is unknown (the server may have committed) is
+    /// `StoreError.outcomeUnknown`. Without, the body
     /// only reads: its first statement goes out behind `BEGIN` unawaited, and it has nothing to
     /// lose, so it fails as any database failure.
     private func transaction<Result: Sendable>(
@@ -387,7 +390,13 @@ package final class PostgreSQLDatabase: SQLDatabase {
         case nil: break
         }
         return try await withConnection { [sessionLock, transactionLock] connection in
-            let sql = PostgresSQLConnection(connection: connection, logger: logger, watchdog: watchdog, statements: statements)
+            let sql = PostgresSQLConnection(
+                connection: connection,
+                logger: logger,
+                watchdog: watchdog,
+                statements: statements,
+                unawaited: writes ? UnawaitedStatements() : nil
+            )
             if let lock = sessionLock { try await sql.execute("SELECT pg_advisory_lock(?)", [.integer(lock)]) }
             let result: Result
             do {
@@ -401,8 +410,10 @@ package final class PostgreSQLDatabase: SQLDatabase {
                     if writes { try await sql.wait(for: began) }
                     result = try await body(sql)
                     if !writes { try await sql.wait(for: began) }
+                    // The body's statements sent unawaited: none failed, or nothing commits.
+                    try await sql.awaitSentStatements()
                     do {
-                        try await sql.run("COMMIT")
+                        try await sql.commit()
                     } catch let error where writes && PostgresFailure(error).leavesCommitUnknown {
                         throw StoreError(.outcomeUnknown, detail: "COMMIT got no answer: \(error)")
                     }

@@ -6,6 +6,7 @@
 
 import Logging
 import NIOCore
+import NimbusStore
 import PostgresNIO
 import Synchronization
 
@@ -31,27 +32,100 @@ struct PostgresSQLConnection: SQLConnection {
     let watchdog: DeadlineWatchdog?
     /// The statements prepared on the pool's connections; `nil` sends every statement unnamed.
     var statements: PostgresStatementCache? = nil
+    /// Where a write transaction keeps the statements it sent without waiting for their answers;
+    /// `nil` waits for every answer as each statement is sent.
+    var unawaited: UnawaitedStatements? = nil
 
     func query(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
         try await query(sql, binds, reusingPlan: true)
     }
 
     func query(_ sql: String, _ binds: [SQLValue], reusingPlan: Bool) async throws -> [SQLRow] {
-        let bindings = Self.bindings(binds)
-        if reusingPlan, let statements, let (key, prepared) = statements.statement(for: sql, binds: binds, on: connection) {
+        do {
+            return try await answered { sending(sql, binds, reusingPlan: reusingPlan).answer }
+        } catch {
+            throw await cause(of: error)
+        }
+    }
+
+    /// Sends `statement` and returns without its answer, in a write transaction that waits for
+    /// it, and runs `check` on its rows, before it commits (``awaitSentStatements()``); in any
+    /// other, runs it now.
+    func send(_ statement: SQLStatement, thenCheck check: @escaping @Sendable ([SQLRow]) throws -> Void) async throws {
+        guard let unawaited else {
+            try check(try await query(statement.sql, statement.binds))
+            return
+        }
+        if let failure = unawaited.failure { throw failure }
+        guard !connection.isClosed else { throw PostgresConnectionLost(afterSending: false) }
+        let sent = sending(statement.sql, statement.binds, reusingPlan: true)
+        guard sent.prepares else {
+            unawaited.append(.init(answer: sent.answer, check: check))
+            return
+        }
+        // postgres-nio holds a statement back until it is prepared, and a statement sent
+        // meanwhile goes out first: this one is waited for, as the first run of each is.
+        do {
+            try check(try await answered { sent.answer })
+        } catch {
+            throw await cause(of: error)
+        }
+    }
+
+    /// Waits for the statements ``send(_:thenCheck:)`` sent unawaited, and checks their rows;
+    /// throws the first failure among them, or the one an earlier wait found.
+    func awaitSentStatements() async throws {
+        guard let unawaited else { return }
+        for sent in unawaited.takeAll() {
             do {
-                return try await answered { [connection, logger] in
-                    connection.eventLoop.makeFutureWithTask {
-                        try await PostgresNamedStatement.run(prepared, bindings, on: connection, logger: logger)
-                    }
-                }
+                try sent.check(try await answered { sent.answer })
             } catch {
-                statements.forget(key, on: connection)
-                throw error
+                unawaited.fail(error)
+                break
             }
         }
+        if let failure = unawaited.failure { throw failure }
+    }
+
+    /// The error to report for a statement that failed: the failure of a statement sent earlier
+    /// unawaited, if one failed, since this one then failed only because that one had aborted
+    /// the transaction. A lost connection is its own cause.
+    private func cause(of error: any Error) async -> any Error {
+        guard let unawaited, !unawaited.isSettled, !PostgresFailure(error).isConnectionFailure else { return error }
+        do {
+            try await awaitSentStatements()
+        } catch let earlier {
+            return earlier
+        }
+        return error
+    }
+
+    /// Sends a statement, named if ``PostgresStatementCache`` prepares it, and returns its future
+    /// rows. The driver has the statement before this returns, so statements reach the server
+    /// in the order they are sent, but for one the driver `prepares` first: it holds that one
+    /// back until its preparation is answered.
+    private func sending(_ sql: String, _ binds: [SQLValue], reusingPlan: Bool) -> (answer: EventLoopFuture<[SQLRow]>, prepares: Bool) {
+        let bindings = Self.bindings(binds)
+        if reusingPlan, let statements, let (key, prepared, isNew) = statements.statement(for: sql, binds: binds, on: connection) {
+            // postgres-nio runs a prepared statement only from an async function. A task started
+            // immediately runs it on this thread up to its first wait, by which point the
+            // statement is written to the connection.
+            let promise = connection.eventLoop.makePromise(of: [SQLRow].self)
+            Task.immediate { [connection, logger] in
+                do {
+                    promise.succeed(try await PostgresNamedStatement.run(prepared, bindings, on: connection, logger: logger))
+                } catch {
+                    statements.forget(key, on: connection)
+                    promise.fail(error)
+                }
+            }
+            return (promise.futureResult, isNew)
+        }
         let statement = PostgresQuery(unsafeSQL: Self.numberingPlaceholders(sql), binds: bindings)
-        return try await execute(statement).rows.map { row in SQLRow(values: try row.map(Self.value(of:))) }
+        let answer = connection.query(statement, logger: logger).flatMapThrowing { result in
+            try result.rows.map { row in SQLRow(values: try row.map(Self.value(of:))) }
+        }
+        return (answer, false)
     }
 
     /// Sends one unnamed statement and waits for its rows (``answered(_:)``).
@@ -75,9 +149,20 @@ struct PostgresSQLConnection: SQLConnection {
         return bindings
     }
 
-    /// Runs statements that take no parameters, such as `BEGIN` and `COMMIT`.
+    /// Runs statements that take no parameters, such as `BEGIN` and `ROLLBACK`.
     func run(_ sql: String) async throws {
         _ = try await execute(PostgresQuery(unsafeSQL: sql))
+    }
+
+    /// Commits the transaction, and fails if the server rolled it back instead: it answers
+    /// `COMMIT` so, not with an error, when a statement of the transaction failed, and a caller
+    /// may have caught that failure and carried on.
+    func commit() async throws {
+        let answer = try await execute(PostgresQuery(unsafeSQL: "COMMIT"))
+        guard answer.metadata.command == "COMMIT" else {
+            let detail = "PostgreSQL rolled the transaction back at COMMIT (\(answer.metadata.command)): a statement in it had failed"
+            throw StoreError(.database, detail: detail)
+        }
     }
 
     /// Sends a statement unnamed and returns without waiting for its answer.
@@ -209,5 +294,10 @@ extension PostgresSQLConnection: SavepointConnection {
     /// nothing, where `RELEASE` would be a round trip. The next body's savepoint nests in it.
     func keepSavepoint() async throws {}
 
-    func rollBackToSavepoint() async throws { try await run("ROLLBACK TO SAVEPOINT writer") }
+    /// Also forgets the statements the write sent unawaited, and their failure: the rollback
+    /// undid them.
+    func rollBackToSavepoint() async throws {
+        try await run("ROLLBACK TO SAVEPOINT writer")
+        unawaited?.reset()
+    }
 }

@@ -53,21 +53,21 @@ final class PostgresStatementCache: Sendable {
     }
 
     /// The statement to run for `sql` bound to `binds` on `connection`, or `nil` when it is to
-    /// be sent unnamed.
-    func statement(for sql: String, binds: [SQLValue], on connection: PostgresConnection) -> (key: String, prepared: Prepared)? {
+    /// be sent unnamed; `isNew` when the connection has not prepared it yet (its run prepares it).
+    func statement(for sql: String, binds: [SQLValue], on connection: PostgresConnection) -> (key: String, prepared: Prepared, isNew: Bool)? {
         guard capacity > 0, binds.count <= Self.maximumBinds, !binds.contains(where: \.isList) else { return nil }
         let key = Self.key(sql, binds)
         let id = connection.id
-        let (prepared, isNewConnection): (Prepared?, Bool) = connections.withLock { connections in
+        let (prepared, isNewStatement, isNewConnection): (Prepared?, Bool, Bool) = connections.withLock { connections in
             let isNew = connections[id] == nil
-            if let known = connections[id]?.statements[key] { return (known, false) }
+            if let known = connections[id]?.statements[key] { return (known, false, false) }
             var entry = connections[id] ?? Connection()
-            guard entry.issued < capacity else { return (nil, isNew) }
+            guard entry.issued < capacity else { return (nil, false, isNew) }
             entry.issued += 1
             let prepared = Prepared(name: "nimbus_\(entry.issued)", sql: PostgresSQLConnection.numberingPlaceholders(sql))
             entry.statements[key] = prepared
             connections[id] = entry
-            return (prepared, isNew)
+            return (prepared, true, isNew)
         }
         if isNewConnection {
             // The server forgets a connection's statements when it closes; so does the cache.
@@ -75,7 +75,7 @@ final class PostgresStatementCache: Sendable {
                 self.connections.withLock { _ = $0.removeValue(forKey: id) }
             }
         }
-        return prepared.map { (key, $0) }
+        return prepared.map { (key, $0, isNewStatement) }
     }
 
     /// Forgets a statement whose run failed, so the next run prepares it again under a new

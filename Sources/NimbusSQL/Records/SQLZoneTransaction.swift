@@ -24,8 +24,8 @@ final class SQLZoneTransaction: ZoneTransaction {
     /// Whether each record this transaction looked up named assets: saving or deleting one that
     /// did not need not remove its asset references.
     private var namedAssets: [NameKey: Bool] = [:]
-    /// The zone's position in the database change feed, once this transaction has changed it.
-    private var databasePosition: Int64?
+    /// Whether this transaction moved the zone to the end of the database change feed.
+    private var movedInDatabaseFeed = false
     /// The zone counter before this transaction's first change, and its last counter so far.
     private(set) var spentCounters: (from: Int64, through: Int64)?
     /// Whether ``recordChange(_:)`` wrote an outbox row: the store's commit hook fires for it.
@@ -187,7 +187,8 @@ final class SQLZoneTransaction: ZoneTransaction {
         // into the result, and changed there: a record is a large value, and this runs inside
         // the write transaction every writer waits for.
         // Under the zone's lock nothing else moves its counter: the values to take are known
-        // before they are taken, so the first INSERT can take them in the same statement.
+        // before they are taken, so the first INSERT can take them in the same statement, and
+        // the writer need not wait for its answer to go on (``takeCounters(_:after:alongside:)``).
         let base: Int64
         if let through = spentCounters?.through { base = through } else { base = try await connection.checkedZone().changeCounter }
         var saved = records
@@ -209,14 +210,10 @@ final class SQLZoneTransaction: ZoneTransaction {
                         dialect: dialect
                     )
                 }
-                let allocated = try await allocateCounters(records.count, alongside: [insert] + (event.map { [$0] } ?? []))
-                // Checked, never expected: the records went in with counters from `base`.
-                guard allocated == base else {
-                    throw StoreError(.database, detail: "zone counter at \(allocated), expected \(base): another writer moved it")
-                }
+                try await takeCounters(records.count, after: base, alongside: [insert] + (event.map { [$0] } ?? []))
                 if event != nil { recordedChange = true }
             } else {
-                try await connection.execute(insert)
+                try await connection.send(insert) { _ in }
             }
         }
         try await reportExitsFromTombstones(replacedBy: saved)
@@ -419,76 +416,109 @@ final class SQLZoneTransaction: ZoneTransaction {
     /// PostgreSQL in the same statement, as a data-modifying `WITH` (one round trip, in an order
     /// PostgreSQL chooses), on SQLite after it.
     func allocateCounters(_ count: Int, alongside others: [SQLStatement] = []) async throws -> Int64 {
-        var binds: [SQLValue] = []
+        let rows: [SQLRow]
+        if let statement = countersStatement(count, alongside: others) {
+            rows = try await connection.query(statement.sql, statement.binds)
+        } else {
+            var binds: [SQLValue] = [.integer(Int64(count))]
+            if !movedInDatabaseFeed { binds.append(.integer(try await SQLStore.nextDatabaseCounter(of: tenant, on: connection))) }
+            rows = try await connection.query(zoneCountersUpdate(position: movedInDatabaseFeed ? nil : "?"), binds + zoneBinds)
+            if !rows.isEmpty {
+                for other in others { try await connection.execute(other) }
+            }
+        }
+        let through = try Self.counterTaken(rows)
+        let base = through - Int64(count)
+        movedInDatabaseFeed = true
+        spentCounters = (spentCounters?.from ?? base, through)
+        return base
+    }
+
+    /// Takes the `count` counter values after `base`, which the transaction read under the
+    /// zone's lock, as ``allocateCounters(_:alongside:)`` does; on PostgreSQL without waiting
+    /// for the answer (``SQLConnection/send(_:thenCheck:)``), which is checked before commit.
+    func takeCounters(_ count: Int, after base: Int64, alongside others: [SQLStatement]) async throws {
+        let through = base + Int64(count)
+        guard let statement = countersStatement(count, alongside: others) else {
+            let allocated = try await allocateCounters(count, alongside: others)
+            try Self.check(counter: allocated + Int64(count), expected: through)
+            return
+        }
+        try await connection.send(statement) { rows in try Self.check(counter: try Self.counterTaken(rows), expected: through) }
+        movedInDatabaseFeed = true
+        spentCounters = (spentCounters?.from ?? base, through)
+    }
+
+    /// The counters' statement as one data-modifying `WITH`, where the dialect has them.
+    private func countersStatement(_ count: Int, alongside others: [SQLStatement]) -> SQLStatement? {
+        guard dialect.hasDataModifyingCTEs else { return nil }
         var steps = ""
-        if databasePosition == nil, dialect.hasDataModifyingCTEs {
+        var binds: [SQLValue] = []
+        if !movedInDatabaseFeed {
             // The database counter first, then the zone's: the same two writes, in the same
             // order, so the database row's lock is still taken first.
             steps = "position AS (\n\(SQLStore.nextDatabaseCounterSQL)),\n"
             binds += SQLStore.binds(tenant)
         }
-        let positionValue: String
-        if let known = databasePosition {
-            positionValue = "?"
-            binds.append(.integer(Int64(count)))
-            binds.append(.integer(known))
-        } else if dialect.hasDataModifyingCTEs {
-            positionValue = "(SELECT change_counter FROM position)"
-            binds.append(.integer(Int64(count)))
-        } else {
-            let position = try await SQLStore.nextDatabaseCounter(of: tenant, on: connection)
-            positionValue = "?"
-            binds += [.integer(Int64(count)), .integer(position)]
-        }
-        let update = """
-            UPDATE zones SET change_counter = change_counter + ?, database_counter = \(positionValue)
-            WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ?
-            RETURNING change_counter, database_counter
-            """
+        steps += "counters AS (\n\(zoneCountersUpdate(position: movedInDatabaseFeed ? nil : "(SELECT change_counter FROM position)")))"
+        binds.append(.integer(Int64(count)))
         binds += zoneBinds
-        let rows: [SQLRow]
-        if dialect.hasDataModifyingCTEs {
-            steps += "counters AS (\n\(update))"
-            for (index, other) in others.enumerated() {
-                steps += ",\nalongside\(index) AS (\n\(other.sql))"
-                binds += other.binds
-            }
-            rows = try await connection.query("WITH \(steps)\nSELECT change_counter, database_counter FROM counters", binds)
-        } else {
-            rows = try await connection.query(update, binds)
-            if !rows.isEmpty {
-                for other in others { try await connection.execute(other) }
-            }
+        for (index, other) in others.enumerated() {
+            steps += ",\nalongside\(index) AS (\n\(other.sql))"
+            binds += other.binds
         }
+        return SQLStatement(sql: "WITH \(steps)\nSELECT change_counter FROM counters", binds: binds)
+    }
+
+    /// Moves the zone's counter on (binds: the count, the `position` expression's if it takes
+    /// one, then ``zoneBinds``); with a `position`, the zone to that place in the database change
+    /// feed too.
+    private func zoneCountersUpdate(position: String?) -> String {
+        """
+        UPDATE zones SET change_counter = change_counter + ?\(position.map { ", database_counter = \($0)" } ?? "")
+        WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ?
+        RETURNING change_counter
+        """
+    }
+
+    /// The zone's counter as a counters statement left it.
+    private static func counterTaken(_ rows: [SQLRow]) throws -> Int64 {
         guard let row = rows.first else { throw StoreError(.zoneNotFound, detail: "zone vanished mid-transaction") }
-        databasePosition = row.int(1)
-        let base = row.int(0) - Int64(count)
-        spentCounters = (spentCounters?.from ?? base, row.int(0))
-        return base
+        return row.int(0)
+    }
+
+    /// Checked, never expected to fail: the records went in with the counters after the one
+    /// the transaction read.
+    private static func check(counter: Int64, expected: Int64) throws {
+        guard counter == expected else {
+            throw StoreError(.database, detail: "zone counter at \(counter), expected \(expected): another writer moved it")
+        }
     }
 
     /// Indexes the references the server acts on (`DELETE_SELF`, `VALIDATE`) by target.
     /// `hadNone` skips removing the old ones of a record known not to have existed.
     private func replaceReferences(of sourceName: String, with references: [Reference], hadNone: Bool) async throws {
         if !hadNone {
-            try await connection.execute(
-                """
-                DELETE FROM record_references
-                WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND source_name = ?
-                """,
-                zoneBinds + [.text(sourceName)]
+            let delete = SQLStatement(
+                sql: """
+                    DELETE FROM record_references
+                    WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ? AND source_name = ?
+                    """,
+                binds: zoneBinds + [.text(sourceName)]
             )
+            try await connection.send(delete) { _ in }
         }
         for reference in references where reference.action != .none {
-            try await connection.execute(
-                """
-                INSERT INTO record_references (container, environment, owner, zone_name, target_name, source_name, action)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT (container, environment, owner, zone_name, target_name, source_name)
-                    DO UPDATE SET action = excluded.action
-                """,
-                zoneBinds + [.text(reference.recordName), .text(sourceName), .text(reference.action.rawValue)]
+            let insert = SQLStatement(
+                sql: """
+                    INSERT INTO record_references (container, environment, owner, zone_name, target_name, source_name, action)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (container, environment, owner, zone_name, target_name, source_name)
+                        DO UPDATE SET action = excluded.action
+                    """,
+                binds: zoneBinds + [.text(reference.recordName), .text(sourceName), .text(reference.action.rawValue)]
             )
+            try await connection.send(insert) { _ in }
         }
     }
 

@@ -40,6 +40,11 @@ final class ZoneCheckingConnection: SQLConnection {
         return try await base.query(sql, binds, reusingPlan: reusingPlan)
     }
 
+    func send(_ statement: SQLStatement, thenCheck check: @escaping @Sendable ([SQLRow]) throws -> Void) async throws {
+        _ = try await checkedZone()
+        try await base.send(statement, thenCheck: check)
+    }
+
     /// The zone, read now if no statement has read it yet.
     func checkedZone() async throws -> Zone {
         if let zone { return zone }

@@ -89,6 +89,8 @@ final class GroupCommitWriter: Sendable {
 
 extension SQLiteConnection: SavepointConnection {
     func openSavepoint() throws { try run("SAVEPOINT writer") }
+    /// Nothing to wait for: SQLite runs each statement as it is sent.
+    func awaitSentStatements() {}
     func keepSavepoint() throws { try run("RELEASE writer") }
     func rollBackToSavepoint() throws {
         // An error such as a full disk makes SQLite roll back the whole transaction, not just the
