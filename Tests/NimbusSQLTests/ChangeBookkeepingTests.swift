@@ -6,10 +6,11 @@
 
 import Foundation
 import NimbusModel
-import NimbusSQL
 import NimbusStore
 import NimbusTestSupport
 import Testing
+
+@testable import NimbusSQL
 
 @Suite("change bookkeeping in the SQL store")
 struct ChangeBookkeepingTests {
@@ -49,6 +50,25 @@ struct ChangeBookkeepingTests {
                 #expect(saved.map(\.recordChangeTag) == [String(last + 1, radix: 36), String(last + 2, radix: 36)])
                 last = zone.changeCounter
             }
+        }
+    }
+
+    @Test("a write that takes counters after one its zone is not at fails, and moves no counter")
+    func countersFromAnotherBase() async throws {
+        try await Self.withStore { store, _ in
+            let created = try await store.createZone(named: "Z", of: Self.tenant)
+            await #expect(throws: StoreError.self) {
+                try await store.write(zone: "Z", of: Self.tenant) { transaction in
+                    let sql = try #require(transaction as? SQLZoneTransaction)
+                    let zone = try await sql.zone()
+                    // The write must not go on from a counter the zone is not at (PostgreSQL sends
+                    // this statement unawaited: it must fail by itself).
+                    try await sql.takeCounters(1, after: zone.changeCounter + 5, alongside: [])
+                }
+            }
+            #expect(try await store.zone(named: "Z", of: Self.tenant)?.changeCounter == created.changeCounter)
+            _ = try await store.write(zone: "Z", of: Self.tenant) { try await $0.save([Self.record("after")]) }
+            #expect(try await store.zone(named: "Z", of: Self.tenant)?.changeCounter == created.changeCounter + 1)
         }
     }
 

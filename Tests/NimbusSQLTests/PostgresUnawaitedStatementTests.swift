@@ -17,8 +17,6 @@ import Testing
     .timeLimit(.minutes(1))
 )
 struct PostgresUnawaitedStatementTests {
-    struct Refused: Error {}
-
     @Test("statements sent unawaited run in the order sent, prepared or not: each sees the rows the ones before it wrote")
     func sentInOrder() async throws {
         try await withProbeTable { database in
@@ -26,14 +24,10 @@ struct PostgresUnawaitedStatementTests {
                 for index in 0..<50 {
                     // A prepared statement, then one sent unnamed (a list is never prepared),
                     // which must find the row the first wrote.
-                    try await connection.send(Self.insert("r\(index)")) { _ in }
-                    let mark = SQLStatement(
-                        sql: "UPDATE unawaited_probe SET seen = true WHERE name = ANY(?) RETURNING name",
-                        binds: [.textList(["r\(index)"])]
+                    try await connection.send(Self.insert("r\(index)"))
+                    try await connection.send(
+                        SQLStatement(sql: "UPDATE unawaited_probe SET seen = true WHERE name = ANY(?)", binds: [.textList(["r\(index)"])])
                     )
-                    try await connection.send(mark) { rows in
-                        guard rows.count == 1 else { throw Refused() }
-                    }
                 }
                 return try await connection.query("SELECT count(*) FROM unawaited_probe WHERE seen", []).first?.int(0)
             }
@@ -41,10 +35,20 @@ struct PostgresUnawaitedStatementTests {
         }
     }
 
-    @Test("a statement sent unawaited that fails, or whose rows fail their check, fails its write alone and writes nothing of it")
+    @Test("a statement sent unawaited that fails, refused or failing as it runs, fails its write alone, which writes nothing")
     func failuresStayWithTheirWrite() async throws {
         try await withProbeTable { database in
             try await database.write { try await $0.execute("INSERT INTO unawaited_probe (name) VALUES ('taken')") }
+            // A write alone is told its statement's own error, and commits nothing.
+            do {
+                try await database.write(serializing: "tenant-\(UUID().uuidString)") { connection in
+                    try await connection.send(Self.insert("alone"))
+                    try await connection.send(Self.insert("taken"))
+                }
+                Issue.record("a write whose statement was refused succeeded")
+            } catch let error as StoreError {
+                #expect(error.kind == .alreadyExists)
+            }
             let key = "tenant-\(UUID().uuidString)"
             let writers = 12
             // The first write holds its group open until every other has queued behind it, so
@@ -60,13 +64,13 @@ struct PostgresUnawaitedStatementTests {
                                         try await Task.sleep(for: .milliseconds(1))
                                     }
                                 }
-                                try await connection.send(Self.insert("w\(index)-a")) { _ in }
+                                try await connection.send(Self.insert("w\(index)-a"))
                                 // Write 4 repeats a name the table holds: the server refuses it.
-                                try await connection.send(Self.insert(index == 4 ? "taken" : "w\(index)-b")) { _ in }
-                                // Write 8's statement succeeds, but its rows fail the check.
-                                try await connection.send(Self.insert("w\(index)-c")) { rows in
-                                    if index == 8 || rows.count != 1 { throw Refused() }
-                                }
+                                try await connection.send(Self.insert(index == 4 ? "taken" : "w\(index)-b"))
+                                // Write 8's last statement fails as it runs (a cast of a bound value).
+                                let failing = "INSERT INTO unawaited_probe (name) VALUES (CAST(CAST(? AS BIGINT) AS TEXT))"
+                                let last = index == 8 ? failing : Self.insert("").sql
+                                try await connection.send(SQLStatement(sql: last, binds: [.text("w\(index)-c")]))
                             }
                             return (index, .success(()))
                         } catch {
@@ -78,7 +82,8 @@ struct PostgresUnawaitedStatementTests {
             }
             #expect(throws: StoreError.self) { try outcomes[4]?.get() }
             if case .failure(let error as StoreError)? = outcomes[4] { #expect(error.kind == .alreadyExists) }
-            #expect(throws: Refused.self) { try outcomes[8]?.get() }
+            #expect(throws: StoreError.self) { try outcomes[8]?.get() }
+            if case .failure(let error as StoreError)? = outcomes[8] { #expect(error.kind == .database) }
             for index in 0..<writers where index != 4 && index != 8 {
                 #expect(throws: Never.self, "write \(index)") { try outcomes[index]?.get() }
             }

@@ -18,14 +18,14 @@ package protocol SQLConnection {
     ///   shaped by a request (a record query), whose best plan depends on the values bound.
     func query(_ sql: String, _ binds: [SQLValue], reusingPlan: Bool) async throws -> [SQLRow]
 
-    /// Sends a statement whose rows the caller does not need before it goes on, and checks them
-    /// with `check` (which throws to fail the transaction) before the transaction commits.
+    /// Sends a statement whose answer the caller does not need to go on, in a write transaction.
     ///
     /// A driver whose every statement is a round trip (PostgreSQL) sends it and returns: the
-    /// statements sent after it still run after it, and the write waits once, before it
-    /// commits, rather than once per statement. Where it fails, the transaction fails with its
-    /// error. Others run it, and check it, before returning.
-    func send(_ statement: SQLStatement, thenCheck check: @escaping @Sendable (_ rows: [SQLRow]) throws -> Void) async throws
+    /// statements sent after it still run after it, and the transaction waits for it with its
+    /// `COMMIT`, rather than once per statement. Where it fails, the transaction fails with its
+    /// error and commits nothing. Others run it before returning. Nothing reads its rows, so a
+    /// statement whose outcome could be wrong must fail by itself (an error raised in SQL).
+    func send(_ statement: SQLStatement) async throws
 }
 
 extension SQLConnection {
@@ -34,9 +34,9 @@ extension SQLConnection {
         try await query(sql, binds)
     }
 
-    /// Runs the statement and checks its rows before returning.
-    package func send(_ statement: SQLStatement, thenCheck check: @escaping @Sendable (_ rows: [SQLRow]) throws -> Void) async throws {
-        try check(try await query(statement.sql, statement.binds))
+    /// Runs the statement before returning.
+    package func send(_ statement: SQLStatement) async throws {
+        _ = try await query(statement.sql, statement.binds)
     }
 
     /// Runs one statement, ignoring any rows.

@@ -13,7 +13,7 @@ protocol SavepointConnection {
     /// Opens a savepoint for the next write of the group.
     func openSavepoint() async throws
     /// Waits for the statements the write sent without waiting for their answers
-    /// (``SQLConnection/send(_:thenCheck:)``), and throws if one of them failed.
+    /// (``SQLConnection/send(_:)``), and throws if one of them failed.
     func awaitSentStatements() async throws
     /// Keeps what the write since the last ``openSavepoint()`` did.
     func keepSavepoint() async throws

@@ -242,14 +242,17 @@ package final class PostgreSQLDatabase: SQLDatabase {
         let begin = "BEGIN ISOLATION LEVEL READ COMMITTED"
         let lock = Self.advisoryLock("nimbus.write.\(lockScope)\(key)")
         do {
-            try await transaction(begin, lock: .fromFirstStatement(lock), writes: true) { connection in
-                do {
-                    for member in members { try await member.runAlone(on: connection) }
-                    // Which body sent a statement that failed unawaited is not known: with
-                    // savepoints, each waits for its own.
-                    try await connection.awaitSentStatements()
-                } catch {
-                    throw members.count == 1 || PostgresFailure(error).isConnectionFailure ? error : BodyFailure(error: error)
+            // Which body sent a statement that failed unawaited is not known: with savepoints,
+            // each waits for its own.
+            let sentStatementFailure: @Sendable (any Error) -> any Error = { members.count == 1 ? $0 : BodyFailure(error: $0) }
+            try await transaction(begin, lock: .fromFirstStatement(lock), writes: true, sentStatementFailure: sentStatementFailure) {
+                connection in
+                for member in members {
+                    do {
+                        try await member.runAlone(on: connection)
+                    } catch {
+                        throw members.count == 1 || PostgresFailure(error).isConnectionFailure ? error : BodyFailure(error: error)
+                    }
                 }
             }
             return .success(())
@@ -368,15 +371,16 @@ package final class PostgreSQLDatabase: SQLDatabase {
     ///
     /// With a `lock`, the connection holds that advisory lock as ``TransactionLock`` says.
     /// With `writes`, the body starts once `BEGIN` is answered, the statements it sent unawaited
-    /// (``PostgresSQLConnection/send(_:thenCheck:)``) are waited for before `COMMIT`, and a
-    /// COMMIT whose outcome is unknown (the server may have committed) is
-    /// `StoreError.outcomeUnknown`. Without, the body
+    /// (``PostgresSQLConnection/send(_:)``) are waited for with `COMMIT` (a failure among them is
+    /// passed through `sentStatementFailure`), and a COMMIT whose outcome is unknown (the server
+    /// may have committed) is `StoreError.outcomeUnknown`. Without, the body
     /// only reads: its first statement goes out behind `BEGIN` unawaited, and it has nothing to
     /// lose, so it fails as any database failure.
     private func transaction<Result: Sendable>(
         _ begin: String,
         lock: TransactionLock? = nil,
         writes: Bool = false,
+        sentStatementFailure: @escaping @Sendable (any Error) -> any Error = { $0 },
         _ body: @escaping @Sendable (PostgresSQLConnection) async throws -> Result
     ) async throws -> Result {
         let logger = logger
@@ -410,12 +414,12 @@ package final class PostgreSQLDatabase: SQLDatabase {
                     if writes { try await sql.wait(for: began) }
                     result = try await body(sql)
                     if !writes { try await sql.wait(for: began) }
-                    // The body's statements sent unawaited: none failed, or nothing commits.
-                    try await sql.awaitSentStatements()
                     do {
                         try await sql.commit()
                     } catch let error where writes && PostgresFailure(error).leavesCommitUnknown {
                         throw StoreError(.outcomeUnknown, detail: "COMMIT got no answer: \(error)")
+                    } catch let failure as SentStatementFailure {
+                        throw sentStatementFailure(failure.error)
                     }
                 } catch {
                     try? await sql.run("ROLLBACK")

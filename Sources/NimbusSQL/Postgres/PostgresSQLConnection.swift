@@ -48,37 +48,37 @@ struct PostgresSQLConnection: SQLConnection {
         }
     }
 
-    /// Sends `statement` and returns without its answer, in a write transaction that waits for
-    /// it, and runs `check` on its rows, before it commits (``awaitSentStatements()``); in any
-    /// other, runs it now.
-    func send(_ statement: SQLStatement, thenCheck check: @escaping @Sendable ([SQLRow]) throws -> Void) async throws {
+    /// Sends `statement` and returns without its answer, in a write transaction, which waits
+    /// for it with its `COMMIT` (``commit()``) or before a savepoint is kept
+    /// (``awaitSentStatements()``); in any other, runs it now.
+    func send(_ statement: SQLStatement) async throws {
         guard let unawaited else {
-            try check(try await query(statement.sql, statement.binds))
+            _ = try await query(statement.sql, statement.binds)
             return
         }
         if let failure = unawaited.failure { throw failure }
         guard !connection.isClosed else { throw PostgresConnectionLost(afterSending: false) }
         let sent = sending(statement.sql, statement.binds, reusingPlan: true)
         guard sent.prepares else {
-            unawaited.append(.init(answer: sent.answer, check: check))
+            unawaited.append(sent.answer)
             return
         }
         // postgres-nio holds a statement back until it is prepared, and a statement sent
         // meanwhile goes out first: this one is waited for, as the first run of each is.
         do {
-            try check(try await answered { sent.answer })
+            _ = try await answered { sent.answer }
         } catch {
             throw await cause(of: error)
         }
     }
 
-    /// Waits for the statements ``send(_:thenCheck:)`` sent unawaited, and checks their rows;
-    /// throws the first failure among them, or the one an earlier wait found.
+    /// Waits for the statements ``send(_:)`` sent unawaited; throws the first failure among
+    /// them, or the one an earlier wait found.
     func awaitSentStatements() async throws {
         guard let unawaited else { return }
-        for sent in unawaited.takeAll() {
+        for answer in unawaited.takeAll() {
             do {
-                try sent.check(try await answered { sent.answer })
+                _ = try await answered { answer }
             } catch {
                 unawaited.fail(error)
                 break
@@ -157,8 +157,24 @@ struct PostgresSQLConnection: SQLConnection {
     /// Commits the transaction, and fails if the server rolled it back instead: it answers
     /// `COMMIT` so, not with an error, when a statement of the transaction failed, and a caller
     /// may have caught that failure and carried on.
+    ///
+    /// `COMMIT` goes out at once, behind the statements ``send(_:)`` sent unawaited, and they
+    /// are waited for with it: one round trip for all. Should one of them have failed, the
+    /// server rolled back, and its failure is thrown as a ``SentStatementFailure``; should the
+    /// connection fail while they are waited for, that failure is thrown as it is: `COMMIT` was
+    /// sent, so the outcome is unknown.
     func commit() async throws {
-        let answer = try await execute(PostgresQuery(unsafeSQL: "COMMIT"))
+        if let failure = unawaited?.failure { throw SentStatementFailure(error: failure) }
+        guard !connection.isClosed else { throw PostgresConnectionLost(afterSending: false) }
+        let committing = send("COMMIT")
+        for answer in unawaited?.takeAll() ?? [] {
+            do {
+                _ = try await answered { answer }
+            } catch {
+                throw PostgresFailure(error).isConnectionFailure ? error : SentStatementFailure(error: error)
+            }
+        }
+        let answer = try await answered { committing.answer }
         guard answer.metadata.command == "COMMIT" else {
             let detail = "PostgreSQL rolled the transaction back at COMMIT (\(answer.metadata.command)): a statement in it had failed"
             throw StoreError(.database, detail: detail)

@@ -8,8 +8,7 @@ import NIOCore
 import Synchronization
 
 /// The statements a PostgreSQL write transaction sent without waiting for their answers
-/// (``PostgresSQLConnection/send(_:thenCheck:)``), which it waits for and checks before it
-/// commits.
+/// (``PostgresSQLConnection/send(_:)``), which it waits for with its `COMMIT`.
 ///
 /// A connection answers its statements in the order they were sent, and the server runs them in
 /// that order: a statement sent after one of these sees what it wrote. One that fails aborts the
@@ -17,31 +16,25 @@ import Synchronization
 /// So the first failure is kept: whoever waits next, and the commit, are told the cause rather
 /// than its echo, even when a caller caught the echo and carried on.
 final class UnawaitedStatements: Sendable {
-    /// One statement sent, and what its rows must satisfy.
-    struct Sent: Sendable {
-        let answer: EventLoopFuture<[SQLRow]>
-        let check: @Sendable ([SQLRow]) throws -> Void
-    }
-
     private struct State {
-        var sent: [Sent] = []
+        var sent: [EventLoopFuture<[SQLRow]>] = []
         var failure: (any Error)?
     }
 
     private let state = Mutex(State())
 
-    /// Whether a statement waits to be checked, or one failed.
+    /// Whether no statement waits for its answer, and none failed.
     var isSettled: Bool { state.withLock { $0.sent.isEmpty && $0.failure == nil } }
 
     /// The first failure of a statement sent this way, once it is known.
     var failure: (any Error)? { state.withLock { $0.failure } }
 
-    func append(_ sent: Sent) {
-        state.withLock { $0.sent.append(sent) }
+    func append(_ answer: EventLoopFuture<[SQLRow]>) {
+        state.withLock { $0.sent.append(answer) }
     }
 
-    /// The statements not yet waited for, in the order they were sent; forgets them.
-    func takeAll() -> [Sent] {
+    /// The answers not yet waited for, in the order their statements were sent; forgets them.
+    func takeAll() -> [EventLoopFuture<[SQLRow]>] {
         state.withLock { state in
             defer { state.sent = [] }
             return state.sent
@@ -59,4 +52,10 @@ final class UnawaitedStatements: Sendable {
             if state.failure == nil { state.failure = error }
         }
     }
+}
+
+/// A statement sent unawaited failed, found as the transaction committed: the server answered
+/// its `COMMIT` with a rollback.
+struct SentStatementFailure: Error {
+    var error: any Error
 }

@@ -188,7 +188,7 @@ final class SQLZoneTransaction: ZoneTransaction {
         // the write transaction every writer waits for.
         // Under the zone's lock nothing else moves its counter: the values to take are known
         // before they are taken, so the first INSERT can take them in the same statement, and
-        // the writer need not wait for its answer to go on (``takeCounters(_:after:alongside:)``).
+        // the writer need not wait for its answer (``takeCounters(_:after:alongside:)``).
         let base: Int64
         if let through = spentCounters?.through { base = through } else { base = try await connection.checkedZone().changeCounter }
         var saved = records
@@ -213,7 +213,7 @@ final class SQLZoneTransaction: ZoneTransaction {
                 try await takeCounters(records.count, after: base, alongside: [insert] + (event.map { [$0] } ?? []))
                 if event != nil { recordedChange = true }
             } else {
-                try await connection.send(insert) { _ in }
+                try await connection.send(insert)
             }
         }
         try await reportExitsFromTombstones(replacedBy: saved)
@@ -436,21 +436,28 @@ final class SQLZoneTransaction: ZoneTransaction {
 
     /// Takes the `count` counter values after `base`, which the transaction read under the
     /// zone's lock, as ``allocateCounters(_:alongside:)`` does; on PostgreSQL without waiting
-    /// for the answer (``SQLConnection/send(_:thenCheck:)``), which is checked before commit.
+    /// for the answer (``SQLConnection/send(_:)``): the statement fails by itself, and writes
+    /// nothing, should the counter not be where `base` says.
     func takeCounters(_ count: Int, after base: Int64, alongside others: [SQLStatement]) async throws {
         let through = base + Int64(count)
-        guard let statement = countersStatement(count, alongside: others) else {
+        guard let statement = countersStatement(count, alongside: others, expecting: through) else {
             let allocated = try await allocateCounters(count, alongside: others)
-            try Self.check(counter: allocated + Int64(count), expected: through)
+            // Checked, never expected to fail: the records went in with the counters after `base`.
+            guard allocated == base else {
+                throw StoreError(.database, detail: "zone counter at \(allocated), expected \(base): another writer moved it")
+            }
             return
         }
-        try await connection.send(statement) { rows in try Self.check(counter: try Self.counterTaken(rows), expected: through) }
+        try await connection.send(statement)
         movedInDatabaseFeed = true
         spentCounters = (spentCounters?.from ?? base, through)
     }
 
-    /// The counters' statement as one data-modifying `WITH`, where the dialect has them.
-    private func countersStatement(_ count: Int, alongside others: [SQLStatement]) -> SQLStatement? {
+    /// The counters' statement as one data-modifying `WITH`, where the dialect has them. With
+    /// `expecting`, the counter the zone must reach, the statement fails (and so writes nothing)
+    /// should the zone reach another or be gone: PostgreSQL raises the error of a failed cast
+    /// rather than return rows nobody reads.
+    private func countersStatement(_ count: Int, alongside others: [SQLStatement], expecting through: Int64? = nil) -> SQLStatement? {
         guard dialect.hasDataModifyingCTEs else { return nil }
         var steps = ""
         var binds: [SQLValue] = []
@@ -467,7 +474,15 @@ final class SQLZoneTransaction: ZoneTransaction {
             steps += ",\nalongside\(index) AS (\n\(other.sql))"
             binds += other.binds
         }
-        return SQLStatement(sql: "WITH \(steps)\nSELECT change_counter FROM counters", binds: binds)
+        guard let through else { return SQLStatement(sql: "WITH \(steps)\nSELECT change_counter FROM counters", binds: binds) }
+        return SQLStatement(
+            sql: """
+                WITH \(steps)
+                SELECT CAST(CASE WHEN counters.change_counter = ? THEN '0' ELSE 'zone counter moved, or zone gone' END AS BIGINT)
+                FROM (SELECT 1) AS one LEFT JOIN counters ON true
+                """,
+            binds: binds + [.integer(through)]
+        )
     }
 
     /// Moves the zone's counter on (binds: the count, the `position` expression's if it takes
@@ -487,14 +502,6 @@ final class SQLZoneTransaction: ZoneTransaction {
         return row.int(0)
     }
 
-    /// Checked, never expected to fail: the records went in with the counters after the one
-    /// the transaction read.
-    private static func check(counter: Int64, expected: Int64) throws {
-        guard counter == expected else {
-            throw StoreError(.database, detail: "zone counter at \(counter), expected \(expected): another writer moved it")
-        }
-    }
-
     /// Indexes the references the server acts on (`DELETE_SELF`, `VALIDATE`) by target.
     /// `hadNone` skips removing the old ones of a record known not to have existed.
     private func replaceReferences(of sourceName: String, with references: [Reference], hadNone: Bool) async throws {
@@ -506,7 +513,7 @@ final class SQLZoneTransaction: ZoneTransaction {
                     """,
                 binds: zoneBinds + [.text(sourceName)]
             )
-            try await connection.send(delete) { _ in }
+            try await connection.send(delete)
         }
         for reference in references where reference.action != .none {
             let insert = SQLStatement(
@@ -518,7 +525,7 @@ final class SQLZoneTransaction: ZoneTransaction {
                     """,
                 binds: zoneBinds + [.text(reference.recordName), .text(sourceName), .text(reference.action.rawValue)]
             )
-            try await connection.send(insert) { _ in }
+            try await connection.send(insert)
         }
     }
 

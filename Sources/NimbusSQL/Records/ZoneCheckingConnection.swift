@@ -40,9 +40,9 @@ final class ZoneCheckingConnection: SQLConnection {
         return try await base.query(sql, binds, reusingPlan: reusingPlan)
     }
 
-    func send(_ statement: SQLStatement, thenCheck check: @escaping @Sendable ([SQLRow]) throws -> Void) async throws {
+    func send(_ statement: SQLStatement) async throws {
         _ = try await checkedZone()
-        try await base.send(statement, thenCheck: check)
+        try await base.send(statement)
     }
 
     /// The zone, read now if no statement has read it yet.
