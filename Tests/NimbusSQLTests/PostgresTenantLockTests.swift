@@ -102,27 +102,40 @@ struct PostgresTenantLockTests {
     }
 
     @Test(
-        "a keyed write whose wait for its key's lock outlasts the statement timeout fails with the lock's own error, and the key serves writes after"
+        "keyed writes whose wait for their key's lock outlasts the statement timeout fail with the lock's own error and write nothing; the key serves writes after"
     )
     func lockWaitTimesOut() async throws {
-        // `BEGIN` and the lock go out together: the failure reported must be the lock's, not
-        // that of a statement after it in the aborted transaction.
+        // `BEGIN` and the lock go out together, and a write's statements behind them: the
+        // failure reported must be the lock's, not that of a statement after it in the aborted
+        // transaction, and none of the writes' statements may run without the lock.
         let server = try #require(TestDatabase.postgresServer) + "&statement_timeout=300"
         try await withTestStore(server: server) { store in
             let database = try #require(store.database as? PostgreSQLDatabase)
+            try await database.write { try await $0.execute("CREATE TABLE unlocked_probe (writer INTEGER NOT NULL)") }
             let key = "lock-\(UUID().uuidString)"
             let holder = await holdLock(of: key, in: database) { "SELECT \($0)" }
-            let bodies = Mutex(0)
-            do {
-                try await database.write(serializing: key) { connection in
-                    bodies.withLock { $0 += 1 }
-                    try await connection.execute("SELECT 1")
+            // Several, so that some of them wait as one group.
+            let outcomes = await withTaskGroup(of: (any Error)?.self) { group in
+                for writer in 0..<3 {
+                    group.addTask {
+                        do {
+                            try await database.write(serializing: key) { connection in
+                                try await connection.execute("INSERT INTO unlocked_probe VALUES (?)", [.integer(Int64(writer))])
+                            }
+                            return nil
+                        } catch {
+                            return error
+                        }
+                    }
                 }
-                Issue.record("the write ran while another held its key's lock")
-            } catch let error as StoreError {
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+            for outcome in outcomes {
+                let error = try #require(outcome as? StoreError, "a write ran while another held its key's lock: \(String(describing: outcome))")
                 #expect(error.driverCode == .postgres("57014"), "\(error)")
             }
-            #expect(bodies.withLock { $0 } == 0, "the body ran without its key's lock")
+            let written = try await database.readStatement("SELECT count(*) FROM unlocked_probe", [])
+            #expect(written.first?.int(0) == 0, "a write's statement ran without its key's lock")
             holder.release()
             try await holder.finished.value
             let answer = try await database.write(serializing: key) { connection in

@@ -245,12 +245,19 @@ package final class PostgreSQLDatabase: SQLDatabase {
             // Which body sent a statement that failed unawaited is not known: with savepoints,
             // each waits for its own.
             let sentStatementFailure: @Sendable (any Error) -> any Error = { members.count == 1 ? $0 : BodyFailure(error: $0) }
-            try await transaction(begin, lock: .fromFirstStatement(lock), writes: true, sentStatementFailure: sentStatementFailure) {
-                connection in
+            try await transaction(
+                begin,
+                lock: .fromFirstStatement(lock),
+                writes: true,
+                startingUnawaited: true,
+                sentStatementFailure: sentStatementFailure
+            ) { connection in
                 for member in members {
                     do {
                         try await member.runAlone(on: connection)
                     } catch {
+                        // A lock that failed fails the group: running it again would wait again.
+                        if let startFailure = connection.startFailure { throw startFailure }
                         throw members.count == 1 || PostgresFailure(error).isConnectionFailure ? error : BodyFailure(error: error)
                     }
                 }
@@ -373,13 +380,17 @@ package final class PostgreSQLDatabase: SQLDatabase {
     /// With `writes`, the body starts once `BEGIN` is answered, the statements it sent unawaited
     /// (``PostgresSQLConnection/send(_:)``) are waited for with `COMMIT` (a failure among them is
     /// passed through `sentStatementFailure`), and a COMMIT whose outcome is unknown (the server
-    /// may have committed) is `StoreError.outcomeUnknown`. Without, the body
+    /// may have committed) is `StoreError.outcomeUnknown`. A write with a lock and
+    /// `startingUnawaited` does not wait for `BEGIN` and its lock before its body: the body's
+    /// statements go out behind them, so the first runs once the lock is held, and the start is
+    /// waited for with the body's first wait (``PostgresSQLConnection/startUnawaited(_:_:)``). Without, the body
     /// only reads: its first statement goes out behind `BEGIN` unawaited, and it has nothing to
     /// lose, so it fails as any database failure.
     private func transaction<Result: Sendable>(
         _ begin: String,
         lock: TransactionLock? = nil,
         writes: Bool = false,
+        startingUnawaited: Bool = false,
         sentStatementFailure: @escaping @Sendable (any Error) -> any Error = { $0 },
         _ body: @escaping @Sendable (PostgresSQLConnection) async throws -> Result
     ) async throws -> Result {
@@ -406,12 +417,18 @@ package final class PostgreSQLDatabase: SQLDatabase {
             do {
                 let began = sql.send(begin)
                 do {
-                    // The lock goes out behind `BEGIN`, unawaited: one wait for both.
-                    if let lock = transactionLock { try await sql.wait(for: sql.send("SELECT pg_advisory_xact_lock(?)", [.integer(lock)])) }
-                    // A write's body runs only inside the transaction. A read's first statement
-                    // goes out behind `BEGIN` too: should `BEGIN` have failed, the read fails
-                    // after its body, which only read.
-                    if writes { try await sql.wait(for: began) }
+                    // The lock goes out behind `BEGIN`, unawaited: one wait for both, or, when
+                    // the body may start before it, none of its own.
+                    let locked = transactionLock.map { sql.send("SELECT pg_advisory_xact_lock(?)", [.integer($0)]) }
+                    if let locked, startingUnawaited, writes {
+                        sql.startUnawaited(began, locked)
+                    } else {
+                        if let locked { try await sql.wait(for: locked) }
+                        // A write's body runs only inside the transaction. A read's first
+                        // statement goes out behind `BEGIN` too: should `BEGIN` have failed, the
+                        // read fails after its body, which only read.
+                        if writes { try await sql.wait(for: began) }
+                    }
                     result = try await body(sql)
                     if !writes { try await sql.wait(for: began) }
                     do {

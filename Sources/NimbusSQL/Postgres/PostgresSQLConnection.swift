@@ -60,7 +60,7 @@ struct PostgresSQLConnection: SQLConnection {
         guard !connection.isClosed else { throw PostgresConnectionLost(afterSending: false) }
         let sent = sending(statement.sql, statement.binds, reusingPlan: true)
         guard sent.prepares else {
-            unawaited.append(sent.answer)
+            unawaited.append(.init(answer: sent.answer, startsTransaction: false))
             return
         }
         // postgres-nio holds a statement back until it is prepared, and a statement sent
@@ -76,16 +76,30 @@ struct PostgresSQLConnection: SQLConnection {
     /// them, or the one an earlier wait found.
     func awaitSentStatements() async throws {
         guard let unawaited else { return }
-        for answer in unawaited.takeAll() {
+        for sent in unawaited.takeAll() {
             do {
-                _ = try await answered { answer }
+                _ = try await answered { sent.answer }
             } catch {
-                unawaited.fail(error)
+                unawaited.fail(error, of: sent)
                 break
             }
         }
         if let failure = unawaited.failure { throw failure }
     }
+
+    /// Starts the transaction without waiting: `BEGIN` and the statement after it, its lock,
+    /// already sent, are waited for with the transaction's next wait. A statement sent after
+    /// them runs once the lock is held; should either fail, the transaction fails with that
+    /// failure (``startFailure``) rather than a writer's.
+    func startUnawaited(_ begin: SentStatement, _ lock: SentStatement) {
+        for start in [begin, lock] {
+            unawaited?.append(.init(answer: start.answer.map { _ in [] }, startsTransaction: true))
+        }
+    }
+
+    /// Why the transaction's start failed, if it was not waited for (``startUnawaited(_:_:)``)
+    /// and a wait since found it failed.
+    var startFailure: (any Error)? { unawaited?.startFailure }
 
     /// The error to report for a statement that failed: the failure of a statement sent earlier
     /// unawaited, if one failed, since this one then failed only because that one had aborted
@@ -160,18 +174,20 @@ struct PostgresSQLConnection: SQLConnection {
     ///
     /// `COMMIT` goes out at once, behind the statements ``send(_:)`` sent unawaited, and they
     /// are waited for with it: one round trip for all. Should one of them have failed, the
-    /// server rolled back, and its failure is thrown as a ``SentStatementFailure``; should the
+    /// server rolled back, and its failure is thrown as a ``SentStatementFailure`` (that of the
+    /// transaction's unawaited start, ``startUnawaited(_:_:)``, as it is); should the
     /// connection fail while they are waited for, that failure is thrown as it is: `COMMIT` was
     /// sent, so the outcome is unknown.
     func commit() async throws {
-        if let failure = unawaited?.failure { throw SentStatementFailure(error: failure) }
+        if let failure = unawaited?.failure { throw startFailure ?? SentStatementFailure(error: failure) }
         guard !connection.isClosed else { throw PostgresConnectionLost(afterSending: false) }
         let committing = send("COMMIT")
-        for answer in unawaited?.takeAll() ?? [] {
+        for sent in unawaited?.takeAll() ?? [] {
             do {
-                _ = try await answered { answer }
+                _ = try await answered { sent.answer }
             } catch {
-                throw PostgresFailure(error).isConnectionFailure ? error : SentStatementFailure(error: error)
+                // The start's failure is the transaction's own, as when it is waited for.
+                throw PostgresFailure(error).isConnectionFailure || sent.startsTransaction ? error : SentStatementFailure(error: error)
             }
         }
         let answer = try await answered { committing.answer }

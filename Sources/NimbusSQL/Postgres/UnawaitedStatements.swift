@@ -8,7 +8,8 @@ import NIOCore
 import Synchronization
 
 /// The statements a PostgreSQL write transaction sent without waiting for their answers
-/// (``PostgresSQLConnection/send(_:)``), which it waits for with its `COMMIT`.
+/// (``PostgresSQLConnection/send(_:)``), which it waits for with its `COMMIT`; and, for a
+/// transaction that does not wait for its start, `BEGIN` and its lock.
 ///
 /// A connection answers its statements in the order they were sent, and the server runs them in
 /// that order: a statement sent after one of these sees what it wrote. One that fails aborts the
@@ -16,9 +17,16 @@ import Synchronization
 /// So the first failure is kept: whoever waits next, and the commit, are told the cause rather
 /// than its echo, even when a caller caught the echo and carried on.
 final class UnawaitedStatements: Sendable {
+    /// One statement's answer, and whether the statement starts the transaction.
+    struct Sent: Sendable {
+        let answer: EventLoopFuture<[SQLRow]>
+        let startsTransaction: Bool
+    }
+
     private struct State {
-        var sent: [EventLoopFuture<[SQLRow]>] = []
+        var sent: [Sent] = []
         var failure: (any Error)?
+        var startFailed = false
     }
 
     private let state = Mutex(State())
@@ -29,12 +37,15 @@ final class UnawaitedStatements: Sendable {
     /// The first failure of a statement sent this way, once it is known.
     var failure: (any Error)? { state.withLock { $0.failure } }
 
-    func append(_ answer: EventLoopFuture<[SQLRow]>) {
-        state.withLock { $0.sent.append(answer) }
+    /// The failure of `BEGIN` or the lock, once known: the transaction's own, not a writer's.
+    var startFailure: (any Error)? { state.withLock { $0.startFailed ? $0.failure : nil } }
+
+    func append(_ sent: Sent) {
+        state.withLock { $0.sent.append(sent) }
     }
 
     /// The answers not yet waited for, in the order their statements were sent; forgets them.
-    func takeAll() -> [EventLoopFuture<[SQLRow]>] {
+    func takeAll() -> [Sent] {
         state.withLock { state in
             defer { state.sent = [] }
             return state.sent
@@ -46,10 +57,13 @@ final class UnawaitedStatements: Sendable {
         state.withLock { $0 = State() }
     }
 
-    /// Keeps `error` as the transaction's cause of failure, unless an earlier one is kept.
-    func fail(_ error: any Error) {
+    /// Keeps `error`, the failure of `sent`, as the transaction's cause of failure, unless an
+    /// earlier one is kept.
+    func fail(_ error: any Error, of sent: Sent) {
         state.withLock { state in
-            if state.failure == nil { state.failure = error }
+            guard state.failure == nil else { return }
+            state.failure = error
+            state.startFailed = sent.startsTransaction
         }
     }
 }
