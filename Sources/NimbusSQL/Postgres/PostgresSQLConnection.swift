@@ -41,8 +41,14 @@ struct PostgresSQLConnection: SQLConnection {
     }
 
     func query(_ sql: String, _ binds: [SQLValue], reusingPlan: Bool) async throws -> [SQLRow] {
+        try await rows { sending(sql, binds, reusingPlan: reusingPlan).answer }
+    }
+
+    /// Sends a statement (`send`) and waits for its rows; should it fail, throws its cause
+    /// (``cause(of:)``).
+    private func rows(_ send: @Sendable () -> EventLoopFuture<[SQLRow]>) async throws -> [SQLRow] {
         do {
-            return try await answered { sending(sql, binds, reusingPlan: reusingPlan).answer }
+            return try await answered(send)
         } catch {
             throw await cause(of: error)
         }
@@ -65,11 +71,7 @@ struct PostgresSQLConnection: SQLConnection {
         }
         // postgres-nio holds a statement back until it is prepared, and a statement sent
         // meanwhile goes out first: this one is waited for, as the first run of each is.
-        do {
-            _ = try await answered { sent.answer }
-        } catch {
-            throw await cause(of: error)
-        }
+        _ = try await rows { sent.answer }
     }
 
     /// Waits for the statements ``send(_:)`` sent unawaited; throws the first failure among
@@ -182,13 +184,11 @@ struct PostgresSQLConnection: SQLConnection {
         if let failure = unawaited?.failure { throw startFailure ?? SentStatementFailure(error: failure) }
         guard !connection.isClosed else { throw PostgresConnectionLost(afterSending: false) }
         let committing = send("COMMIT")
-        for sent in unawaited?.takeAll() ?? [] {
-            do {
-                _ = try await answered { sent.answer }
-            } catch {
-                // The start's failure is the transaction's own, as when it is waited for.
-                throw PostgresFailure(error).isConnectionFailure || sent.startsTransaction ? error : SentStatementFailure(error: error)
-            }
+        do {
+            try await awaitSentStatements()
+        } catch {
+            // The start's failure is the transaction's own, as when it is waited for.
+            throw PostgresFailure(error).isConnectionFailure || startFailure != nil ? error : SentStatementFailure(error: error)
         }
         let answer = try await answered { committing.answer }
         guard answer.metadata.command == "COMMIT" else {

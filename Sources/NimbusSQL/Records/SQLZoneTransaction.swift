@@ -429,9 +429,14 @@ final class SQLZoneTransaction: ZoneTransaction {
         }
         let through = try Self.counterTaken(rows)
         let base = through - Int64(count)
+        spent(after: base, through: through)
+        return base
+    }
+
+    /// Notes counters `base + 1 … through` as taken, the zone moved in the database feed.
+    private func spent(after base: Int64, through: Int64) {
         movedInDatabaseFeed = true
         spentCounters = (spentCounters?.from ?? base, through)
-        return base
     }
 
     /// Takes the `count` counter values after `base`, which the transaction read under the
@@ -449,8 +454,7 @@ final class SQLZoneTransaction: ZoneTransaction {
             return
         }
         try await connection.send(statement)
-        movedInDatabaseFeed = true
-        spentCounters = (spentCounters?.from ?? base, through)
+        spent(after: base, through: through)
     }
 
     /// The counters' statement as one data-modifying `WITH`, where the dialect has them. With
