@@ -69,13 +69,15 @@ extension String {
     /// Whether two names are the same name: the same UTF-8 bytes, as the stores compare them
     /// (`==` on `String` would also equate canonically equivalent spellings).
     public func isSameName(as other: String) -> Bool {
-        // String's equality first: it answers most comparisons (different names) at once from
-        // the bytes, and names that are not canonically equivalent never have the same bytes.
-        guard self == other else { return false }
-        guard utf8.count == other.utf8.count else { return false }
+        // The bytes themselves, not String's equality first: that one compares canonical forms,
+        // which for text not known to be in NFC means normalizing both sides, and when it
+        // finds two names equal the bytes must be compared anyway. A native string's UTF-8
+        // count is stored, and its bytes are contiguous.
+        let count = utf8.count
+        guard count == other.utf8.count else { return false }
         let compared = utf8.withContiguousStorageIfAvailable { mine in
             other.utf8.withContiguousStorageIfAvailable { theirs in
-                mine.count == 0 || memcmp(mine.baseAddress!, theirs.baseAddress!, mine.count) == 0
+                count == 0 || memcmp(mine.baseAddress!, theirs.baseAddress!, count) == 0
             }
         }
         return (compared ?? nil) ?? utf8.elementsEqual(other.utf8)

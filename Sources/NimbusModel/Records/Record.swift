@@ -10,55 +10,127 @@
 /// encrypted at rest and never usable in a query filter or sort. A name is in at most one of
 /// the two.
 public struct Record: Sendable, Hashable {
+    /// The record's values, kept out of line and shared between copies until one of them
+    /// changes: a record is passed and copied many times on its way through a save, and a copy
+    /// of the values themselves costs a retain and a release for each of their fifteen counted
+    /// references, where a copy of the box costs one.
+    @usableFromInline var box: RecordBox
+
     /// The record's identity.
-    public var recordID: RecordID
+    @inlinable
+    public var recordID: RecordID {
+        get { box.values.recordID }
+        _modify {
+            makeUnique()
+            yield &box.values.recordID
+        }
+    }
     /// The record's type, such as `Note`.
-    public var recordType: String
+    @inlinable
+    public var recordType: String {
+        get { box.values.recordType }
+        _modify {
+            makeUnique()
+            yield &box.values.recordType
+        }
+    }
     /// The server's version tag; it changes on every save.
-    public var recordChangeTag: String
+    @inlinable
+    public var recordChangeTag: String {
+        get { box.values.recordChangeTag }
+        _modify {
+            makeUnique()
+            yield &box.values.recordChangeTag
+        }
+    }
     /// Plain field values by name.
-    public var fields: [NameKey: FieldValue]
+    @inlinable
+    public var fields: [NameKey: FieldValue] {
+        get { box.values.fields }
+        _modify {
+            makeUnique()
+            yield &box.values.fields
+        }
+    }
     /// Encrypted field values by name (in clear text in memory only).
-    public var encryptedFields: [NameKey: FieldValue]
+    @inlinable
+    public var encryptedFields: [NameKey: FieldValue] {
+        get { box.values.encryptedFields }
+        _modify {
+            makeUnique()
+            yield &box.values.encryptedFields
+        }
+    }
     /// The parent record's name, for hierarchical sharing; always in the same zone. No record
     /// may have an empty name: setting one is the same as setting `nil`.
+    @inlinable
     public var parentRecordName: String? {
-        get { parentName.isEmpty ? nil : parentName }
-        set { parentName = newValue ?? "" }
+        get { box.values.parentName.isEmpty ? nil : box.values.parentName }
+        set {
+            makeUnique()
+            box.values.parentName = newValue ?? ""
+        }
     }
     /// On the root of a record share: the share record's name (CloudKit's `share` reference).
     /// An empty name is the same as `nil`.
+    @inlinable
     public var shareRecordName: String? {
-        get { shareName.isEmpty ? nil : shareName }
-        set { shareName = newValue ?? "" }
+        get { box.values.shareName.isEmpty ? nil : box.values.shareName }
+        set {
+            makeUnique()
+            box.values.shareName = newValue ?? ""
+        }
     }
     /// The share whose hierarchy holds the record: the share of the nearest record, itself
     /// included, on its `parent` chain that is a share's root. The server maintains it.
+    @inlinable
     public var containingShare: String? {
-        get { containingShareName.isEmpty ? nil : containingShareName }
-        set { containingShareName = newValue ?? "" }
+        get { box.values.containingShareName.isEmpty ? nil : box.values.containingShareName }
+        set {
+            makeUnique()
+            box.values.containingShareName = newValue ?? ""
+        }
     }
     /// On a share record: the share as the reader may see it.
+    @inlinable
     public var shareDetails: ShareDetails? {
-        get { sharedDetailsStorage.first }
-        set { sharedDetailsStorage = newValue.map { [$0] } ?? [] }
+        get { box.values.sharedDetailsStorage.first }
+        set {
+            makeUnique()
+            box.values.sharedDetailsStorage = newValue.map { [$0] } ?? []
+        }
+    }
+    /// When and by whom the record was created.
+    @inlinable
+    public var created: ChangeStamp {
+        get { box.values.created }
+        _modify {
+            makeUnique()
+            yield &box.values.created
+        }
+    }
+    /// When and by whom the record was last changed.
+    @inlinable
+    public var modified: ChangeStamp {
+        get { box.values.modified }
+        _modify {
+            makeUnique()
+            yield &box.values.modified
+        }
     }
 
-    // The optional members above are kept without optionals: an empty name (which no record
-    // may have) for none, and an empty array for no share details. An optional of a counted
-    // reference in a value this large makes the optimizer copy the whole record, then destroy
-    // the original, where it could move it: fifteen retains and as many releases, at every
-    // initializer and return of a record.
-    private var parentName: String
-    private var shareName: String
-    private var containingShareName: String
-    /// Where ``shareDetails`` is kept: out of line, since few records are shares and a record
-    /// is copied often (it halves the record's inline size). An empty array costs nothing.
-    private var sharedDetailsStorage: [ShareDetails]
-    /// When and by whom the record was created.
-    public var created: ChangeStamp
-    /// When and by whom the record was last changed.
-    public var modified: ChangeStamp
+    /// Gives this record a box of its own before it changes, if another copy shares it.
+    @inlinable mutating func makeUnique() {
+        if !isKnownUniquelyReferenced(&box) { box = RecordBox(box.values) }
+    }
+
+    @inlinable public static func == (lhs: Record, rhs: Record) -> Bool {
+        lhs.box === rhs.box || lhs.box.values == rhs.box.values
+    }
+
+    @inlinable public func hash(into hasher: inout Hasher) {
+        hasher.combine(box.values)
+    }
 
     /// Creates a record.
     public init(
@@ -72,17 +144,21 @@ public struct Record: Sendable, Hashable {
         created: ChangeStamp,
         modified: ChangeStamp
     ) {
-        self.recordID = recordID
-        self.recordType = recordType
-        self.recordChangeTag = recordChangeTag
-        self.fields = fields
-        self.encryptedFields = encryptedFields
-        self.parentName = parentRecordName ?? ""
-        self.shareName = shareRecordName ?? ""
-        self.containingShareName = ""
-        self.sharedDetailsStorage = []
-        self.created = created
-        self.modified = modified
+        self.box = RecordBox(
+            RecordValues(
+                recordID: recordID,
+                recordType: recordType,
+                recordChangeTag: recordChangeTag,
+                fields: fields,
+                encryptedFields: encryptedFields,
+                parentName: parentRecordName ?? "",
+                shareName: shareRecordName ?? "",
+                containingShareName: "",
+                sharedDetailsStorage: [],
+                created: created,
+                modified: modified
+            )
+        )
     }
 
     /// Creates a record to save: no change tag yet (so it must not exist on the server), and
