@@ -119,11 +119,72 @@ struct SearchIndexStorageTests {
             #expect(try await Self.search(store, "title", "delta").isEmpty, "a deleted record left the index")
             #expect(try await Self.search(store, "title", "beta").isEmpty, "a failed writer's record never reached the index")
             await store.close()
-            #expect(try Self.checkIndex(at: path) == 0, "every commit replays the whole queue")
+            #expect(try Self.checkIndex(at: path) == 0, "closing the store replays the whole queue")
             #expect(try Self.indexed("gamma", at: path) == 10)
             for word in ["alpha", "delta", "beta"] {
                 #expect(try Self.indexed(word, at: path) == 0, "\(word) left the index itself")
             }
+        }
+    }
+
+    /// The changes waiting in the index's queue, read beside a running store.
+    private static func queued(at path: String) throws -> Int64 {
+        let connection = try SQLiteConnection(path: path, readOnly: true)
+        defer { connection.close() }
+        return try connection.query("SELECT count(*) FROM search_index_queue", []).first?.int(0) ?? -1
+    }
+
+    private static func searchAny(_ store: SQLStore, _ text: String) async throws -> [String] {
+        let query = Query(recordType: "Note", filters: [Filter(Filter.allTokensField, .containsAnyTokens, .string(text))])
+        return try await store.query(RecordQuery(tenant: tenant, zoneName: "Z", query: query, limit: 100)).map(\.recordID.recordName).sorted()
+    }
+
+    @Test("a token search finds what waits in the index's queue, and the queue is replayed many changes at a time")
+    func searchReadsTheQueue() async throws {
+        try await Self.withDirectory { path in
+            let store = try await Self.openStore(at: path)
+            _ = try await store.createZone(named: "Z", of: Self.tenant)
+            _ = try await store.write(zone: "Z", of: Self.tenant) { transaction in
+                _ = try await transaction.save([Self.note("kept", title: "older words")])
+            }
+            try await store.write(zone: "Z", of: Self.tenant) { transaction in
+                try await SearchIndexQueue.apply(on: try #require(transaction as? SQLZoneTransaction).connection)
+            }
+            // One save per commit: each stays queued, and searches still find it.
+            for (name, title) in [("a", "first words"), ("b", "second words"), ("c", "third thing")] {
+                _ = try await store.write(zone: "Z", of: Self.tenant) { transaction in
+                    _ = try await transaction.save([Self.note(name, title: title)])
+                }
+            }
+            #expect(try Self.queued(at: path) == 3, "a commit with few changes leaves them queued")
+            #expect(try Self.indexed("words", at: path) == 1, "the index itself holds only the replayed record")
+            #expect(try await Self.search(store, "title", "words") == ["a", "b", "kept"])
+            #expect(try await Self.search(store, "title", "second words") == ["b"])
+            #expect(try await Self.searchAny(store, "third older") == ["c", "kept"])
+            // A replayed record changed and a queued one deleted: the index still holds the
+            // first's old words and the second's, and neither may be found by them.
+            _ = try await store.write(zone: "Z", of: Self.tenant) { transaction in
+                _ = try await transaction.save([Self.note("kept", title: "newer thing")])
+                try await transaction.delete([Tombstone(recordName: "a", recordType: "Note")])
+            }
+            #expect(try await Self.search(store, "title", "words") == ["b"])
+            #expect(try await Self.search(store, "title", "older").isEmpty)
+            #expect(try await Self.searchAny(store, "thing") == ["c", "kept"])
+            #expect(try await Self.search(store, "title", "newer") == ["kept"])
+            // Enough changes make the next commit replay them all.
+            for index in 0..<SearchIndexQueue.replayThreshold {
+                _ = try await store.write(zone: "Z", of: Self.tenant) { transaction in
+                    _ = try await transaction.save([Self.note("n\(index)", title: "bulk \(index)")])
+                }
+            }
+            let left = try Self.queued(at: path)
+            #expect(left < Int64(SearchIndexQueue.replayThreshold), "\(left) changes still queued")
+            #expect(try Self.indexed("bulk", at: path) >= 1, "replayed changes reached the index")
+            #expect(try await Self.search(store, "title", "bulk").count == SearchIndexQueue.replayThreshold)
+            #expect(try await Self.search(store, "title", "words") == ["b"])
+            await store.close()
+            #expect(try Self.checkIndex(at: path) == 0)
+            #expect(try Self.indexed("older", at: path) == 0)
         }
     }
 

@@ -191,27 +191,28 @@ package enum SQLDialect: Sendable {
     }
 
     /// A condition that a record's search document holds the tokens (all of them, or any), and
-    /// the value it binds: SQLite's FTS5 table `record_search`; PostgreSQL's text search over the
+    /// the values it binds: SQLite's FTS5 table `record_search`, or, for a record with a change
+    /// still in the index's queue (see `SearchIndexQueue`), its search document itself, whose
+    /// words are the tokens separated by single spaces; PostgreSQL's text search over the
     /// expression and predicate its index is built on (migration 15), so the planner uses it.
-    package func searchMatch(_ tokens: [String], all: Bool) -> (condition: String, bind: SQLValue) {
+    package func searchMatch(_ tokens: [String], all: Bool) -> (condition: String, binds: [SQLValue]) {
         switch self {
         case .sqlite:
-            (
-                "rowid IN (SELECT rowid FROM record_search WHERE record_search MATCH ?)",
-                .text(tokens.map { "\"\($0)\"" }.joined(separator: all ? " " : " OR "))
-            )
+            let inDocument = Array(repeating: "instr(' ' || search_document || ' ', ?) > 0", count: tokens.count)
+            let condition = """
+                (rowid IN (SELECT rowid FROM record_search WHERE record_search MATCH ?) \
+                AND rowid NOT IN (SELECT record_rowid FROM search_index_queue) \
+                OR rowid IN (SELECT record_rowid FROM search_index_queue) AND (\(inDocument.joined(separator: all ? " AND " : " OR "))))
+                """
+            let match = SQLValue.text(tokens.map { "\"\($0)\"" }.joined(separator: all ? " " : " OR "))
+            return (condition, [match] + tokens.map { .text(" \($0) ") })
         case .postgres:
-            (
+            return (
                 "(search_document IS NOT NULL AND array_to_tsvector(string_to_array(search_document, ' ')) @@ CAST(? AS tsquery))",
-                .text(tokens.map { "'\($0)'" }.joined(separator: all ? " & " : " | "))
+                [.text(tokens.map { "'\($0)'" }.joined(separator: all ? " & " : " | "))]
             )
         }
     }
-
-    /// Whether the search index is written from a queue once per commit (SQLite: FTS5 writes a
-    /// segment at every savepoint; see `SearchIndexQueue`), so a token search inside a write
-    /// transaction must replay the queue first.
-    package var queuesSearchIndexWrites: Bool { self == .sqlite }
 
     /// Whether a statement may change rows in a `WITH` clause and use what it returned
     /// (PostgreSQL's data-modifying CTEs), so two dependent writes take one round trip.

@@ -394,11 +394,6 @@ struct SQLNotificationTransaction: NotificationTransaction {
         var builder = QuerySQLBuilder(request: request, dialect: dialect)
         // A lookup the store cannot express matches nothing; it must not fail the dispatch.
         guard let (sql, binds) = try? builder.build() else { return nil }
-        // This runs on SQLite's write connection, in a group commit: the search index does not
-        // hold what earlier bodies of the group wrote until the queue is replayed.
-        if dialect.queuesSearchIndexWrites, query.filters.contains(where: \.comparator.searchesWords) {
-            try await SearchIndexQueue.apply(on: connection)
-        }
         let codec = RecordRowCodec(cipher: cipher, tenant: tenant, zoneName: zoneName)
         // A record query: planned for each run, as the query endpoint's are.
         return try await connection.query(sql, binds, reusingPlan: false).first.map {

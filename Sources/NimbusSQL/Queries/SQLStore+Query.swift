@@ -360,7 +360,7 @@ struct QuerySQLBuilder {
             }
             guard !tokens.isEmpty else { return "1 = 0" }
             let match = dialect.searchMatch(tokens, all: filter.comparator == .containsAllTokens)
-            binds.append(match.bind)
+            binds.append(contentsOf: match.binds)
             return match.condition
         case .near:
             guard case .location(let origin) = filter.value, let distance = filter.distance else {

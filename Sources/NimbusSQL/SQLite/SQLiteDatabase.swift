@@ -35,7 +35,7 @@ package final class SQLiteDatabase: SQLDatabase {
             // What a migration wrote into the search index's queue, before groups replay it.
             try await SearchIndexQueue.apply(on: connection)
         }
-        database.writer.runBeforeEachCommit(SearchIndexQueue.applyStatements)
+        database.writer.runBeforeEachCommit(SearchIndexQueue.replayWhenFullStatements)
         return database
     }
 
@@ -133,6 +133,9 @@ package final class SQLiteDatabase: SQLDatabase {
     /// statement; closing a connection under it would free what the statement uses. Should
     /// work still run after five seconds, the connections stay open for the process's end.
     package func close() async {
+        // The index holds every change when the store closes; should this fail, the next open
+        // replays what is left.
+        _ = try? await writer.write { connection in try await SearchIndexQueue.apply(on: connection) }
         await checkpointer.stop()
         let writer = writer
         let readers = readers
