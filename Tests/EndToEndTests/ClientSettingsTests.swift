@@ -156,7 +156,9 @@ struct CLIWithoutServerTests {
                 #expect(result.status != 0)
                 #expect(result.stderr.contains("cannot connect to \(url)"), "\(result.stderr)")
                 #expect(result.stderr.contains("is `nimbus serve` running?"), "\(result.stderr)")
-                #expect(ContinuousClock.now - started < .seconds(5), "\(command) took \(ContinuousClock.now - started)")
+                // Seconds, not the minutes an operating system's connect timeout takes; the bound
+                // leaves room for a machine busy with the rest of the suite.
+                #expect(ContinuousClock.now - started < .seconds(15), "\(command) took \(ContinuousClock.now - started)")
             }
         }
     }
