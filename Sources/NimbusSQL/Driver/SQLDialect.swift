@@ -191,18 +191,21 @@ package enum SQLDialect: Sendable {
     }
 
     /// A condition that a record's search document holds the tokens (all of them, or any), and
-    /// the values it binds: SQLite's FTS5 table `record_search`, or, for a record with a change
-    /// still in the index's queue (see `SearchIndexQueue`), its search document itself, whose
-    /// words are the tokens separated by single spaces; PostgreSQL's text search over the
-    /// expression and predicate its index is built on (migration 15), so the planner uses it.
+    /// the values it binds. SQLite: the rows FTS5's `record_search` finds, less those with a
+    /// change still in the index's queue (see `SearchIndexQueue`), plus those of the queued rows
+    /// whose search document (the tokens separated by single spaces) holds the tokens; one list,
+    /// built once per statement, so each record costs one lookup in it, as with the index alone.
+    /// PostgreSQL: text search over the expression and predicate its index is built on
+    /// (migration 15), so the planner uses it.
     package func searchMatch(_ tokens: [String], all: Bool) -> (condition: String, binds: [SQLValue]) {
         switch self {
         case .sqlite:
-            let inDocument = Array(repeating: "instr(' ' || search_document || ' ', ?) > 0", count: tokens.count)
+            let inDocument = Array(repeating: "instr(' ' || queued.search_document || ' ', ?) > 0", count: tokens.count)
             let condition = """
-                (rowid IN (SELECT rowid FROM record_search WHERE record_search MATCH ?) \
-                AND rowid NOT IN (SELECT record_rowid FROM search_index_queue) \
-                OR rowid IN (SELECT record_rowid FROM search_index_queue) AND (\(inDocument.joined(separator: all ? " AND " : " OR "))))
+                rowid IN (SELECT rowid FROM record_search WHERE record_search MATCH ? \
+                EXCEPT SELECT record_rowid FROM search_index_queue \
+                UNION SELECT queued.rowid FROM search_index_queue JOIN records queued ON queued.rowid = search_index_queue.record_rowid \
+                WHERE \(inDocument.joined(separator: all ? " AND " : " OR ")))
                 """
             let match = SQLValue.text(tokens.map { "\"\($0)\"" }.joined(separator: all ? " " : " OR "))
             return (condition, [match] + tokens.map { .text(" \($0) ") })
