@@ -30,8 +30,12 @@ enum InstructionCounts {
         var requests: Int
         /// The server's instructions while the requests ran, less its idle rate over that time.
         var instructions: Int
+        /// Of those, the SQLite WAL checkpoint thread's (see ``checkpointThreadInstructions(in:)``).
+        var checkpointThread: Int
 
         var perRequest: Double { Double(instructions) / Double(requests) }
+        /// Per request, without the checkpoint thread.
+        var perRequestOwn: Double { Double(instructions - checkpointThread) / Double(requests) }
     }
 
     /// What the server does with no request, per second of wall time: timers (the SQLite WAL
@@ -84,9 +88,12 @@ enum InstructionCounts {
             try send(scenario, count: count, from: max(1, count / 10), on: client)
             let seconds = (ContinuousClock.now - start) / .seconds(1)
             try callgrindControl(["--dump=\(scenario.name)"], session: session)
-            let total = try latestDumpTotal(in: launch.directory)
+            let dump = try latestDump(in: launch.directory)
+            let total = try total(of: dump)
             let background = Int(idle.instructionsPerSecond * seconds)
-            results.append(Result(scenario: scenario, requests: count, instructions: max(0, total - background)))
+            let instructions = max(0, total - background)
+            let checkpointThread = min(instructions, try checkpointThreadInstructions(in: dump))
+            results.append(Result(scenario: scenario, requests: count, instructions: instructions, checkpointThread: checkpointThread))
         }
         return (idle, results)
     }
@@ -99,7 +106,7 @@ enum InstructionCounts {
         Thread.sleep(forTimeInterval: 3)
         let seconds = (ContinuousClock.now - start) / .seconds(1)
         try callgrindControl(["--dump=idle"], session: session)
-        return Idle(instructionsPerSecond: Double(try latestDumpTotal(in: launch.directory)) / seconds)
+        return Idle(instructionsPerSecond: Double(try total(of: latestDump(in: launch.directory))) / seconds)
     }
 
     private static func send(_ scenario: Scenario, count: Int, from first: Int, on client: KeepAliveClient) throws {
@@ -116,20 +123,43 @@ enum InstructionCounts {
         try Shell.run("/usr/bin/env", ["callgrind_control"] + arguments + [String(session.serverPID)])
     }
 
-    /// The instruction total of the newest dump (`callgrind.PID.N`, N counting up).
-    private static func latestDumpTotal(in directory: URL) throws -> Int {
+    /// The newest dump (`callgrind.PID.N`, N counting up).
+    private static func latestDump(in directory: URL) throws -> URL {
         // `callgrind.PID` alone is the dump at exit.
         let dumps = try FileManager.default.contentsOfDirectory(atPath: directory.path).compactMap { name -> (number: Int, name: String)? in
             let parts = name.split(separator: ".")
             guard parts.count == 3, parts[0] == "callgrind", let number = Int(parts[2]) else { return nil }
             return (number, name)
         }
-        guard let newest = dumps.max(by: { $0.number < $1.number }),
-            let text = try? String(contentsOf: directory.appendingPathComponent(newest.name), encoding: .utf8),
+        guard let newest = dumps.max(by: { $0.number < $1.number }) else { throw LoadError("no callgrind dump in \(directory.path)") }
+        return directory.appendingPathComponent(newest.name)
+    }
+
+    /// A dump's instruction total.
+    private static func total(of dump: URL) throws -> Int {
+        guard let text = try? String(contentsOf: dump, encoding: .utf8),
             let line = text.split(separator: "\n").first(where: { $0.hasPrefix("summary:") || $0.hasPrefix("totals:") }),
             let total = Int(line.split(separator: " ").last ?? "")
-        else { throw LoadError("no callgrind dump with a total in \(directory.path)") }
+        else { throw LoadError("no instruction total in \(dump.path)") }
         return total
+    }
+
+    /// The instructions of the SQLite WAL checkpoint thread in a dump: the inclusive cost of the
+    /// closure it runs (`WALCheckpointer.start()`'s), as `callgrind_annotate` adds it up; 0 on
+    /// PostgreSQL.
+    ///
+    /// Reported apart because that thread wakes every 200 ms of wall time, and callgrind slows
+    /// the server about fiftyfold: under it, a pass comes every dozen or so requests, where under
+    /// real load it comes every several hundred, and copies each hot page once for all of them.
+    /// Its count per request follows the run's wall time, not the request, and moved by half
+    /// between runs of one build.
+    private static func checkpointThreadInstructions(in dump: URL) throws -> Int {
+        let listing = try Shell.run("/usr/bin/env", ["callgrind_annotate", "--inclusive=yes", "--threshold=100", dump.path])
+        // Mangled names: the thread's closure and what it calls are the lines that name the
+        // type; the closure's own line, the outermost, has the largest count.
+        return listing.split(separator: "\n").filter { $0.contains("15WALCheckpointer") }.compactMap { line in
+            Int(line.split(separator: " ", omittingEmptySubsequences: true).first?.replacingOccurrences(of: ",", with: "") ?? "")
+        }.max() ?? 0
     }
 
     static func print(_ results: [Result], idle: Idle, store: String) {
@@ -139,16 +169,20 @@ enum InstructionCounts {
             "instructions per request, nimbus serve under callgrind, \(store), requests sent one at a time;",
             String(format: "the idle server's %.0f instructions per second are taken out", idle.instructionsPerSecond),
             "",
-            "| scenario | requests | instructions/request | vs /health | vs users/current |",
-            "|---|---:|---:|---:|---:|",
+            "the WAL checkpoint thread's share is shown apart, and left out of the last two columns (see",
+            "checkpointThreadInstructions)",
+            "",
+            "| scenario | requests | instructions/request | of which the checkpoint thread | without it | vs /health | vs users/current |",
+            "|---|---:|---:|---:|---:|---:|---:|",
         ]
         for result in results {
             let versus = { (reference: Result?) in
-                reference.map { String(format: "%.2f×", result.perRequest / $0.perRequest) } ?? "-"
+                reference.map { String(format: "%.2f×", result.perRequestOwn / $0.perRequestOwn) } ?? "-"
             }
             lines.append(
                 "| \(result.scenario.summary) | \(result.requests) | \(String(format: "%.0f", result.perRequest)) | "
-                    + "\(versus(health)) | \(versus(current)) |"
+                    + "\(String(format: "%.0f", Double(result.checkpointThread) / Double(result.requests))) | "
+                    + "\(String(format: "%.0f", result.perRequestOwn)) | \(versus(health)) | \(versus(current)) |"
             )
         }
         Swift.print(lines.joined(separator: "\n"))

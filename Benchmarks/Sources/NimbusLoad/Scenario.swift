@@ -52,6 +52,19 @@ struct Scenario {
                 )
             }
         }
+        // A token search for one seeded record by its title's words; on SQLite it also reads
+        // the search index's queue, which the saves before it leave partly full.
+        let searches = users.flatMap { user in
+            stride(from: 0, to: LoadSession.seedRecords, by: 37).map { index in
+                Request(
+                    method: "POST",
+                    path: session.privatePath("records/query", user: user),
+                    headers: json,
+                    body:
+                        #"{"zoneID":{"zoneName":"Seed"},"query":{"recordType":"Note","filterBy":[{"comparator":"CONTAINS_ALL_TOKENS","fieldName":"allTokens","fieldValue":{"value":"seed \#(index)"}}]},"resultsLimit":20}"#
+                )
+            }
+        }
         return [
             Scenario(
                 name: "health",
@@ -85,6 +98,7 @@ struct Scenario {
             ),
             Scenario(name: "lookup", summary: "records/lookup, 1 record", recordsPerRequest: 1, requests: lookups),
             Scenario(name: "query", summary: "records/query, EQUALS + sort, 20 of 1,000", recordsPerRequest: 20, requests: queries),
+            Scenario(name: "search", summary: "records/query, CONTAINS_ALL_TOKENS, 1 of 1,000", recordsPerRequest: 1, requests: searches),
             Scenario(
                 name: "save1-s2s",
                 summary: "records/modify, 1 record, server-to-server signed",
