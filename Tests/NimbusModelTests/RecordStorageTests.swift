@@ -72,4 +72,43 @@ struct RecordStorageTests {
         #expect(record.shareDetails == nil)
         #expect(record == self.record())
     }
+
+    @Test("a copy is a value: changing any member of one leaves the other as it was, and equal copies hash alike")
+    func copiesAreValues() {
+        var original = record()
+        original.fields["title"] = .string("first")
+        original.recordChangeTag = "t1"
+        let before = original
+        var changes: [(String, (inout Record) -> Void)] = [
+            ("recordID", { $0.recordID = RecordID(recordName: "n2", zoneID: $0.recordID.zoneID) }),
+            ("recordType", { $0.recordType = "Task" }),
+            ("recordChangeTag", { $0.recordChangeTag = "t2" }),
+            ("fields", { $0.fields["title"] = .string("second") }),
+            ("encryptedFields", { $0.encryptedFields["secret"] = .string("s") }),
+            ("parentRecordName", { $0.parentRecordName = "p" }),
+            ("shareRecordName", { $0.shareRecordName = "s" }),
+            ("containingShare", { $0.containingShare = "c" }),
+            ("created", { $0.created = ChangeStamp(timestamp: 5, userRecordName: "u") }),
+            ("modified", { $0.modified.timestamp = 6 }),
+        ]
+        changes.append(("fields removed", { $0.fields.removeAll() }))
+        for (member, change) in changes {
+            var copy = original
+            change(&copy)
+            #expect(copy != original, "\(member)")
+            #expect(original == before, "changing the copy's \(member) changed the original")
+            #expect(original.fields["title"] == .string("first"), "\(member)")
+            // And the other way round: the original changes, a copy taken before does not.
+            let taken = original
+            var changed = original
+            change(&changed)
+            #expect(taken == before, "\(member)")
+        }
+        var twin = record()
+        twin.fields["title"] = .string("first")
+        twin.recordChangeTag = "t1"
+        #expect(twin == original)
+        #expect(twin.hashValue == original.hashValue)
+        #expect(Set([twin, original, before]).count == 1)
+    }
 }
