@@ -188,6 +188,33 @@ struct SearchIndexStorageTests {
         }
     }
 
+    @Test("the index merges its segments once four pile up, so a search reads few")
+    func fewSegments() async throws {
+        try await Self.withDirectory { path in
+            let store = try await Self.openStore(at: path)
+            _ = try await store.createZone(named: "Z", of: Self.tenant)
+            // Each write replays the queue: it holds more than the threshold.
+            var most: Int64 = 0
+            for batch in 0..<20 {
+                _ = try await store.write(zone: "Z", of: Self.tenant) { transaction in
+                    _ = try await transaction.save(
+                        (0..<SearchIndexQueue.replayThreshold).map { Self.note("b\(batch)-\($0)", title: "batch\(batch) item\($0)") }
+                    )
+                }
+                let connection = try SQLiteConnection(path: path, readOnly: true)
+                let segments = try connection.query("SELECT count(DISTINCT segid) FROM record_search_idx", []).first?.int(0) ?? -1
+                connection.close()
+                most = max(most, segments)
+            }
+            // FTS5 merges once a level holds four, so one more may stand for a moment; by default
+            // twenty replays would have piled up sixteen.
+            #expect(most <= 5, "the index held \(most) segments")
+            #expect(try await Self.search(store, "title", "batch7 item3") == ["b7-3"])
+            await store.close()
+            #expect(try Self.checkIndex(at: path) == 0)
+        }
+    }
+
     @Test("a record written, rewritten and deleted in one transaction leaves the index as if never written")
     func rewrittenInOneTransaction() async throws {
         try await Self.withDirectory { path in
