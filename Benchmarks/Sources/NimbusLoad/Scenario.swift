@@ -31,15 +31,16 @@ struct Scenario {
             }
             return #"{"operations":[\#(records.joined(separator: ","))]}"#
         }
-        let lookups = users.flatMap { user in
-            stride(from: 0, to: LoadSession.seedRecords, by: 37).map { index in
-                Request(
-                    method: "POST",
-                    path: session.privatePath("records/lookup", user: user),
-                    headers: json,
-                    body: #"{"zoneID":{"zoneName":"Seed"},"records":[{"recordName":"seed-\#(index)"}]}"#
-                )
+        // One request per user for every 37th of its seeded records.
+        func perSeededRecord(_ endpoint: String, body: (Int) -> String) -> [Request] {
+            users.flatMap { user in
+                stride(from: 0, to: LoadSession.seedRecords, by: 37).map { index in
+                    Request(method: "POST", path: session.privatePath(endpoint, user: user), headers: json, body: body(index))
+                }
             }
+        }
+        let lookups = perSeededRecord("records/lookup") { index in
+            #"{"zoneID":{"zoneName":"Seed"},"records":[{"recordName":"seed-\#(index)"}]}"#
         }
         let queries = users.flatMap { user in
             (0..<LoadSession.groups).map { group in
@@ -54,16 +55,8 @@ struct Scenario {
         }
         // A token search for one seeded record by its title's words; on SQLite it also reads
         // the search index's queue, which the saves before it leave partly full.
-        let searches = users.flatMap { user in
-            stride(from: 0, to: LoadSession.seedRecords, by: 37).map { index in
-                Request(
-                    method: "POST",
-                    path: session.privatePath("records/query", user: user),
-                    headers: json,
-                    body:
-                        #"{"zoneID":{"zoneName":"Seed"},"query":{"recordType":"Note","filterBy":[{"comparator":"CONTAINS_ALL_TOKENS","fieldName":"allTokens","fieldValue":{"value":"seed \#(index)"}}]},"resultsLimit":20}"#
-                )
-            }
+        let searches = perSeededRecord("records/query") { index in
+            #"{"zoneID":{"zoneName":"Seed"},"query":{"recordType":"Note","filterBy":[{"comparator":"CONTAINS_ALL_TOKENS","fieldName":"allTokens","fieldValue":{"value":"seed \#(index)"}}]},"resultsLimit":20}"#
         }
         return [
             Scenario(
