@@ -29,29 +29,29 @@ enum SearchIndexQueue {
     static let replayThreshold = 64
 
     /// Replays the queued changes into the index, in the order they were made, then empties the
-    /// queue. A removal is FTS5's `'delete'` command with the document the index holds; an
-    /// addition has NULL there, which FTS5 takes as a plain insert.
-    static let applyStatements = [
-        """
-        INSERT INTO record_search (record_search, rowid, search_document)
-        SELECT CASE WHEN is_removal = 1 THEN 'delete' END, record_rowid, search_document
-        FROM search_index_queue ORDER BY position
-        """,
-        "DELETE FROM search_index_queue",
-    ]
+    /// queue.
+    static let applyStatements = replayStatements(when: nil)
 
     /// ``applyStatements`` when the queue holds at least ``replayThreshold`` changes; otherwise
-    /// statements that change nothing. Both statements see the same queue: the first does not
-    /// change it.
-    static let replayWhenFullStatements = [
-        """
-        INSERT INTO record_search (record_search, rowid, search_document)
-        SELECT CASE WHEN is_removal = 1 THEN 'delete' END, record_rowid, search_document
-        FROM search_index_queue WHERE (SELECT max(position) FROM search_index_queue) >= \(replayThreshold)
-        ORDER BY position
-        """,
-        "DELETE FROM search_index_queue WHERE (SELECT max(position) FROM search_index_queue) >= \(replayThreshold)",
-    ]
+    /// statements that change nothing.
+    static let replayWhenFullStatements = replayStatements(
+        when: "(SELECT max(position) FROM search_index_queue) >= \(replayThreshold)"
+    )
+
+    /// The replay, if `condition` holds. A removal is FTS5's `'delete'` command with the
+    /// document the index holds; an addition has NULL there, which FTS5 takes as a plain insert.
+    /// Both statements see the same queue: the first does not change it.
+    private static func replayStatements(when condition: String?) -> [String] {
+        let filter = condition.map { " WHERE \($0)" } ?? ""
+        return [
+            """
+            INSERT INTO record_search (record_search, rowid, search_document)
+            SELECT CASE WHEN is_removal = 1 THEN 'delete' END, record_rowid, search_document
+            FROM search_index_queue\(filter) ORDER BY position
+            """,
+            "DELETE FROM search_index_queue\(filter)",
+        ]
+    }
 
     /// Replays the queue on `connection`, inside its open transaction.
     static func apply(on connection: any SQLConnection) async throws {
