@@ -133,9 +133,6 @@ package final class SQLiteDatabase: SQLDatabase {
     /// statement; closing a connection under it would free what the statement uses. Should
     /// work still run after five seconds, the connections stay open for the process's end.
     package func close() async {
-        // The index holds every change when the store closes; should this fail, the next open
-        // replays what is left.
-        _ = try? await writer.write { connection in try await SearchIndexQueue.apply(on: connection) }
         await checkpointer.stop()
         let writer = writer
         let readers = readers
@@ -149,6 +146,9 @@ package final class SQLiteDatabase: SQLDatabase {
             return true
         }.value
         guard quiet else { return }
+        // The index holds every change when the store closes: with the writer idle, this group
+        // runs at once. Should it fail, the next open replays what is left.
+        _ = try? await writer.write { connection in try await SearchIndexQueue.apply(on: connection) }
         for connection in readers.all + [writer.underlyingConnection] { connection.close() }
     }
 }
