@@ -72,6 +72,23 @@ struct ChangeBookkeepingTests {
         }
     }
 
+    @Test("a write that takes counters after its zone's row is gone fails, and writes nothing")
+    func countersOfAVanishedZone() async throws {
+        try await Self.withStore { store, _ in
+            let created = try await store.createZone(named: "Z", of: Self.tenant)
+            await #expect(throws: StoreError.self) {
+                try await store.write(zone: "Z", of: Self.tenant) { transaction in
+                    let sql = try #require(transaction as? SQLZoneTransaction)
+                    let zone = try await sql.zone()
+                    try await sql.connection.base.execute("DELETE FROM zones WHERE zone_name = 'Z'")
+                    // An UPDATE that finds no row succeeds: the counters' statement must notice.
+                    try await sql.takeCounters(1, after: zone.changeCounter, alongside: [])
+                }
+            }
+            #expect(try await store.zone(named: "Z", of: Self.tenant)?.changeCounter == created.changeCounter)
+        }
+    }
+
     @Test("a save of more records than one INSERT holds stamps every row with the counter its change tag names")
     func countersAcrossStatements() async throws {
         try await Self.withStore { store, database in

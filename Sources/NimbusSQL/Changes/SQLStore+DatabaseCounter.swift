@@ -19,9 +19,16 @@ extension SQLStore {
     }
 
     /// Moves a tenant's database counter on by one and returns it (binds: ``binds(_:)``).
-    static let nextDatabaseCounterSQL = """
+    static let nextDatabaseCounterSQL = moveDatabaseCounterSQL + "\nRETURNING change_counter"
+
+    /// Moves a tenant's database counter on by one (binds: ``binds(_:)``); for SQLite, which
+    /// answers `RETURNING` through a temporary table it opens and closes for the statement
+    /// (``databaseCounterSQL`` reads the value back).
+    static let moveDatabaseCounterSQL = """
         INSERT INTO databases (container, environment, owner, change_counter) VALUES (?, ?, ?, 1)
         ON CONFLICT (container, environment, owner) DO UPDATE SET change_counter = databases.change_counter + 1
-        RETURNING change_counter
         """
+
+    /// A tenant's database counter, as an expression (binds: ``binds(_:)``).
+    static let databaseCounterSQL = "(SELECT change_counter FROM databases WHERE container = ? AND environment = ? AND owner = ?)"
 }
