@@ -484,7 +484,9 @@ package final class PostgreSQLDatabase: SQLDatabase {
                     do {
                         let result = try await client.withConnection { connection in
                             guard race.claimLease() else { throw CancellationError() }
-                            return try await body(connection)
+                            return try await withTaskExecutorPreference(EventLoopTaskExecutor.of(connection.eventLoop)) {
+                                try await body(connection)
+                            }
                         }
                         race.finish(.success(result))
                     } catch {

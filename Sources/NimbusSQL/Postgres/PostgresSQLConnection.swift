@@ -127,7 +127,7 @@ struct PostgresSQLConnection: SQLConnection {
             // immediately runs it on this thread up to its first wait, by which point the
             // statement is written to the connection.
             let promise = connection.eventLoop.makePromise(of: [SQLRow].self)
-            Task.immediate { [connection, logger] in
+            Task.immediate(executorPreference: EventLoopTaskExecutor.of(connection.eventLoop)) { [connection, logger] in
                 do {
                     promise.succeed(try await PostgresNamedStatement.run(prepared, bindings, on: connection, logger: logger))
                 } catch {
