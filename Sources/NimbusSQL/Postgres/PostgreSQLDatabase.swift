@@ -456,7 +456,8 @@ package final class PostgreSQLDatabase: SQLDatabase {
     /// ``connectionWait``.
     ///
     /// The pool queues a request while it cannot connect, for up to a minute; a client is better
-    /// served by `TRY_AGAIN_LATER` after a few seconds. The lease runs in a task of its own and
+    /// served by `TRY_AGAIN_LATER` after a few seconds. The lease runs in a task of its own, started
+    /// at once on the caller's thread (an idle connection is leased without waking another), and
     /// races its deadline in ``leaseWatchdog`` (an entry in a table swept a few times a second,
     /// rather than a sleeping task per request); whichever settles ``LeaseRace`` first answers.
     /// A lease that fails before it is granted leaves its entry to expire, which then finds the
@@ -480,7 +481,7 @@ package final class PostgreSQLDatabase: SQLDatabase {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Result, any Error>) in
                 let race = LeaseRace(continuation)
                 if answeringCancellation { answer.set(race) }
-                let lease = Task {
+                let lease = Task.immediate {
                     do {
                         let result = try await client.withConnection { connection in
                             guard race.claimLease() else { throw CancellationError() }
