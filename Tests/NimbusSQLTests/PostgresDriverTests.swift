@@ -57,6 +57,14 @@ struct PostgresDriverTests {
                 == "SELECT '?' AS q, \"a?\" FROM t WHERE a = $1 AND b IN ($2, $3)"
         )
         #expect(PostgresSQLConnection.numberingPlaceholders("SELECT 'it''s ?' WHERE x = ?") == "SELECT 'it''s ?' WHERE x = $1")
+        // Text beyond ASCII passes through whole, a quote followed by a combining mark still opens.
+        #expect(
+            PostgresSQLConnection.numberingPlaceholders("SELECT 'é?\u{301}' || '\u{301}?' AS \"ü?\", ? -- 🌧?")
+                == "SELECT 'é?\u{301}' || '\u{301}?' AS \"ü?\", $1 -- 🌧$2"
+        )
+        let long = String(repeating: "(?, 'x?', ?), ", count: 500)
+        #expect(PostgresSQLConnection.numberingPlaceholders(long).components(separatedBy: "$").count == 1001)
+        #expect(PostgresSQLConnection.numberingPlaceholders(long).hasSuffix("($999, 'x?', $1000), "))
     }
 
     @Test("stores opened at once on a new database migrate it once: both work, at the latest version")

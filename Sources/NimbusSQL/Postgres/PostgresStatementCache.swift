@@ -35,8 +35,16 @@ final class PostgresStatementCache: Sendable {
         var sql: String
     }
 
+    /// A statement's text and the type of each value bound to it (`n` for null, which leaves
+    /// the parameter's type to the server); the text hashed by its digest (``StatementKey``),
+    /// and not copied.
+    struct Key: Hashable, Sendable {
+        var statement: StatementKey
+        var types: [UInt8]
+    }
+
     private struct Connection {
-        var statements: [String: Prepared] = [:]
+        var statements: [Key: Prepared] = [:]
         /// Names handed out on the connection, the forgotten ones too: each name is used once.
         var issued = 0
     }
@@ -54,7 +62,7 @@ final class PostgresStatementCache: Sendable {
 
     /// The statement to run for `sql` bound to `binds` on `connection`, or `nil` when it is to
     /// be sent unnamed; `isNew` when the connection has not prepared it yet (its run prepares it).
-    func statement(for sql: String, binds: [SQLValue], on connection: PostgresConnection) -> (key: String, prepared: Prepared, isNew: Bool)? {
+    func statement(for sql: String, binds: [SQLValue], on connection: PostgresConnection) -> (key: Key, prepared: Prepared, isNew: Bool)? {
         guard capacity > 0, binds.count <= Self.maximumBinds, !binds.contains(where: \.isList) else { return nil }
         let key = Self.key(sql, binds)
         let id = connection.id
@@ -81,28 +89,26 @@ final class PostgresStatementCache: Sendable {
     /// Forgets a statement whose run failed, so the next run prepares it again under a new
     /// name: the driver remembers a failed preparation for good, and the failure may have been
     /// the transaction's (aborted, cancelled) rather than the statement's.
-    func forget(_ key: String, on connection: PostgresConnection) {
+    func forget(_ key: Key, on connection: PostgresConnection) {
         let id = connection.id
         connections.withLock { _ = $0[id]?.statements.removeValue(forKey: key) }
     }
 
-    /// The statement's text and the type of each bound value (`n` for null, which leaves the
-    /// parameter's type to the server).
-    private static func key(_ sql: String, _ binds: [SQLValue]) -> String {
-        var key = sql
-        key.reserveCapacity(sql.utf8.count + binds.count + 1)
-        key.append("\u{0}")
+    /// The key of `sql` bound to `binds`.
+    private static func key(_ sql: String, _ binds: [SQLValue]) -> Key {
+        var types: [UInt8] = []
+        types.reserveCapacity(binds.count)
         for value in binds {
             switch value {
-            case .null: key.append("n")
-            case .integer: key.append("i")
-            case .real: key.append("r")
-            case .text: key.append("t")
-            case .blob: key.append("b")
-            case .textList: key.append("l")
-            case .integerList: key.append("m")
+            case .null: types.append(UInt8(ascii: "n"))
+            case .integer: types.append(UInt8(ascii: "i"))
+            case .real: types.append(UInt8(ascii: "r"))
+            case .text: types.append(UInt8(ascii: "t"))
+            case .blob: types.append(UInt8(ascii: "b"))
+            case .textList: types.append(UInt8(ascii: "l"))
+            case .integerList: types.append(UInt8(ascii: "m"))
             }
         }
-        return key
+        return Key(statement: StatementKey(sql: sql), types: types)
     }
 }
