@@ -243,8 +243,9 @@ struct PostgresSQLConnection: SQLConnection {
 
     /// `sql` with each `?` outside quotes replaced by `$1`, `$2`, ….
     ///
-    /// Byte by byte: the characters it looks for are ASCII, which no other character's UTF-8
-    /// contains, and walking a long statement by `Character` cost more than preparing it.
+    /// Byte by byte, as PostgreSQL reads it: the characters it looks for are ASCII, which no
+    /// other character's UTF-8 contains, and walking by `Character` would break every statement,
+    /// thousands of characters for a large batch's `INSERT`, into grapheme clusters for nothing.
     static func numberingPlaceholders(_ sql: String) -> String {
         var output: [UInt8] = []
         output.reserveCapacity(sql.utf8.count + 16)

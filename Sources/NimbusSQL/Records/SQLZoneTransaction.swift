@@ -455,10 +455,9 @@ final class SQLZoneTransaction: ZoneTransaction {
         spent(after: base, through: through)
     }
 
-    /// Moves the counters to `through` from `base` without `RETURNING`: SQLite answers that
-    /// through a temporary table it opens and closes for each statement, a twentieth of a
-    /// one-record save's work for its two counter statements (BENCHMARKS.md, issue 30's
-    /// eleventh step). The zone's row is updated only where its counter is at `base`, and
+    /// Moves the counters to `through` from `base` without `RETURNING`, which SQLite answers
+    /// through a temporary table it opens and closes for each statement (BENCHMARKS.md, issue
+    /// 30's eleventh step). The zone's row is updated only where its counter is at `base`, and
     /// `changes()` says whether it was.
     private func takeCountersWithoutReturning(through: Int64, after base: Int64) async throws {
         var binds: [SQLValue] = [.integer(through)]
