@@ -55,37 +55,40 @@ struct ChangeBookkeepingTests {
 
     @Test("a write that takes counters after one its zone is not at fails, and moves no counter")
     func countersFromAnotherBase() async throws {
-        try await Self.withStore { store, _ in
-            let created = try await store.createZone(named: "Z", of: Self.tenant)
-            await #expect(throws: StoreError.self) {
-                try await store.write(zone: "Z", of: Self.tenant) { transaction in
-                    let sql = try #require(transaction as? SQLZoneTransaction)
-                    let zone = try await sql.zone()
-                    // The write must not go on from a counter the zone is not at (PostgreSQL sends
-                    // this statement unawaited: it must fail by itself).
-                    try await sql.takeCounters(1, after: zone.changeCounter + 5, alongside: [])
-                }
-            }
-            #expect(try await store.zone(named: "Z", of: Self.tenant)?.changeCounter == created.changeCounter)
-            _ = try await store.write(zone: "Z", of: Self.tenant) { try await $0.save([Self.record("after")]) }
-            #expect(try await store.zone(named: "Z", of: Self.tenant)?.changeCounter == created.changeCounter + 1)
+        try await Self.expectCountersRefused { _, zone in
+            // The write must not go on from a counter the zone is not at (PostgreSQL sends this
+            // statement unawaited: it must fail by itself).
+            zone.changeCounter + 5
         }
     }
 
     @Test("a write that takes counters after its zone's row is gone fails, and writes nothing")
     func countersOfAVanishedZone() async throws {
-        try await Self.withStore { store, _ in
-            let created = try await store.createZone(named: "Z", of: Self.tenant)
+        try await Self.expectCountersRefused { sql, zone in
+            try await sql.connection.base.execute("DELETE FROM zones WHERE zone_name = 'Z'")
+            // An UPDATE that finds no row succeeds: the counters' statement must notice.
+            return zone.changeCounter
+        }
+    }
+
+    /// Takes one counter after the base `prepare` returns, in a write to a new zone Z: the write
+    /// must fail and roll back, leaving the zone's counter where it was; a save after it takes
+    /// the next.
+    private static func expectCountersRefused(
+        _ prepare: @escaping @Sendable (SQLZoneTransaction, Zone) async throws -> Int64
+    ) async throws {
+        try await withStore { store, _ in
+            let created = try await store.createZone(named: "Z", of: tenant)
             await #expect(throws: StoreError.self) {
-                try await store.write(zone: "Z", of: Self.tenant) { transaction in
+                try await store.write(zone: "Z", of: tenant) { transaction in
                     let sql = try #require(transaction as? SQLZoneTransaction)
-                    let zone = try await sql.zone()
-                    try await sql.connection.base.execute("DELETE FROM zones WHERE zone_name = 'Z'")
-                    // An UPDATE that finds no row succeeds: the counters' statement must notice.
-                    try await sql.takeCounters(1, after: zone.changeCounter, alongside: [])
+                    let base = try await prepare(sql, try await sql.zone())
+                    try await sql.takeCounters(1, after: base, alongside: [])
                 }
             }
-            #expect(try await store.zone(named: "Z", of: Self.tenant)?.changeCounter == created.changeCounter)
+            #expect(try await store.zone(named: "Z", of: tenant)?.changeCounter == created.changeCounter)
+            _ = try await store.write(zone: "Z", of: tenant) { try await $0.save([record("after")]) }
+            #expect(try await store.zone(named: "Z", of: tenant)?.changeCounter == created.changeCounter + 1)
         }
     }
 
