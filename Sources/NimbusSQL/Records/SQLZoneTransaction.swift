@@ -189,8 +189,7 @@ final class SQLZoneTransaction: ZoneTransaction {
         // Under the zone's lock nothing else moves its counter: the values to take are known
         // before they are taken, so the first INSERT can take them in the same statement, and
         // the writer need not wait for its answer (``takeCounters(_:after:alongside:)``).
-        let base: Int64
-        if let through = spentCounters?.through { base = through } else { base = try await connection.checkedZone().changeCounter }
+        let base = try await knownCounter()
         var saved = records
         for index in saved.indices {
             saved[index].recordChangeTag = String(base + 1 + Int64(index), radix: 36)
@@ -416,21 +415,23 @@ final class SQLZoneTransaction: ZoneTransaction {
     /// PostgreSQL in the same statement, as a data-modifying `WITH` (one round trip, in an order
     /// PostgreSQL chooses), on SQLite after it.
     func allocateCounters(_ count: Int, alongside others: [SQLStatement] = []) async throws -> Int64 {
-        let rows: [SQLRow]
-        if let statement = countersStatement(count, alongside: others) {
-            rows = try await connection.query(statement.sql, statement.binds)
-        } else {
-            var binds: [SQLValue] = [.integer(Int64(count))]
-            if !movedInDatabaseFeed { binds.append(.integer(try await SQLStore.nextDatabaseCounter(of: tenant, on: connection))) }
-            rows = try await connection.query(zoneCountersUpdate(position: movedInDatabaseFeed ? nil : "?"), binds + zoneBinds)
-            if !rows.isEmpty {
-                for other in others { try await connection.execute(other) }
-            }
+        guard let statement = countersStatement(count, alongside: others) else {
+            // SQLite: under the one writer, the counter is where the transaction knows it to be.
+            let base = try await knownCounter()
+            try await takeCounters(count, after: base, alongside: others)
+            return base
         }
+        let rows = try await connection.query(statement.sql, statement.binds)
         let through = try Self.counterTaken(rows)
         let base = through - Int64(count)
         spent(after: base, through: through)
         return base
+    }
+
+    /// The zone's counter as this transaction left it, or as it read it under the zone's lock.
+    private func knownCounter() async throws -> Int64 {
+        if let through = spentCounters?.through { return through }
+        return try await connection.checkedZone().changeCounter
     }
 
     /// Notes counters `base + 1 … through` as taken, the zone moved in the database feed.
@@ -476,12 +477,10 @@ final class SQLZoneTransaction: ZoneTransaction {
         )
         guard try await connection.query("SELECT changes()", []).first?.int(0) != 1 else { return }
         // Never expected: the transaction read the counter at `base` under the zone's lock.
-        let zone = try await connection.query(
-            "SELECT change_counter FROM zones WHERE container = ? AND environment = ? AND owner = ? AND zone_name = ?",
-            zoneBinds
-        )
-        guard let row = zone.first else { throw StoreError(.zoneNotFound, detail: "zone vanished mid-transaction") }
-        throw StoreError(.database, detail: "zone counter at \(row.int(0)), expected \(base): another writer moved it")
+        guard let zone = try await SQLStore.liveZone(zoneID.zoneName, of: tenant, on: connection.base) else {
+            throw StoreError(.zoneNotFound, detail: "zone vanished mid-transaction")
+        }
+        throw StoreError(.database, detail: "zone counter at \(zone.changeCounter), expected \(base): another writer moved it")
     }
 
     /// The counters' statement as one data-modifying `WITH`, where the dialect has them. With
