@@ -56,8 +56,9 @@ struct NotificationDurabilityTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-e2e-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let data = DataLocation(directory: directory)
-        // The dispatcher waits 10 s after a write, so the kill lands between commit and delivery.
-        let first = try await ServerProcess(data, environment: ["NIMBUS_NOTIFICATION_DELAY_MS": "10000"])
+        // The dispatcher waits a minute (the most it may) after a write, so the kill lands between
+        // commit and delivery even on a machine so loaded that the requests below take seconds.
+        let first = try await ServerProcess(data, environment: ["NIMBUS_NOTIFICATION_DELAY_MS": "60000"])
         let container = try #require(first.exported("NIMBUS_CONTAINER"))
         let apiToken = try #require(first.exported("NIMBUS_API_TOKEN"))
         let webAuthToken = try #require(first.exported("NIMBUS_WEB_AUTH_TOKEN"))

@@ -76,8 +76,9 @@ package protocol SQLDatabase: Sendable {
     /// Runs `body` in a write transaction that commits when it returns and rolls back when it throws.
     ///
     /// Writes with the same `key` take turns (a tenant's writes all bump its database counter, so
-    /// they would only collide); the body may still run more than once where the database aborts
-    /// a transaction that collided with another, so it must do nothing but database work.
+    /// they would only collide); the body may still run more than once, where the database aborts
+    /// a transaction that collided with another or a write grouped with it failed (SQLite's and
+    /// PostgreSQL's group commit), so it must do nothing but database work.
     /// On PostgreSQL a keyed write's statements each see every write committed before they
     /// started: rows no other writer of the key touches may change between two of them, so a
     /// statement that writes such a row must be right on the row as it then is (an upsert whose

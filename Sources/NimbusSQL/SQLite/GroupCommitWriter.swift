@@ -13,11 +13,19 @@ import Synchronization
 /// touched, and the transaction bookkeeping), and handing the connection from task to task
 /// costs a thread wake-up each time. So writers queue their transaction bodies
 /// (``WriteGroupQueue``, all under one key: there is one writer), and the leader runs every
-/// queued body in one transaction, each inside a SAVEPOINT of its own, then commits once for
-/// all. A group is capped at ``maximumGroupSize`` bodies to bound latency.
+/// queued body in one transaction, then commits once for all. A group is capped at
+/// ``maximumGroupSize`` bodies to bound latency.
+///
+/// Most writes succeed, so a group's bodies first run one after another with no savepoint, two
+/// statements fewer each (`SAVEPOINT`, `RELEASE`). Should one fail, the transaction rolls back
+/// and the group runs again with a savepoint per body, so the failure is its writer's alone (a
+/// body may run more than once: ``SQLDatabase/write(serializing:_:)``), as PostgreSQL's groups
+/// do. A group of one needs none: its body's failure is the group's.
 final class GroupCommitWriter: Sendable {
     /// The most transaction bodies one commit serves.
     static let maximumGroupSize = 64
+    /// The one key of ``groups``: there is one writer.
+    static let key = ""
 
     /// The connection, used only by the current leader.
     private struct Connection: @unchecked Sendable {
@@ -25,7 +33,7 @@ final class GroupCommitWriter: Sendable {
     }
 
     private let connection: Connection
-    private let queue = WriteGroupQueue<SQLiteConnection>(maximumGroupSize: maximumGroupSize)
+    let groups = WriteGroupQueue<SQLiteConnection>(maximumGroupSize: maximumGroupSize)
     private let restartSignal: WALRestartSignal
     /// Statements every group runs after its bodies, outside their savepoints, before it commits.
     private let statementsBeforeCommit = Mutex<[String]>([])
@@ -44,30 +52,45 @@ final class GroupCommitWriter: Sendable {
     }
 
     /// Whether no write runs or waits.
-    var isIdle: Bool { queue.isIdle }
+    var isIdle: Bool { groups.isIdle }
 
     /// Runs `body` in a transaction (shared with concurrent writers) and returns once it commits.
     func write<Value: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) async throws -> Value) async throws -> Value {
-        try await queue.write(key: "", committingWith: { _, members in await self.commit(members) }, body)
+        try await groups.write(key: Self.key, committingWith: { _, members in await self.commit(members) }, body)
     }
 
     // MARK: - Private
 
-    /// Runs the group's bodies as one transaction and commits it; then, between two groups with
-    /// the lead still held, the one moment the connection is free, rewinds the WAL if asked to
-    /// (see WALRestartSignal).
+    /// Runs the group's bodies as one transaction and commits it, first without savepoints
+    /// (see the type's documentation); then, between two groups with the lead still held, the one
+    /// moment the connection is free, rewinds the WAL if asked to (see WALRestartSignal).
     private func commit(_ members: [WriteGroupQueue<SQLiteConnection>.Member]) async -> Result<Void, any Error> {
-        let sqlite = connection.value
         defer {
-            if restartSignal.take() { _ = try? sqlite.query("PRAGMA wal_checkpoint(RESTART)", []) }
+            if restartSignal.take() { _ = try? connection.value.query("PRAGMA wal_checkpoint(RESTART)", []) }
         }
+        let outcome = await run(members, inSavepoints: false)
+        guard case .failure(let error) = outcome, let failure = error as? BodyFailure else { return outcome }
+        return members.count == 1 ? .failure(failure.error) : await run(members, inSavepoints: true)
+    }
+
+    /// Runs the bodies in one transaction, each in a savepoint of its own or none, and commits.
+    /// Without savepoints, a body's failure comes back as a ``BodyFailure``.
+    private func run(_ members: [WriteGroupQueue<SQLiteConnection>.Member], inSavepoints: Bool) async -> Result<Void, any Error> {
+        let sqlite = connection.value
         do {
             // IMMEDIATE takes the write lock now, so another process's writer cannot make this
             // transaction fail halfway with SQLITE_BUSY.
             try sqlite.run("BEGIN IMMEDIATE")
             for member in members {
-                // A savepoint costs SQLite no round trip: every body gets one, even alone.
-                try await member.runInSavepoint(on: sqlite)
+                if inSavepoints {
+                    try await member.runInSavepoint(on: sqlite)
+                } else {
+                    do {
+                        try await member.runAlone(on: sqlite)
+                    } catch {
+                        throw BodyFailure(error: error)
+                    }
+                }
                 // An error such as a full disk makes SQLite roll back the whole transaction, not
                 // just the failing body's savepoint: then nothing of this group stands, and the
                 // bodies still queued must not run outside a transaction.
@@ -82,8 +105,14 @@ final class GroupCommitWriter: Sendable {
             return .success(())
         } catch {
             try? sqlite.run("ROLLBACK")
+            if error is BodyFailure { return .failure(error) }
             return .failure(error as? StoreError ?? StoreError(.database, detail: "\(error)"))
         }
+    }
+
+    /// A body of a group failed while the group ran without savepoints.
+    private struct BodyFailure: Error {
+        var error: any Error
     }
 }
 

@@ -23,7 +23,7 @@ import NimbusStore
 /// while the server runs); they take turns at the write lock.
 package final class SQLiteDatabase: SQLDatabase {
     package let dialect = SQLDialect.sqlite
-    private let writer: GroupCommitWriter
+    let writer: GroupCommitWriter
     private let readers: ResourcePool<SQLiteConnection>
     private let checkpointer: WALCheckpointer
 
