@@ -23,6 +23,8 @@ final class SQLiteConnection: SQLConnection {
     private var statements: [StatementKey: (statement: OpaquePointer, lastUse: UInt64)] = [:]
     /// Counts uses, to find the least recently used statement when the cache is full.
     private var uses: UInt64 = 0
+    /// Where the text and blobs of the running statement's parameters lie (see `bind`).
+    private let bindBuffer = BindBuffer()
 
     /// Opens (creating if needed) the database file at `path`.
     init(path: String, readOnly: Bool) throws {
@@ -87,7 +89,9 @@ final class SQLiteConnection: SQLConnection {
         let statement = try prepared(sql)
         defer {
             sqlite3_reset(statement)
+            // Before the bind buffer is written again, or released.
             sqlite3_clear_bindings(statement)
+            bindBuffer.shrinkIfLarge()
         }
         try bind(binds, to: statement)
         var rows: [SQLRow] = []
@@ -153,30 +157,43 @@ final class SQLiteConnection: SQLConnection {
         return statement
     }
 
+    /// Binds `binds` to the statement's parameters in order.
+    ///
+    /// Text and blobs are copied into ``bindBuffer`` and bound where they lie there
+    /// (`SQLITE_STATIC`): told to copy them (`SQLITE_TRANSIENT`), SQLite allocated and freed a
+    /// copy of each value, and a save binds dozens. The buffer is not written again until the
+    /// statement is reset and its bindings cleared (``query(_:_:)``).
     private func bind(_ binds: [SQLValue], to statement: OpaquePointer) throws {
-        for (offset, value) in binds.enumerated() {
-            let index = Int32(offset + 1)
+        var byteCount = 0
+        for value in binds {
+            switch value {
+            case .text(let text): byteCount += text.utf8.count
+            case .blob(let bytes): byteCount += bytes.count
+            default: break
+            }
+        }
+        bindBuffer.reserve(byteCount)
+        var offset = 0
+        for (position, value) in binds.enumerated() {
+            let index = Int32(position + 1)
             let status: Int32
             switch value {
             case .null: status = sqlite3_bind_null(statement, index)
             case .integer(let integer): status = sqlite3_bind_int64(statement, index, integer)
             case .real(let real): status = sqlite3_bind_double(statement, index, real)
-            // An explicit byte count: with -1 SQLite would stop at the first NUL.
-            case .text(var text):
-                // The string's own bytes, without the NUL-terminated copy passing a `String`
-                // as a C string makes. An empty string is bound from a literal: a nil pointer
-                // would bind NULL.
-                status =
-                    text.isEmpty
-                    ? sqlite3_bind_text(statement, index, "", 0, sqliteTransient)
-                    : text.withUTF8 { sqlite3_bind_text(statement, index, $0.baseAddress, Int32($0.count), sqliteTransient) }
+            case .text(let text):
+                // An explicit byte count: with -1 SQLite would stop at the first NUL. An empty
+                // value still gets a pointer (the buffer's start): a nil one would bind NULL.
+                let count = bindBuffer.copy(text.utf8, at: offset)
+                status = sqlite3_bind_text(statement, index, bindBuffer.address(at: offset), Int32(count), sqliteStatic)
+                offset += count
             case .blob(let bytes):
-                status = bytes.withUnsafeBytes {
-                    sqlite3_bind_blob(statement, index, $0.baseAddress, Int32($0.count), sqliteTransient)
-                }
+                let count = bindBuffer.copy(bytes, at: offset)
+                status = sqlite3_bind_blob(statement, index, bindBuffer.address(at: offset), Int32(count), sqliteStatic)
+                offset += count
             case .textList, .integerList:
                 // SQLite has no arrays: the list goes as JSON, which `json_each` reads
-                // (`SQLDialect.isAmong`).
+                // (`SQLDialect.isAmong`). Rare enough to keep SQLite's own copy.
                 var json = Self.jsonArray(value)
                 status = json.withUTF8 { sqlite3_bind_text(statement, index, $0.baseAddress, Int32($0.count), sqliteTransient) }
             }
@@ -233,3 +250,5 @@ final class SQLiteConnection: SQLConnection {
 
 /// SQLite's "copy the bytes now" destructor sentinel, which C spells `(sqlite3_destructor_type)-1`.
 private let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+/// SQLite's "the bytes stay where they are until unbound" sentinel, `(sqlite3_destructor_type)0`.
+private let sqliteStatic: sqlite3_destructor_type? = nil
