@@ -14,7 +14,19 @@ import Foundation
 /// keep-alive connection, and `callgrind_control --dump`: the dump's total over the number of
 /// requests is the figure. Only the server is counted; on PostgreSQL, the database's work is
 /// not in it. The dumps stay in the data directory (`--keep-data`) for `callgrind_annotate`.
+///
+/// Under load (``Load``), wrk keeps many requests in flight instead, for a fixed time, and the
+/// figure is over the requests it saw answered: concurrent writes then share commits as they do
+/// in production, where one at a time each commits alone. callgrind runs one thread at a time,
+/// so the groups it sees are smaller than on two cores.
 enum InstructionCounts {
+    /// Requests in flight, and for how long, when counting under load.
+    struct Load {
+        var clients: Int
+        var threads: Int
+        var seconds: Int
+    }
+
     /// How the session starts the server under callgrind.
     struct Launch {
         var valgrind: String
@@ -74,18 +86,24 @@ enum InstructionCounts {
 
     /// Counts `requests` of each scenario (a tenth as many for batches of more than a hundred
     /// records), after a warm-up of a tenth as many.
-    static func measure(_ scenarios: [Scenario], session: LoadSession, launch: Launch, requests: Int) throws -> (Idle, [Result]) {
+    static func measure(_ scenarios: [Scenario], session: LoadSession, launch: Launch, requests: Int, load: Load?) throws -> (Idle, [Result]) {
         guard let port = URL(string: session.url)?.port else { throw LoadError("no port in \(session.url)") }
         let client = try KeepAliveClient(port: port)
         let idle = try measureIdle(session: session, launch: launch)
         var results: [Result] = []
         for scenario in scenarios {
             FileHandle.standardError.write(Data("counting \(scenario.name)...\n".utf8))
-            let count = scenario.recordsPerRequest > 100 ? max(1, requests / 10) : requests
+            var count = scenario.recordsPerRequest > 100 ? max(1, requests / 10) : requests
             try send(scenario, count: max(1, count / 10), from: 0, on: client)
             try callgrindControl(["--zero"], session: session)
             let start = ContinuousClock.now
-            try send(scenario, count: count, from: max(1, count / 10), on: client)
+            if let load {
+                let run = try Wrk.run(scenario, url: session.url, clients: load.clients, threads: load.threads, seconds: load.seconds)
+                guard run.failures == 0, run.requests > 0 else { throw LoadError("\(scenario.name) under load: \(run.failures) failed") }
+                count = run.requests
+            } else {
+                try send(scenario, count: count, from: max(1, count / 10), on: client)
+            }
             let seconds = (ContinuousClock.now - start) / .seconds(1)
             try callgrindControl(["--dump=\(scenario.name)"], session: session)
             let dump = try latestDump(in: launch.directory)
@@ -162,11 +180,12 @@ enum InstructionCounts {
         }.max() ?? 0
     }
 
-    static func print(_ results: [Result], idle: Idle, store: String) {
+    static func print(_ results: [Result], idle: Idle, store: String, load: Load?) {
         let health = results.first { $0.scenario.name == "health" }
         let current = results.first { $0.scenario.name == "current" }
+        let sending = load.map { "\($0.clients) requests in flight for \($0.seconds) s each" } ?? "requests sent one at a time"
         var lines = [
-            "instructions per request, nimbus serve under callgrind, \(store), requests sent one at a time;",
+            "instructions per request, nimbus serve under callgrind, \(store), \(sending);",
             String(format: "the idle server's %.0f instructions per second are taken out", idle.instructionsPerSecond),
             "",
             "the WAL checkpoint thread's share is shown apart, and left out of the last two columns (see",

@@ -43,6 +43,11 @@ struct NimbusLoad: AsyncParsableCommand {
     var instructions = false
     @Option(help: "Requests counted per scenario with --instructions (a tenth as many 200-record saves).")
     var instructionRequests = 200
+    @Flag(
+        help:
+            "With --instructions, count under load: --clients requests in flight for --duration seconds per scenario, so concurrent writes share commits, instead of one request at a time."
+    )
+    var underLoad = false
 
     func run() async throws {
         // Before any benchmark opens the SQLite file (sync, queries and sharing read it raw).
@@ -59,8 +64,15 @@ struct NimbusLoad: AsyncParsableCommand {
         if let callgrind {
             if keepData { FileHandle.standardError.write(Data("callgrind dumps: \(callgrind.directory.path)\n".utf8)) }
             let scenarios = Scenario.all(session: session).filter { selected?.contains($0.name) ?? true }
-            let (idle, counts) = try InstructionCounts.measure(scenarios, session: session, launch: callgrind, requests: instructionRequests)
-            InstructionCounts.print(counts, idle: idle, store: database == nil ? "SQLite" : "PostgreSQL")
+            let load = underLoad ? InstructionCounts.Load(clients: clients, threads: threads, seconds: duration) : nil
+            let (idle, counts) = try InstructionCounts.measure(
+                scenarios,
+                session: session,
+                launch: callgrind,
+                requests: instructionRequests,
+                load: load
+            )
+            InstructionCounts.print(counts, idle: idle, store: database == nil ? "SQLite" : "PostgreSQL", load: load)
             return
         }
         var results: [ScenarioResult] = []
