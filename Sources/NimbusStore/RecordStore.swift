@@ -45,7 +45,9 @@ public protocol RecordStore: Sendable {
     /// Runs `body` as one transaction on a zone: everything it writes commits together or not at all.
     ///
     /// The body may run on another task than the caller's: a store may run the bodies of
-    /// concurrent writers together and commit them at once (group commit).
+    /// concurrent writers together and commit them at once (group commit). It may also run more
+    /// than once (when a body grouped with it fails, or the database aborts a transaction that
+    /// collided with another), so it must do nothing but work on the transaction.
     /// - Throws: ``StoreError`` `.zoneNotFound` if the zone does not exist; whatever `body` throws.
     func write<Result: Sendable>(
         zone zoneName: String,

@@ -4,6 +4,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 
+import NimbusStore
 import Testing
 
 @testable import NimbusSQL
@@ -39,6 +40,17 @@ struct SQLiteBindTests {
             _ = try connection.query("INSERT INTO kept VALUES (?, ?, ?)", [.text("small"), .text("short"), .blob([4])])
             let rows = try connection.query("SELECT name, body, bytes FROM kept ORDER BY name", [])
             #expect(rows.map(\.values) == [[.text("big"), .text(Self.large), .blob([1, 2, 3])], [.text("small"), .text("short"), .blob([4])]])
+        }
+    }
+
+    @Test("a statement given more values than it has parameters fails, and leaves nothing bound behind")
+    func tooManyValues() throws {
+        try withTemporarySQLiteConnection { connection in
+            #expect(throws: StoreError.self) { try connection.query("SELECT ?", [.text("bound"), .text("beyond")]) }
+            let next = try connection.query("SELECT ?, ?", [.text("next")])
+            #expect(next.first?.values == [.text("next"), .null])
+            let again = try connection.query("SELECT ?", [.text("again")])
+            #expect(again.first?.values == [.text("again")])
         }
     }
 

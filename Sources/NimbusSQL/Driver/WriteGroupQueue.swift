@@ -29,10 +29,10 @@ protocol SavepointConnection {
 /// their bodies under a key, and the first to find its key idle leads: it has the engine (its
 /// `commit`) run every queued body of that key in one transaction and commit, answers the
 /// others, and hands the lead to the first writer queued meanwhile. Writers return only after
-/// the commit that made their writes durable. A body that fails rolls back only itself: SQLite
-/// runs each in a savepoint of its own, PostgreSQL runs the group again with one per body once a
-/// body failed without; a group of one needs none. Keys run independently of each
-/// other: SQLite has one (its one writer), PostgreSQL one per tenant.
+/// the commit that made their writes durable. A body that fails rolls back only itself: both
+/// engines run the group again with a savepoint per body once a body failed without; a group of
+/// one needs none. Keys run independently of each other: SQLite has one (its one writer),
+/// PostgreSQL one per tenant.
 final class WriteGroupQueue<Connection: SavepointConnection>: Sendable {
     /// Runs one key's group in one transaction and commits it; returns the commit's outcome.
     typealias CommitGroup = @Sendable (_ key: String, _ members: [Member]) async -> Result<Void, any Error>

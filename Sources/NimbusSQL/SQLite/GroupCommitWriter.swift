@@ -20,7 +20,9 @@ import Synchronization
 /// statements fewer each (`SAVEPOINT`, `RELEASE`). Should one fail, the transaction rolls back
 /// and the group runs again with a savepoint per body, so the failure is its writer's alone (a
 /// body may run more than once: ``SQLDatabase/write(serializing:_:)``), as PostgreSQL's groups
-/// do. A group of one needs none: its body's failure is the group's.
+/// do. A group of one needs none: its body's failure is the group's. Between the two runs the
+/// write lock is free for a moment: another process's writer (the admin CLI) may take it, and
+/// the group then waits for it, as any `BEGIN IMMEDIATE` does.
 final class GroupCommitWriter: Sendable {
     /// The most transaction bodies one commit serves.
     static let maximumGroupSize = 64
@@ -88,6 +90,10 @@ final class GroupCommitWriter: Sendable {
                     do {
                         try await member.runAlone(on: sqlite)
                     } catch {
+                        // Had SQLite rolled the whole transaction back (a full disk, an I/O
+                        // error), running the group again would meet the same wall: the failure
+                        // is the group's, as a connection's failure is on PostgreSQL.
+                        guard sqlite.isInTransaction else { throw error }
                         throw BodyFailure(error: error)
                     }
                 }

@@ -418,7 +418,7 @@ enum SQLMigrations {
         },
         // SQLite: the search index's changes wait in a queue, replayed many at a time
         // (SearchIndexQueue). FTS5 writes its pending changes out as a new segment at every
-        // savepoint, and every request in a group commit runs in a savepoint of its own: writing
+        // savepoint, and every request in a group commit then ran in a savepoint of its own: writing
         // the index directly made a segment, and merge work, per single-record save.
         Migration(version: 16) { dialect in
             switch dialect {
