@@ -7,13 +7,13 @@
 /// Reading the dictionaries inside field values: references, assets, locations, zone IDs.
 extension Reference {
     /// Reads `{recordName, zoneID?, action?}`; a missing action is `NONE`, case is ignored.
-    package static func read(_ json: JSONValue, at path: String) throws(NimbusError) -> Reference {
-        let members = try json.object(at: path)
-        let name = try members.required("recordName", at: path).string(at: jsonPath(path, "recordName"))
-        let zoneID = try members.optional("zoneID").map { (zone) throws(NimbusError) in try ZoneID.read(zone, at: jsonPath(path, "zoneID")) }
-        let actionName = try members.optional("action")?.string(at: jsonPath(path, "action")) ?? "NONE"
+    package static func read(_ json: JSONValue, at path: @autoclosure () -> String) throws(NimbusError) -> Reference {
+        let members = try json.object(at: path())
+        let name = try members.required("recordName", at: path()).string(at: jsonPath(path(), "recordName"))
+        let zoneID = try members.optional("zoneID").map { (zone) throws(NimbusError) in try ZoneID.read(zone, at: jsonPath(path(), "zoneID")) }
+        let actionName = try members.optional("action")?.string(at: jsonPath(path(), "action")) ?? "NONE"
         guard let action = Action(rawValue: actionName.uppercased()) else {
-            throw .badRequest("unknown reference action '\(actionName)' at \(jsonPath(path, "action"))")
+            throw .badRequest("unknown reference action '\(actionName)' at \(jsonPath(path(), "action"))")
         }
         return Reference(recordName: name, zoneID: zoneID, action: action)
     }
@@ -22,22 +22,22 @@ extension Reference {
 extension ZoneID {
     /// Reads `{zoneName, ownerRecordName | ownerName}`. A missing zone name is the default zone;
     /// a missing owner is the empty string, which the server reads as "the caller".
-    package static func read(_ json: JSONValue, at path: String) throws(NimbusError) -> ZoneID {
-        let members = try json.object(at: path)
-        let name = try members.optional("zoneName")?.string(at: jsonPath(path, "zoneName")) ?? ZoneID.defaultZoneName
-        let owner = try (members.optional("ownerRecordName") ?? members.optional("ownerName"))?.string(at: jsonPath(path, "ownerRecordName")) ?? ""
+    package static func read(_ json: JSONValue, at path: @autoclosure () -> String) throws(NimbusError) -> ZoneID {
+        let members = try json.object(at: path())
+        let name = try members.optional("zoneName")?.string(at: jsonPath(path(), "zoneName")) ?? ZoneID.defaultZoneName
+        let owner = try (members.optional("ownerRecordName") ?? members.optional("ownerName"))?.string(at: jsonPath(path(), "ownerRecordName")) ?? ""
         return ZoneID(zoneName: name, ownerRecordName: owner)
     }
 }
 
 extension Asset {
     /// Reads an asset dictionary; every key is optional.
-    package static func read(_ json: JSONValue, at path: String) throws(NimbusError) -> Asset {
-        let members = try json.object(at: path)
-        func text(_ key: String) throws(NimbusError) -> String? { try members.optional(key)?.string(at: jsonPath(path, key)) }
+    package static func read(_ json: JSONValue, at path: @autoclosure () -> String) throws(NimbusError) -> Asset {
+        let members = try json.object(at: path())
+        func text(_ key: String) throws(NimbusError) -> String? { try members.optional(key)?.string(at: jsonPath(path(), key)) }
         var asset = Asset(
             fileChecksum: try text("fileChecksum"),
-            size: try members.optional("size")?.integer(at: jsonPath(path, "size")),
+            size: try members.optional("size")?.integer(at: jsonPath(path(), "size")),
             referenceChecksum: try text("referenceChecksum"),
             wrappingKey: try text("wrappingKey"),
             receipt: try text("receipt"),
@@ -51,15 +51,15 @@ extension Asset {
 
 extension Location {
     /// Reads `{latitude, longitude, ...}`; latitude and longitude are required.
-    package static func read(_ json: JSONValue, at path: String) throws(NimbusError) -> Location {
-        let members = try json.object(at: path)
+    package static func read(_ json: JSONValue, at path: @autoclosure () -> String) throws(NimbusError) -> Location {
+        let members = try json.object(at: path())
         func number(_ key: String) throws(NimbusError) -> Double? {
             guard let value = members.optional(key) else { return nil }
-            guard let double = value.doubleValue else { throw JSONValue.wrongType(jsonPath(path, key), expected: "a number", found: value) }
+            guard let double = value.doubleValue else { throw JSONValue.wrongType(jsonPath(path(), key), expected: "a number", found: value) }
             return double
         }
         guard let latitude = try number("latitude"), let longitude = try number("longitude") else {
-            throw .badRequest("a location at \(path) needs latitude and longitude")
+            throw .badRequest("a location at \(path()) needs latitude and longitude")
         }
         return Location(
             latitude: latitude,
@@ -69,7 +69,7 @@ extension Location {
             altitude: try number("altitude"),
             speed: try number("speed"),
             course: try number("course"),
-            timestamp: try members.optional("timestamp")?.integer(at: jsonPath(path, "timestamp"))
+            timestamp: try members.optional("timestamp")?.integer(at: jsonPath(path(), "timestamp"))
         )
     }
 }

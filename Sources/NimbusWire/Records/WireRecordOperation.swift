@@ -34,21 +34,21 @@ public struct RecordsModifyRequest: WireRequest {
     }
 
     /// Reads one `{operationType, record}`.
-    private static func operation(_ json: JSONValue, at path: String) throws(NimbusError) -> RecordOperation {
-        let members = try json.object(at: path)
-        let typeName = try members.required("operationType", at: path).string(at: jsonPath(path, "operationType"))
+    private static func operation(_ json: JSONValue, at path: @autoclosure () -> String) throws(NimbusError) -> RecordOperation {
+        let members = try json.object(at: path())
+        let typeName = try members.required("operationType", at: path()).string(at: jsonPath(path(), "operationType"))
         guard let kind = kinds[typeName] ?? kinds[typeName.lowercased()] else {
-            throw .badRequest("unknown operationType '\(typeName)' at \(jsonPath(path, "operationType"))")
+            throw .badRequest("unknown operationType '\(typeName)' at \(jsonPath(path(), "operationType"))")
         }
-        let recordPath = jsonPath(path, "record")
-        let record = try members.required("record", at: path).object(at: recordPath)
-        func text(_ key: String) throws(NimbusError) -> String? { try record.optional(key)?.string(at: jsonPath(recordPath, key)) }
+        func recordPath() -> String { jsonPath(path(), "record") }
+        let record = try members.required("record", at: path()).object(at: recordPath())
+        func text(_ key: String) throws(NimbusError) -> String? { try record.optional(key)?.string(at: jsonPath(recordPath(), key)) }
         var fields: [NameKey: FieldInput] = [:]
         // Deletes ignore fields: CloudKitPy sends `"fields": null, "deleted": false` with them.
         if !kind.isDelete, let fieldMap = record.optional("fields") {
-            let fieldsPath = jsonPath(recordPath, "fields")
-            for (name, field) in try fieldMap.object(at: fieldsPath) {
-                fields[NameKey(name)] = try Self.field(field, at: jsonPath(fieldsPath, name))
+            func fieldsPath() -> String { jsonPath(recordPath(), "fields") }
+            for (name, field) in try fieldMap.object(at: fieldsPath()) {
+                fields[NameKey(name)] = try Self.field(field, at: jsonPath(fieldsPath(), name))
             }
         }
         let parent: RecordOperation.ParentChange
@@ -56,8 +56,10 @@ public struct RecordsModifyRequest: WireRequest {
         case nil: parent = .unchanged
         case .null?: parent = .clear
         case let value?:
-            let parentPath = jsonPath(recordPath, "parent")
-            parent = .set(try value.object(at: parentPath).required("recordName", at: parentPath).string(at: jsonPath(parentPath, "recordName")))
+            func parentPath() -> String { jsonPath(recordPath(), "parent") }
+            parent = .set(
+                try value.object(at: parentPath()).required("recordName", at: parentPath()).string(at: jsonPath(parentPath(), "recordName"))
+            )
         }
         return RecordOperation(
             kind: kind,
@@ -66,7 +68,7 @@ public struct RecordsModifyRequest: WireRequest {
             recordChangeTag: try text("recordChangeTag"),
             fields: fields,
             parent: parent,
-            share: try ShareChange.read(record: record, at: recordPath)
+            share: try ShareChange.read(record: record, at: recordPath())
         )
     }
 
@@ -74,17 +76,17 @@ public struct RecordsModifyRequest: WireRequest {
     /// dictionary without `value` that says nothing else (`{}`, which CloudKit JS sends for a
     /// field set to `undefined`, or only `type`); `"isEncrypted": true` marks one of CloudKit's
     /// `encryptedValues`.
-    private static func field(_ json: JSONValue, at path: String) throws(NimbusError) -> FieldInput {
-        let members = try json.object(at: path)
-        let isEncrypted = try members.optional("isEncrypted")?.bool(at: jsonPath(path, "isEncrypted")) ?? false
+    private static func field(_ json: JSONValue, at path: @autoclosure () -> String) throws(NimbusError) -> FieldInput {
+        let members = try json.object(at: path())
+        let isEncrypted = try members.optional("isEncrypted")?.bool(at: jsonPath(path(), "isEncrypted")) ?? false
         guard members["value"] != nil else {
             guard members.keys.allSatisfy({ $0 == "type" || $0 == "isEncrypted" }) else {
-                throw .badRequest("missing required field 'value' in \(path)")
+                throw .badRequest("missing required field 'value' in \(path())")
             }
             return FieldInput(nil, isEncrypted: isEncrypted)
         }
         if members["value"] == .null { return FieldInput(nil, isEncrypted: isEncrypted) }
-        let read = try FieldValue.read(dictionary: json, at: path)
+        let read = try FieldValue.read(dictionary: json, at: path())
         return FieldInput(read.value, isTypeExplicit: read.isTypeExplicit, isEncrypted: isEncrypted)
     }
 
