@@ -55,9 +55,9 @@ extension JSONObject {
         try optional(key)?.bool(at: key)
     }
 
-    func stringList(_ key: String, at path: String) throws(NimbusError) -> [String]? {
+    func stringList(_ key: String, at path: @autoclosure () -> String) throws(NimbusError) -> [String]? {
         guard let value = optional(key) else { return nil }
-        let listPath = jsonPath(path, key)
+        let listPath = jsonPath(path(), key)
         return try value.array(at: listPath).enumerated().map { (index, element) throws(NimbusError) in
             try element.string(at: jsonPath(listPath, index))
         }

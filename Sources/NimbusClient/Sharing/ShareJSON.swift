@@ -9,9 +9,9 @@ import NimbusWire
 
 /// The share record of the wire protocol (ckws §6.3), read from responses.
 enum ShareJSON {
-    static func share(_ json: JSONValue, in zoneID: ZoneID, at path: String) throws(NimbusError) -> ShareInfo {
-        let record = try RecordWireCoding.record(json, in: zoneID, at: path)
-        let share = WireShare.share(named: record.recordID.recordName, keys: try json.object(at: path))
+    static func share(_ json: JSONValue, in zoneID: ZoneID, at path: @autoclosure () -> String) throws(NimbusError) -> ShareInfo {
+        let record = try RecordWireCoding.record(json, in: zoneID, at: path())
+        let share = WireShare.share(named: record.recordID.recordName, keys: try json.object(at: path()))
         return Self.share(record, details: ShareDetails(share: share, currentUserParticipant: nil))
     }
 

@@ -7,16 +7,16 @@
 /// The CloudKit query dictionary, read by `records/query` and stored with query subscriptions.
 extension Query {
     /// Reads `{recordType, filterBy[], sortBy[]}`.
-    package static func read(_ json: JSONValue, at path: String) throws(NimbusError) -> Query {
-        let members = try json.object(at: path)
-        let recordType = try members.required("recordType", at: path).string(at: jsonPath(path, "recordType"))
+    package static func read(_ json: JSONValue, at path: @autoclosure () -> String) throws(NimbusError) -> Query {
+        let members = try json.object(at: path())
+        let recordType = try members.required("recordType", at: path()).string(at: jsonPath(path(), "recordType"))
         var filters: [Filter] = []
-        let filtersPath = jsonPath(path, "filterBy")
+        let filtersPath = jsonPath(path(), "filterBy")
         for (index, element) in (try members.optional("filterBy")?.array(at: filtersPath) ?? []).enumerated() {
             filters.append(try Filter.read(element, at: jsonPath(filtersPath, index)))
         }
         var sorts: [SortDescriptor] = []
-        let sortsPath = jsonPath(path, "sortBy")
+        let sortsPath = jsonPath(path(), "sortBy")
         for (index, element) in (try members.optional("sortBy")?.array(at: sortsPath) ?? []).enumerated() {
             let sortPath = jsonPath(sortsPath, index)
             let sort = try element.object(at: sortPath)
@@ -62,18 +62,18 @@ extension Query {
 
 extension Filter {
     /// Reads `{fieldName, comparator, fieldValue}`.
-    package static func read(_ json: JSONValue, at path: String) throws(NimbusError) -> Filter {
-        let filter = try json.object(at: path)
-        let name = try filter.required("comparator", at: path).string(at: jsonPath(path, "comparator"))
+    package static func read(_ json: JSONValue, at path: @autoclosure () -> String) throws(NimbusError) -> Filter {
+        let filter = try json.object(at: path())
+        let name = try filter.required("comparator", at: path()).string(at: jsonPath(path(), "comparator"))
         guard let comparator = Filter.Comparator(rawValue: name.uppercased()) else {
-            throw .badRequest("unknown comparator '\(name)' at \(jsonPath(path, "comparator"))")
+            throw .badRequest("unknown comparator '\(name)' at \(jsonPath(path(), "comparator"))")
         }
-        let field = try filter.required("fieldName", at: path).string(at: jsonPath(path, "fieldName"))
-        let value = try FieldValue.read(dictionary: try filter.required("fieldValue", at: path), at: jsonPath(path, "fieldValue"))
+        let field = try filter.required("fieldName", at: path()).string(at: jsonPath(path(), "fieldName"))
+        let value = try FieldValue.read(dictionary: try filter.required("fieldValue", at: path()), at: jsonPath(path(), "fieldValue"))
         var distance: Double?
         if let json = filter.optional("distance") {
             guard let number = json.doubleValue else {
-                throw JSONValue.wrongType(jsonPath(path, "distance"), expected: "a number", found: json)
+                throw JSONValue.wrongType(jsonPath(path(), "distance"), expected: "a number", found: json)
             }
             distance = number
         }

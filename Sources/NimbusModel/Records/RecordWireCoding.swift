@@ -198,16 +198,16 @@ package enum RecordWireCoding {
     }
 
     /// Reads a record dictionary, naming the path of whatever is malformed.
-    private static func checkedRecord(_ json: JSONValue, in zoneID: ZoneID, at path: String) throws(NimbusError) -> Record {
-        let members = try json.object(at: path)
+    private static func checkedRecord(_ json: JSONValue, in zoneID: ZoneID, at path: @autoclosure () -> String) throws(NimbusError) -> Record {
+        let members = try json.object(at: path())
         func text(_ key: String) throws(NimbusError) -> String? {
-            try members.optional(key)?.string(at: jsonPath(path, key))
+            try members.optional(key)?.string(at: jsonPath(path(), key))
         }
         var fields: [NameKey: FieldValue] = [:]
         var encryptedFields: [NameKey: FieldValue] = [:]
         if let all = members.optional("fields") {
-            for (name, value) in try all.object(at: jsonPath(path, "fields")) {
-                let fieldPath = jsonPath(jsonPath(path, "fields"), name)
+            for (name, value) in try all.object(at: jsonPath(path(), "fields")) {
+                let fieldPath = jsonPath(jsonPath(path(), "fields"), name)
                 let field = try FieldValue.read(dictionary: value, at: fieldPath).value
                 if try value.object(at: fieldPath).optional("isEncrypted")?.bool(at: jsonPath(fieldPath, "isEncrypted")) == true {
                     encryptedFields[NameKey(name)] = field
@@ -218,8 +218,8 @@ package enum RecordWireCoding {
         }
         var record = Record(
             recordID: RecordID(
-                recordName: try members.required("recordName", at: path).string(at: jsonPath(path, "recordName")),
-                zoneID: try members.optional("zoneID").map { (zone) throws(NimbusError) in try Self.zoneID(zone, at: jsonPath(path, "zoneID")) }
+                recordName: try members.required("recordName", at: path()).string(at: jsonPath(path(), "recordName")),
+                zoneID: try members.optional("zoneID").map { (zone) throws(NimbusError) in try Self.zoneID(zone, at: jsonPath(path(), "zoneID")) }
                     ?? zoneID
             ),
             recordType: try text("recordType") ?? "",
@@ -227,36 +227,36 @@ package enum RecordWireCoding {
             fields: fields,
             encryptedFields: encryptedFields,
             parentRecordName: try members.optional("parent").map { (parent) throws(NimbusError) in
-                try parent.object(at: jsonPath(path, "parent")).required("recordName", at: jsonPath(path, "parent"))
-                    .string(at: jsonPath(path, "parent.recordName"))
+                try parent.object(at: jsonPath(path(), "parent")).required("recordName", at: jsonPath(path(), "parent"))
+                    .string(at: jsonPath(path(), "parent.recordName"))
             },
-            created: try stamp(members.optional("created"), at: jsonPath(path, "created")),
-            modified: try stamp(members.optional("modified"), at: jsonPath(path, "modified"))
+            created: try stamp(members.optional("created"), at: jsonPath(path(), "created")),
+            modified: try stamp(members.optional("modified"), at: jsonPath(path(), "modified"))
         )
         if let share = members.optional("share") {
-            record.shareRecordName = try share.object(at: jsonPath(path, "share")).required("recordName", at: jsonPath(path, "share"))
-                .string(at: jsonPath(path, "share.recordName"))
+            record.shareRecordName = try share.object(at: jsonPath(path(), "share")).required("recordName", at: jsonPath(path(), "share"))
+                .string(at: jsonPath(path(), "share.recordName"))
         }
         return record
     }
 
     /// Reads a zone ID dictionary.
-    package static func zoneID(_ json: JSONValue, at path: String) throws(NimbusError) -> ZoneID {
-        let members = try json.object(at: path)
+    package static func zoneID(_ json: JSONValue, at path: @autoclosure () -> String) throws(NimbusError) -> ZoneID {
+        let members = try json.object(at: path())
         return ZoneID(
-            zoneName: try members.required("zoneName", at: path).string(at: jsonPath(path, "zoneName")),
-            ownerRecordName: try members.optional("ownerRecordName")?.string(at: jsonPath(path, "ownerRecordName")) ?? ""
+            zoneName: try members.required("zoneName", at: path()).string(at: jsonPath(path(), "zoneName")),
+            ownerRecordName: try members.optional("ownerRecordName")?.string(at: jsonPath(path(), "ownerRecordName")) ?? ""
         )
     }
 
-    private static func stamp(_ json: JSONValue?, at path: String) throws(NimbusError) -> ChangeStamp {
+    private static func stamp(_ json: JSONValue?, at path: @autoclosure () -> String) throws(NimbusError) -> ChangeStamp {
         guard let json else { return ChangeStamp(timestamp: 0, userRecordName: "") }
-        let members = try json.object(at: path)
+        let members = try json.object(at: path())
         return ChangeStamp(
-            timestamp: try members.optional("timestamp").map { (value) throws(NimbusError) in try value.integer(at: jsonPath(path, "timestamp")) }
+            timestamp: try members.optional("timestamp").map { (value) throws(NimbusError) in try value.integer(at: jsonPath(path(), "timestamp")) }
                 ?? 0,
-            userRecordName: try members.optional("userRecordName")?.string(at: jsonPath(path, "userRecordName")) ?? "",
-            deviceID: try members.optional("deviceID")?.string(at: jsonPath(path, "deviceID")) ?? ""
+            userRecordName: try members.optional("userRecordName")?.string(at: jsonPath(path(), "userRecordName")) ?? "",
+            deviceID: try members.optional("deviceID")?.string(at: jsonPath(path(), "deviceID")) ?? ""
         )
     }
 }

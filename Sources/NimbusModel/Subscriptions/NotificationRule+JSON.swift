@@ -34,36 +34,36 @@ extension NotificationRule {
     ]
 
     /// Reads a subscription's `rules` array.
-    package static func readList(_ json: JSONValue, at path: String) throws(NimbusError) -> [NotificationRule] {
-        let elements = try json.array(at: path)
+    package static func readList(_ json: JSONValue, at path: @autoclosure () -> String) throws(NimbusError) -> [NotificationRule] {
+        let elements = try json.array(at: path())
         guard elements.count <= maximumRules else {
-            throw .badRequest("\(path) has \(elements.count) rules; a subscription may have at most \(maximumRules)")
+            throw .badRequest("\(path()) has \(elements.count) rules; a subscription may have at most \(maximumRules)")
         }
         var rules: [NotificationRule] = []
         var names: Set<String> = []
         for (index, element) in elements.enumerated() {
-            let rule = try read(element, at: jsonPath(path, index))
-            guard names.insert(rule.name).inserted else { throw .badRequest("\(jsonPath(path, index)).name '\(rule.name)' is used twice") }
+            let rule = try read(element, at: jsonPath(path(), index))
+            guard names.insert(rule.name).inserted else { throw .badRequest("\(jsonPath(path(), index)).name '\(rule.name)' is used twice") }
             rules.append(rule)
         }
         return rules
     }
 
-    static func read(_ json: JSONValue, at path: String) throws(NimbusError) -> NotificationRule {
-        let members = try json.object(at: path)
+    static func read(_ json: JSONValue, at path: @autoclosure () -> String) throws(NimbusError) -> NotificationRule {
+        let members = try json.object(at: path())
         for key in members.keys where !["name", "recordTypes", "reasons", "when", "then"].contains(key) {
-            throw .badRequest("unknown key '\(key)' in \(path): a rule has name, recordTypes, reasons, when and then")
+            throw .badRequest("unknown key '\(key)' in \(path()): a rule has name, recordTypes, reasons, when and then")
         }
-        let name = try members.required("name", at: path).string(at: jsonPath(path, "name"))
-        guard !name.isEmpty, name.utf8.count <= 100 else { throw .badRequest("\(jsonPath(path, "name")) must be 1 to 100 bytes") }
-        let thenPath = jsonPath(path, "then")
-        let then = try members.required("then", at: path).string(at: thenPath)
+        let name = try members.required("name", at: path()).string(at: jsonPath(path(), "name"))
+        guard !name.isEmpty, name.utf8.count <= 100 else { throw .badRequest("\(jsonPath(path(), "name")) must be 1 to 100 bytes") }
+        let thenPath = jsonPath(path(), "then")
+        let then = try members.required("then", at: path()).string(at: thenPath)
         guard let decision = Decision(rawValue: then.lowercased()) else {
             throw .badRequest("unknown decision '\(then)' at \(thenPath): expected none, silent or visible")
         }
         var recordTypes: Set<String>?
         if let list = members.optional("recordTypes") {
-            let listPath = jsonPath(path, "recordTypes")
+            let listPath = jsonPath(path(), "recordTypes")
             recordTypes = Set(
                 try list.array(at: listPath).enumerated().map { (index, element) throws(NimbusError) in
                     try element.string(at: jsonPath(listPath, index))
@@ -72,7 +72,7 @@ extension NotificationRule {
         }
         var reasons: Set<Subscription.FiresOn>?
         if let list = members.optional("reasons") {
-            let listPath = jsonPath(path, "reasons")
+            let listPath = jsonPath(path(), "reasons")
             var parsed: Set<Subscription.FiresOn> = []
             for (index, element) in try list.array(at: listPath).enumerated() {
                 let text = try element.string(at: jsonPath(listPath, index))
@@ -85,7 +85,7 @@ extension NotificationRule {
         }
         var lookups = 0
         let condition = try members.optional("when").map { (json) throws(NimbusError) in
-            try RuleCondition.read(json, at: jsonPath(path, "when"), depth: 1, lookups: &lookups)
+            try RuleCondition.read(json, at: jsonPath(path(), "when"), depth: 1, lookups: &lookups)
         }
         return NotificationRule(name: name, recordTypes: recordTypes, reasons: reasons, when: condition, then: decision)
     }
@@ -115,15 +115,15 @@ extension NotificationRule {
 }
 
 extension RuleCondition {
-    static func read(_ json: JSONValue, at path: String, depth: Int, lookups: inout Int) throws(NimbusError) -> RuleCondition {
+    static func read(_ json: JSONValue, at path: @autoclosure () -> String, depth: Int, lookups: inout Int) throws(NimbusError) -> RuleCondition {
         guard depth <= NotificationRule.maximumDepth else {
-            throw .badRequest("\(path) nests deeper than \(NotificationRule.maximumDepth) levels")
+            throw .badRequest("\(path()) nests deeper than \(NotificationRule.maximumDepth) levels")
         }
-        let members = try json.object(at: path)
+        let members = try json.object(at: path())
         guard members.count == 1, let (key, value) = members.first else {
-            throw .badRequest("\(path) must have exactly one key: all, any, not, recipientIsWriter, recipientIs, field or recipientHas")
+            throw .badRequest("\(path()) must have exactly one key: all, any, not, recipientIsWriter, recipientIs, field or recipientHas")
         }
-        let keyPath = jsonPath(path, key)
+        let keyPath = jsonPath(path(), key)
         switch key {
         case "all", "any":
             var conditions: [RuleCondition] = []
@@ -176,21 +176,23 @@ extension RuleCondition {
             }
             return .recipientHas(recordType: recordType, zoneName: zoneName, filters: filters)
         default:
-            throw .badRequest("unknown condition '\(key)' at \(path): expected all, any, not, recipientIsWriter, recipientIs, field or recipientHas")
+            throw .badRequest(
+                "unknown condition '\(key)' at \(path()): expected all, any, not, recipientIsWriter, recipientIs, field or recipientHas"
+            )
         }
     }
 
     /// Every `$` string must be a variable the evaluator knows.
-    private static func checkVariables(in value: FieldValue, at path: String) throws(NimbusError) {
+    private static func checkVariables(in value: FieldValue, at path: @autoclosure () -> String) throws(NimbusError) {
         switch value {
         case .string(let text) where text.hasPrefix("$"):
             guard RuleVariable(text) != nil else {
                 throw .badRequest(
-                    "unknown variable '\(text)' at \(path): use $recipient, $writer, $record.NAME or $parent.NAME"
+                    "unknown variable '\(text)' at \(path()): use $recipient, $writer, $record.NAME or $parent.NAME"
                 )
             }
         case .list(_, let elements):
-            for element in elements { try checkVariables(in: element, at: path) }
+            for element in elements { try checkVariables(in: element, at: path()) }
         default:
             break
         }

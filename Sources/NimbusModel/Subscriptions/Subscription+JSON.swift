@@ -12,26 +12,26 @@ extension Subscription {
 
     /// Reads a subscription dictionary. A missing `subscriptionID` comes back empty, for the
     /// server to assign; a missing `subscriptionType` is inferred from `query` or `zoneID`.
-    package static func read(_ json: JSONValue, at path: String) throws(NimbusError) -> Subscription {
-        let members = try json.object(at: path)
-        let id = try members.optional("subscriptionID")?.string(at: jsonPath(path, "subscriptionID")) ?? ""
+    package static func read(_ json: JSONValue, at path: @autoclosure () -> String) throws(NimbusError) -> Subscription {
+        let members = try json.object(at: path())
+        let id = try members.optional("subscriptionID")?.string(at: jsonPath(path(), "subscriptionID")) ?? ""
         if id.utf8.count > maximumIDLength || id.contains(where: { $0.isNewline || $0 == "\0" }) {
-            throw .badRequest("\(jsonPath(path, "subscriptionID")) must be at most \(maximumIDLength) bytes on one line")
+            throw .badRequest("\(jsonPath(path(), "subscriptionID")) must be at most \(maximumIDLength) bytes on one line")
         }
-        let zoneID = try members.optional("zoneID").map { (zone) throws(NimbusError) in try ZoneID.read(zone, at: jsonPath(path, "zoneID")) }
-        let typePath = jsonPath(path, "subscriptionType")
+        let zoneID = try members.optional("zoneID").map { (zone) throws(NimbusError) in try ZoneID.read(zone, at: jsonPath(path(), "zoneID")) }
+        let typePath = jsonPath(path(), "subscriptionType")
         let typeName =
             try members.optional("subscriptionType")?.string(at: typePath).lowercased()
             ?? (members.optional("query") != nil ? "query" : zoneID != nil ? "zone" : "")
         let kind: Kind
         switch typeName {
         case "query":
-            let query = try Query.read(try members.required("query", at: path), at: jsonPath(path, "query"))
-            let zoneWide = try members.optional("zoneWide")?.bool(at: jsonPath(path, "zoneWide")) ?? false
-            let firesOnce = try members.optional("firesOnce")?.bool(at: jsonPath(path, "firesOnce")) ?? false
+            let query = try Query.read(try members.required("query", at: path()), at: jsonPath(path(), "query"))
+            let zoneWide = try members.optional("zoneWide")?.bool(at: jsonPath(path(), "zoneWide")) ?? false
+            let firesOnce = try members.optional("firesOnce")?.bool(at: jsonPath(path(), "firesOnce")) ?? false
             var firesOn = Set(FiresOn.allCases)
             if let list = members.optional("firesOn") {
-                let listPath = jsonPath(path, "firesOn")
+                let listPath = jsonPath(path(), "firesOn")
                 firesOn = []
                 for (index, element) in try list.array(at: listPath).enumerated() {
                     let name = try element.string(at: jsonPath(listPath, index))
@@ -51,20 +51,20 @@ extension Subscription {
         case "zone":
             guard let zoneID else {
                 throw .badRequest(
-                    "missing required field 'zoneID' in \(path.isEmpty ? "the subscription" : path): a zone subscription names its zone"
+                    "missing required field 'zoneID' in \(path().isEmpty ? "the subscription" : path()): a zone subscription names its zone"
                 )
             }
             kind = .zone(zoneID)
         case "database":
             kind = .database
         case "":
-            throw .badRequest("missing required field 'subscriptionType' in \(path.isEmpty ? "the subscription" : path)")
+            throw .badRequest("missing required field 'subscriptionType' in \(path().isEmpty ? "the subscription" : path())")
         default:
             throw .badRequest("unknown subscriptionType '\(typeName)' at \(typePath): expected query, zone or database")
         }
-        let info = try NotificationInfo.read(members.optional("notificationInfo"), at: jsonPath(path, "notificationInfo"))
+        let info = try NotificationInfo.read(members.optional("notificationInfo"), at: jsonPath(path(), "notificationInfo"))
         let rules = try members.optional("rules").map { (json) throws(NimbusError) in
-            try NotificationRule.readList(json, at: jsonPath(path, "rules"))
+            try NotificationRule.readList(json, at: jsonPath(path(), "rules"))
         }
         return Subscription(subscriptionID: id, kind: kind, notificationInfo: info, rules: rules ?? [])
     }
@@ -125,11 +125,11 @@ extension NotificationInfo {
     ]
 
     /// Reads `notificationInfo`, checking the types of the documented keys.
-    package static func read(_ json: JSONValue?, at path: String) throws(NimbusError) -> NotificationInfo {
+    package static func read(_ json: JSONValue?, at path: @autoclosure () -> String) throws(NimbusError) -> NotificationInfo {
         guard let json else { return NotificationInfo() }
-        let members = try json.object(at: path)
+        let members = try json.object(at: path())
         for (key, value) in members where !value.isNull {
-            let keyPath = jsonPath(path, key)
+            let keyPath = jsonPath(path(), key)
             if stringKeys.contains(key) { _ = try value.string(at: keyPath) }
             if boolKeys.contains(key) { _ = try value.bool(at: keyPath) }
             if stringListKeys.contains(key) {
@@ -141,7 +141,7 @@ extension NotificationInfo {
         var size = JSONWriter()
         size.value(.object(info.values))
         guard size.bytes.count <= maximumSize else {
-            throw .badRequest("\(path) is \(size.bytes.count) bytes; at most \(maximumSize) are allowed")
+            throw .badRequest("\(path()) is \(size.bytes.count) bytes; at most \(maximumSize) are allowed")
         }
         return info
     }

@@ -20,12 +20,12 @@ public struct ZoneFeedRequest: Sendable {
     /// Only records of these types.
     public var desiredRecordTypes: [String]?
 
-    init(members: JSONObject, at path: String, defaults: ZoneFeedRequest? = nil) throws(NimbusError) {
-        zoneID = try members.optional("zoneID").map { (zone) throws(NimbusError) in try ZoneID.read(zone, at: jsonPath(path, "zoneID")) }
-        syncToken = try members.optional("syncToken")?.string(at: jsonPath(path, "syncToken")) ?? defaults?.syncToken
-        resultsLimit = try members.resultsLimit(at: path) ?? defaults?.resultsLimit
-        desiredKeys = try members.stringList("desiredKeys", at: path) ?? defaults?.desiredKeys
-        desiredRecordTypes = try members.stringList("desiredRecordTypes", at: path) ?? defaults?.desiredRecordTypes
+    init(members: JSONObject, at path: @autoclosure () -> String, defaults: ZoneFeedRequest? = nil) throws(NimbusError) {
+        zoneID = try members.optional("zoneID").map { (zone) throws(NimbusError) in try ZoneID.read(zone, at: jsonPath(path(), "zoneID")) }
+        syncToken = try members.optional("syncToken")?.string(at: jsonPath(path(), "syncToken")) ?? defaults?.syncToken
+        resultsLimit = try members.resultsLimit(at: path()) ?? defaults?.resultsLimit
+        desiredKeys = try members.stringList("desiredKeys", at: path()) ?? defaults?.desiredKeys
+        desiredRecordTypes = try members.stringList("desiredRecordTypes", at: path()) ?? defaults?.desiredRecordTypes
     }
 }
 
@@ -86,8 +86,8 @@ public struct DatabaseChangesRequest: WireRequest {
 }
 
 extension JSONObject {
-    fileprivate func resultsLimit(at path: String) throws(NimbusError) -> Int? {
-        try optional("resultsLimit").map { (limit) throws(NimbusError) in Int(try limit.integer(at: jsonPath(path, "resultsLimit"))) }
+    fileprivate func resultsLimit(at path: @autoclosure () -> String) throws(NimbusError) -> Int? {
+        try optional("resultsLimit").map { (limit) throws(NimbusError) in Int(try limit.integer(at: jsonPath(path(), "resultsLimit"))) }
     }
 
     fileprivate func numbersAsStrings() throws(NimbusError) -> Bool? {

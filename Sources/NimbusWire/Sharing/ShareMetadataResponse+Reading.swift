@@ -25,16 +25,16 @@ extension WireShareMetadata {
     /// Reads one share's metadata. The share comes back as a record whose ``Record/shareDetails``
     /// hold the share's keys; the owner's name, when the answer gives one, is its given and
     /// family names joined.
-    init(json: JSONValue, at path: String) throws(NimbusError) {
-        let members = try json.object(at: path)
-        func text(_ key: String) throws(NimbusError) -> String { try members.required(key, at: path).string(at: jsonPath(path, key)) }
-        let zoneID = try RecordWireCoding.zoneID(try members.required("zoneID", at: path), at: jsonPath(path, "zoneID"))
-        let shareJSON = try members.required("share", at: path)
-        var share = try RecordWireCoding.record(shareJSON, in: zoneID, at: jsonPath(path, "share"))
-        let keys = try shareJSON.object(at: jsonPath(path, "share"))
+    init(json: JSONValue, at path: @autoclosure () -> String) throws(NimbusError) {
+        let members = try json.object(at: path())
+        func text(_ key: String) throws(NimbusError) -> String { try members.required(key, at: path()).string(at: jsonPath(path(), key)) }
+        let zoneID = try RecordWireCoding.zoneID(try members.required("zoneID", at: path()), at: jsonPath(path(), "zoneID"))
+        let shareJSON = try members.required("share", at: path())
+        var share = try RecordWireCoding.record(shareJSON, in: zoneID, at: jsonPath(path(), "share"))
+        let keys = try shareJSON.object(at: jsonPath(path(), "share"))
         share.shareDetails = ShareDetails(share: WireShare.share(named: share.recordID.recordName, keys: keys), currentUserParticipant: nil)
         let rootRecord = try members.optional("rootRecord").map { (root) throws(NimbusError) in
-            try RecordWireCoding.record(root, in: zoneID, at: jsonPath(path, "rootRecord"))
+            try RecordWireCoding.record(root, in: zoneID, at: jsonPath(path(), "rootRecord"))
         }
         self.init(
             shortGUID: try text("shortGUID"),
@@ -42,7 +42,7 @@ extension WireShareMetadata {
             environment: try text("environment"),
             zoneID: zoneID,
             share: share,
-            rootRecordName: try members.optional("rootRecordName")?.string(at: jsonPath(path, "rootRecordName")),
+            rootRecordName: try members.optional("rootRecordName")?.string(at: jsonPath(path(), "rootRecordName")),
             rootRecord: rootRecord,
             participantRole: nil,
             participantStatus: nil,

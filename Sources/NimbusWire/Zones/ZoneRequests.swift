@@ -53,8 +53,8 @@ public struct ZonesModifyRequest: WireRequest {
 }
 
 /// A zone named either as `{"zoneID": {...}}` or as a bare zone ID.
-private func zoneReference(_ json: JSONValue, at path: String) throws(NimbusError) -> ZoneID {
-    let members = try json.object(at: path)
-    if let wrapped = members.optional("zoneID") { return try ZoneID.read(wrapped, at: jsonPath(path, "zoneID")) }
-    return try ZoneID.read(json, at: path)
+private func zoneReference(_ json: JSONValue, at path: @autoclosure () -> String) throws(NimbusError) -> ZoneID {
+    let members = try json.object(at: path())
+    if let wrapped = members.optional("zoneID") { return try ZoneID.read(wrapped, at: jsonPath(path(), "zoneID")) }
+    return try ZoneID.read(json, at: path())
 }
