@@ -585,16 +585,17 @@ enum SQLMigrations {
         },
         // Every zone write moves its zone's row to a new database counter, and the index over
         // that counter made each of these updates write a new entry into both of the zones'
-        // indexes. On PostgreSQL it also ruled out a heap-only update: each left a dead row
-        // version behind, so a busy tenant's zone rows spread over hundreds of pages between two
-        // vacuums, and every read of them (a save reads its zone row) walked them. The database
+        // indexes. On PostgreSQL it also ruled out heap-only updates (a new row version on the
+        // same page, no index entries, the old one cleared when the page is next read): the
+        // dead versions waited for a vacuum, so a busy tenant's zone rows spread over hundreds
+        // of pages, which every read of them (a save reads its zone row) walked. The database
         // feed now reads a tenant's zones through the primary key and sorts them, a scan of
         // one tenant's zones. On PostgreSQL the zones' pages are also left half empty, so that
         // the new version of a row fits beside the old one.
         Migration(version: 25) { dialect in
             switch dialect {
-            case .sqlite: ["DROP INDEX zones_by_database_change"]
-            case .postgres: ["DROP INDEX zones_by_database_change", "ALTER TABLE zones SET (fillfactor = 50)"]
+            case .sqlite: ["DROP INDEX IF EXISTS zones_by_database_change"]
+            case .postgres: ["DROP INDEX IF EXISTS zones_by_database_change", "ALTER TABLE zones SET (fillfactor = 50)"]
             }
         },
     ]
