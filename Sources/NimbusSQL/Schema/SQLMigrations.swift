@@ -590,13 +590,9 @@ enum SQLMigrations {
         // dead versions waited for a vacuum, so a busy tenant's zone rows spread over hundreds
         // of pages, which every read of them (a save reads its zone row) walked. The database
         // feed now reads a tenant's zones through the primary key and sorts them, a scan of
-        // one tenant's zones. On PostgreSQL the zones' pages are also left half empty, so that
-        // the new version of a row fits beside the old one.
-        Migration(version: 25) { dialect in
-            switch dialect {
-            case .sqlite: ["DROP INDEX IF EXISTS zones_by_database_change"]
-            case .postgres: ["DROP INDEX IF EXISTS zones_by_database_change", "ALTER TABLE zones SET (fillfactor = 50)"]
-            }
+        // one tenant's zones.
+        Migration(version: 25) { _ in
+            ["DROP INDEX IF EXISTS zones_by_database_change"]
         },
     ]
 
