@@ -57,9 +57,9 @@ extension JSONObject {
 
     func stringList(_ key: String, at path: @autoclosure () -> String) throws(NimbusError) -> [String]? {
         guard let value = optional(key) else { return nil }
-        let listPath = jsonPath(path(), key)
-        return try value.array(at: listPath).enumerated().map { (index, element) throws(NimbusError) in
-            try element.string(at: jsonPath(listPath, index))
+        func listPath() -> String { jsonPath(path(), key) }
+        return try value.array(at: listPath()).enumerated().map { (index, element) throws(NimbusError) in
+            try element.string(at: jsonPath(listPath(), index))
         }
     }
 }

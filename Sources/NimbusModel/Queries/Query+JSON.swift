@@ -11,22 +11,22 @@ extension Query {
         let members = try json.object(at: path())
         let recordType = try members.required("recordType", at: path()).string(at: jsonPath(path(), "recordType"))
         var filters: [Filter] = []
-        let filtersPath = jsonPath(path(), "filterBy")
-        for (index, element) in (try members.optional("filterBy")?.array(at: filtersPath) ?? []).enumerated() {
-            filters.append(try Filter.read(element, at: jsonPath(filtersPath, index)))
+        func filtersPath() -> String { jsonPath(path(), "filterBy") }
+        for (index, element) in (try members.optional("filterBy")?.array(at: filtersPath()) ?? []).enumerated() {
+            filters.append(try Filter.read(element, at: jsonPath(filtersPath(), index)))
         }
         var sorts: [SortDescriptor] = []
-        let sortsPath = jsonPath(path(), "sortBy")
-        for (index, element) in (try members.optional("sortBy")?.array(at: sortsPath) ?? []).enumerated() {
-            let sortPath = jsonPath(sortsPath, index)
-            let sort = try element.object(at: sortPath)
+        func sortsPath() -> String { jsonPath(path(), "sortBy") }
+        for (index, element) in (try members.optional("sortBy")?.array(at: sortsPath()) ?? []).enumerated() {
+            func sortPath() -> String { jsonPath(sortsPath(), index) }
+            let sort = try element.object(at: sortPath())
             let relativeLocation = try sort.optional("relativeLocation").map { location throws(NimbusError) in
-                try Location.read(location, at: jsonPath(sortPath, "relativeLocation"))
+                try Location.read(location, at: jsonPath(sortPath(), "relativeLocation"))
             }
             sorts.append(
                 SortDescriptor(
-                    try sort.required("fieldName", at: sortPath).string(at: jsonPath(sortPath, "fieldName")),
-                    ascending: try sort.optional("ascending")?.bool(at: jsonPath(sortPath, "ascending")) ?? true,
+                    try sort.required("fieldName", at: sortPath()).string(at: jsonPath(sortPath(), "fieldName")),
+                    ascending: try sort.optional("ascending")?.bool(at: jsonPath(sortPath(), "ascending")) ?? true,
                     relativeLocation: relativeLocation
                 )
             )

@@ -207,9 +207,9 @@ package enum RecordWireCoding {
         var encryptedFields: [NameKey: FieldValue] = [:]
         if let all = members.optional("fields") {
             for (name, value) in try all.object(at: jsonPath(path(), "fields")) {
-                let fieldPath = jsonPath(jsonPath(path(), "fields"), name)
-                let field = try FieldValue.read(dictionary: value, at: fieldPath).value
-                if try value.object(at: fieldPath).optional("isEncrypted")?.bool(at: jsonPath(fieldPath, "isEncrypted")) == true {
+                func fieldPath() -> String { jsonPath(jsonPath(path(), "fields"), name) }
+                let field = try FieldValue.read(dictionary: value, at: fieldPath()).value
+                if try value.object(at: fieldPath()).optional("isEncrypted")?.bool(at: jsonPath(fieldPath(), "isEncrypted")) == true {
                     encryptedFields[NameKey(name)] = field
                 } else {
                     fields[NameKey(name)] = field
