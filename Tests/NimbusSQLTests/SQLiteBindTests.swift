@@ -16,8 +16,8 @@ struct SQLiteBindTests {
     static let large = String(repeating: "0123456789abcdef", count: BindBuffer.keptCapacity / 8)
 
     @Test("text and blobs come back byte for byte, empty, with NULs, non-ASCII and larger than the buffer keeps")
-    func valuesRoundTrip() throws {
-        try withTemporarySQLiteConnection { connection in
+    func valuesRoundTrip() async throws {
+        try await withTemporarySQLiteConnection { connection in
             let values: [SQLValue] = [
                 .text(""), .text("a\u{0}b"), .integer(7), .text("ünï©ødé 🎈"), .blob([0, 255, 1, 0]), .blob([]),
                 .null, .text(Self.large), .real(1.5), .text("last"),
@@ -33,8 +33,8 @@ struct SQLiteBindTests {
     }
 
     @Test("a stored value does not change when the buffer it was bound from is written again")
-    func storedValuesAreCopies() throws {
-        try withTemporarySQLiteConnection { connection in
+    func storedValuesAreCopies() async throws {
+        try await withTemporarySQLiteConnection { connection in
             try connection.executeScript("CREATE TABLE kept (name TEXT PRIMARY KEY, body TEXT, bytes BLOB)")
             _ = try connection.query("INSERT INTO kept VALUES (?, ?, ?)", [.text("big"), .text(Self.large), .blob([1, 2, 3])])
             _ = try connection.query("INSERT INTO kept VALUES (?, ?, ?)", [.text("small"), .text("short"), .blob([4])])
@@ -44,8 +44,8 @@ struct SQLiteBindTests {
     }
 
     @Test("a statement given more values than it has parameters fails, and leaves nothing bound behind")
-    func tooManyValues() throws {
-        try withTemporarySQLiteConnection { connection in
+    func tooManyValues() async throws {
+        try await withTemporarySQLiteConnection { connection in
             #expect(throws: StoreError.self) { try connection.query("SELECT ?", [.text("bound"), .text("beyond")]) }
             let next = try connection.query("SELECT ?, ?", [.text("next")])
             #expect(next.first?.values == [.text("next"), .null])
@@ -55,8 +55,8 @@ struct SQLiteBindTests {
     }
 
     @Test("a parameter left unbound is NULL, never the value an earlier run bound")
-    func unboundIsNull() throws {
-        try withTemporarySQLiteConnection { connection in
+    func unboundIsNull() async throws {
+        try await withTemporarySQLiteConnection { connection in
             let select = "SELECT ?, ?"
             let both = try connection.query(select, [.text("first"), .text("second")])
             #expect(both.first?.values == [.text("first"), .text("second")])

@@ -15,8 +15,8 @@ struct SQLiteLibraryConfigurationTests {
     /// With memory statistics on, every SQLite allocation takes a process-wide mutex. The setting
     /// only takes before SQLite initializes, so the first connection must make it.
     @Test("memory statistics are off once a connection has opened")
-    func memoryStatisticsOff() throws {
-        try withTemporarySQLiteConnection { connection in
+    func memoryStatisticsOff() async throws {
+        try await withTemporarySQLiteConnection { connection in
             try connection.executeScript("CREATE TABLE t (v TEXT); INSERT INTO t VALUES ('some text to allocate for');")
             _ = try connection.query("SELECT v FROM t", [])
             var current: sqlite3_int64 = -1

@@ -38,8 +38,8 @@ struct SQLiteStatementCacheTests {
     }
 
     @Test("more distinct statements than the cache holds all give their own answers, again after eviction")
-    func eviction() throws {
-        try withTemporarySQLiteConnection { connection in
+    func eviction() async throws {
+        try await withTemporarySQLiteConnection { connection in
             let count = SQLiteConnection.statementCacheLimit + 20
             for round in 0..<2 {
                 for number in 0..<count {
@@ -54,8 +54,8 @@ struct SQLiteStatementCacheTests {
 @Suite("SQLite text binds")
 struct SQLiteTextBindTests {
     @Test("empty, non-ASCII and NUL-holding text is bound as itself, never as NULL")
-    func text() throws {
-        try withTemporarySQLiteConnection { connection in
+    func text() async throws {
+        try await withTemporarySQLiteConnection { connection in
             for text in ["", "a", "héllo wörld", "with\u{0}nul", String(repeating: "long text ", count: 20)] {
                 let rows = try connection.query("SELECT ? IS NULL, length(CAST(? AS BLOB)), ?", [.text(text), .text(text), .text(text)])
                 #expect(rows.first?.int(0) == 0, "\(text.debugDescription)")

@@ -10,12 +10,12 @@ import Foundation
 
 /// Runs `body` on a connection to a new SQLite file in the temporary directory, closed and
 /// removed afterwards.
-func withTemporarySQLiteConnection<Result>(_ body: (SQLiteConnection) throws -> Result) throws -> Result {
+func withTemporarySQLiteConnection<Result>(_ body: (SQLiteConnection) async throws -> Result) async throws -> Result {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-connection-\(UUID().uuidString).sqlite").path
     defer {
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
     }
     let connection = try SQLiteConnection(path: path, readOnly: false)
     defer { connection.close() }
-    return try body(connection)
+    return try await body(connection)
 }

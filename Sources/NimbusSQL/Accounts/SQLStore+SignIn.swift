@@ -143,32 +143,73 @@ extension SQLStore: SignInStore {
 
     public func deleteUser(_ userRecordName: String, inContainer container: String) async throws -> Bool {
         try await database.write { connection in
-            let binds: [SQLValue] = [.text(container), .text(userRecordName)]
             // A developer acts for the container's server keys: never removed this way.
-            let found = try await connection.query("SELECT is_developer FROM users WHERE container = ? AND user_record_name = ?", binds)
+            let found = try await connection.query(
+                "SELECT is_developer FROM users WHERE container = ? AND user_record_name = ?",
+                [.text(container), .text(userRecordName)]
+            )
             guard let row = found.first, row.int(0) == 0 else { return false }
-            // What the user owns: every environment's private database.
-            for table in ["records", "record_references", "record_assets", "storage_usage", "databases"] {
-                try await connection.execute("DELETE FROM \(table) WHERE container = ? AND owner = ?", binds)
+            for statement in Self.userDeletion(of: userRecordName, inContainer: container) {
+                try await connection.execute(statement.sql, statement.binds)
             }
-            try await connection.execute(
-                "DELETE FROM zones WHERE container = ? AND owner = ? AND zone_name = ?",
-                binds + [.text(ZoneID.defaultZoneName)]
-            )
-            try await connection.execute(
-                "DELETE FROM support_reads WHERE grant_id IN (SELECT grant_id FROM support_grants WHERE container = ? AND user_record_name = ?)",
-                binds
-            )
-            // What names the user.
-            for table in [
-                "subscriptions", "notification_sequences", "notification_inbox", "push_tokens", "share_requests", "user_contacts",
-                "contact_verifications", "sign_in_identities", "sign_in_codes", "web_auth_tokens", "support_grants",
-            ] {
-                try await connection.execute("DELETE FROM \(table) WHERE container = ? AND user_record_name = ?", binds)
-            }
-            try await connection.execute("DELETE FROM users WHERE container = ? AND user_record_name = ?", binds)
             return true
         }
+    }
+
+    /// The statements that delete what a user owns and what names them, the account last.
+    ///
+    /// Each reaches its rows through an index: the deletion runs as one write, which on SQLite
+    /// holds the only writer, so a scan of a table that grows with the container (its records,
+    /// say) would stall every write of the deployment for as long as it took. The tables keyed by
+    /// environment before the user are asked for every environment (`environment IN (…)`), which
+    /// both stores read as one index search per environment. The one exception is
+    /// `sign_in_codes`, keyed by address: it holds only sign-ins under way, each for minutes.
+    static func userDeletion(of userRecordName: String, inContainer container: String) -> [SQLStatement] {
+        let environments = Environment.allCases.map { SQLValue.text($0.rawValue) }
+        let inEnvironments = "environment IN (\(SQLStatement.placeholders(environments.count)))"
+        let user: [SQLValue] = [.text(userRecordName)]
+        let tenant = [.text(container)] + environments
+        var statements: [SQLStatement] = []
+        // What the user owns: every environment's private database. Their custom zones, and the
+        // shares in them, are gone already (`DatabaseService.removeSharedData`).
+        for table in ["records", "record_references", "record_assets", "storage_usage", "databases"] {
+            statements.append(.init(sql: "DELETE FROM \(table) WHERE container = ? AND \(inEnvironments) AND owner = ?", binds: tenant + user))
+        }
+        statements.append(
+            .init(
+                sql: "DELETE FROM zones WHERE container = ? AND \(inEnvironments) AND owner = ? AND zone_name = ?",
+                binds: tenant + user + [.text(ZoneID.defaultZoneName)]
+            )
+        )
+        statements.append(
+            .init(
+                sql: """
+                    DELETE FROM support_reads WHERE grant_id IN
+                    (SELECT grant_id FROM support_grants WHERE container = ? AND \(inEnvironments) AND user_record_name = ?)
+                    """,
+                binds: tenant + user
+            )
+        )
+        // What names the user.
+        for table in ["notification_sequences", "notification_inbox", "push_tokens", "share_requests", "support_grants"] {
+            statements.append(
+                .init(sql: "DELETE FROM \(table) WHERE container = ? AND \(inEnvironments) AND user_record_name = ?", binds: tenant + user)
+            )
+        }
+        let scopes = DatabaseScope.allCases.map { SQLValue.text($0.rawValue) }
+        statements.append(
+            .init(
+                sql: """
+                    DELETE FROM subscriptions WHERE container = ? AND \(inEnvironments)
+                    AND database_scope IN (\(SQLStatement.placeholders(scopes.count))) AND user_record_name = ?
+                    """,
+                binds: tenant + scopes + user
+            )
+        )
+        for table in ["user_contacts", "contact_verifications", "sign_in_identities", "sign_in_codes", "web_auth_tokens", "users"] {
+            statements.append(.init(sql: "DELETE FROM \(table) WHERE container = ? AND user_record_name = ?", binds: [.text(container)] + user))
+        }
+        return statements
     }
 
     public func setDiscoverable(_ discoverable: Bool, user userRecordName: String, inContainer container: String) async throws -> Bool {

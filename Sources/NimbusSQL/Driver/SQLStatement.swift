@@ -14,4 +14,9 @@ package struct SQLStatement: Sendable {
         self.sql = sql
         self.binds = binds
     }
+
+    /// `count` placeholders for a list, `?, ?, ?`, as in `IN (…)`.
+    static func placeholders(_ count: Int) -> String {
+        Array(repeating: "?", count: count).joined(separator: ", ")
+    }
 }

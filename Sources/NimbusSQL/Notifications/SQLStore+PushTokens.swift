@@ -110,7 +110,7 @@ extension SQLStore: PushTokenStore {
             let claimed = try await connection.query(
                 """
                 UPDATE push_tokens SET claimed_until = ?
-                WHERE token_key IN (\(Array(repeating: "?", count: tokens.count).joined(separator: ", ")))
+                WHERE token_key IN (\(SQLStatement.placeholders(tokens.count)))
                     AND next_attempt_at <= ? AND claimed_until <= ?
                 RETURNING \(Self.tokenColumns)
                 """,

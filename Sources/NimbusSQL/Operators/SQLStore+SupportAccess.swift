@@ -80,7 +80,7 @@ extension SQLStore: SupportAccessStore {
 
     public func supportReads(grantIDs: [String], limit: Int) async throws -> [SupportRead] {
         guard !grantIDs.isEmpty else { return [] }
-        let marks = Array(repeating: "?", count: grantIDs.count).joined(separator: ", ")
+        let marks = SQLStatement.placeholders(grantIDs.count)
         return try await database.readStatement(
             "SELECT grant_id, at, operator_email, what FROM support_reads WHERE grant_id IN (\(marks)) ORDER BY at DESC, position DESC LIMIT ?",
             grantIDs.map { .text($0) } + [.integer(Int64(limit))]

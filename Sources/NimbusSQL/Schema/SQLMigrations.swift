@@ -594,6 +594,12 @@ enum SQLMigrations {
         Migration(version: 25) { _ in
             ["DROP INDEX IF EXISTS zones_by_database_change"]
         },
+        // Deleting an account deletes the requests to join shares its user made; keyed by the
+        // share first, they were found by a scan of every request in the container, in a write
+        // that on SQLite holds the deployment's only writer.
+        Migration(version: 26) { _ in
+            ["CREATE INDEX share_requests_by_user ON share_requests (container, environment, user_record_name)"]
+        },
     ]
 
     /// Brings the schema up to the latest version (or to `through`, for tests of an upgrade).

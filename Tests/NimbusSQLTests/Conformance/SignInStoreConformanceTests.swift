@@ -211,7 +211,21 @@ struct SignInStoreConformanceTests {
                     lifetime: 1000
                 )
             )
+            // Alice's default zone in each environment (made by its first write), and Bob's beside them.
+            let zone = ZoneID.defaultZoneName
+            for environment in Environment.allCases {
+                let alice = f.tenant(environment: environment)
+                try await f.save([f.record("mine", in: zone, of: alice)], in: zone, of: alice)
+            }
+            let bob = f.tenant(StoreFixture.bob)
+            try await f.save([f.record("his", in: zone, of: bob)], in: zone, of: bob)
             #expect(try await f.store.deleteUser(StoreFixture.alice, inContainer: Self.container))
+            for environment in Environment.allCases {
+                #expect(try await f.store.records(named: ["mine"], inZone: zone, of: f.tenant(environment: environment)).isEmpty)
+                // The default zone has no row until its first write: as new again.
+                #expect(try await f.zone(zone, of: f.tenant(environment: environment)).changeCounter == 0)
+            }
+            #expect(try await f.store.records(named: ["his"], inZone: zone, of: bob).keys.sorted() == ["his"])
             #expect(try await f.store.account(of: StoreFixture.alice, inContainer: Self.container) == nil)
             #expect(try await f.store.identity(provider: "email", subject: "a@example.com", inContainer: Self.container) == nil)
             #expect(try await f.store.webAuthToken(hash: "t1") == nil)
