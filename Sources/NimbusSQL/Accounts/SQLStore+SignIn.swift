@@ -162,23 +162,24 @@ extension SQLStore: SignInStore {
     /// holds the only writer, so a scan of a table that grows with the container (its records,
     /// say) would stall every write of the deployment for as long as it took. The tables keyed by
     /// environment before the user are asked for every environment (`environment IN (…)`), which
-    /// both stores read as one index search per environment. The one exception is
-    /// `sign_in_codes`, keyed by address: it holds only sign-ins under way, each for minutes.
+    /// both stores read as one index search per environment.
     static func userDeletion(of userRecordName: String, inContainer container: String) -> [SQLStatement] {
         let environments = Environment.allCases.map { SQLValue.text($0.rawValue) }
         let inEnvironments = "environment IN (\(SQLStatement.placeholders(environments.count)))"
         let user: [SQLValue] = [.text(userRecordName)]
-        let tenant = [.text(container)] + environments
+        let containerEnvironments = [.text(container)] + environments
         var statements: [SQLStatement] = []
         // What the user owns: every environment's private database. Their custom zones, and the
         // shares in them, are gone already (`DatabaseService.removeSharedData`).
         for table in ["records", "record_references", "record_assets", "storage_usage", "databases"] {
-            statements.append(.init(sql: "DELETE FROM \(table) WHERE container = ? AND \(inEnvironments) AND owner = ?", binds: tenant + user))
+            statements.append(
+                .init(sql: "DELETE FROM \(table) WHERE container = ? AND \(inEnvironments) AND owner = ?", binds: containerEnvironments + user)
+            )
         }
         statements.append(
             .init(
                 sql: "DELETE FROM zones WHERE container = ? AND \(inEnvironments) AND owner = ? AND zone_name = ?",
-                binds: tenant + user + [.text(ZoneID.defaultZoneName)]
+                binds: containerEnvironments + user + [.text(ZoneID.defaultZoneName)]
             )
         )
         statements.append(
@@ -187,13 +188,16 @@ extension SQLStore: SignInStore {
                     DELETE FROM support_reads WHERE grant_id IN
                     (SELECT grant_id FROM support_grants WHERE container = ? AND \(inEnvironments) AND user_record_name = ?)
                     """,
-                binds: tenant + user
+                binds: containerEnvironments + user
             )
         )
         // What names the user.
         for table in ["notification_sequences", "notification_inbox", "push_tokens", "share_requests", "support_grants"] {
             statements.append(
-                .init(sql: "DELETE FROM \(table) WHERE container = ? AND \(inEnvironments) AND user_record_name = ?", binds: tenant + user)
+                .init(
+                    sql: "DELETE FROM \(table) WHERE container = ? AND \(inEnvironments) AND user_record_name = ?",
+                    binds: containerEnvironments + user
+                )
             )
         }
         let scopes = DatabaseScope.allCases.map { SQLValue.text($0.rawValue) }
@@ -203,7 +207,7 @@ extension SQLStore: SignInStore {
                     DELETE FROM subscriptions WHERE container = ? AND \(inEnvironments)
                     AND database_scope IN (\(SQLStatement.placeholders(scopes.count))) AND user_record_name = ?
                     """,
-                binds: tenant + scopes + user
+                binds: containerEnvironments + scopes + user
             )
         )
         for table in ["user_contacts", "contact_verifications", "sign_in_identities", "sign_in_codes", "web_auth_tokens", "users"] {

@@ -594,11 +594,15 @@ enum SQLMigrations {
         Migration(version: 25) { _ in
             ["DROP INDEX IF EXISTS zones_by_database_change"]
         },
-        // Deleting an account deletes the requests to join shares its user made; keyed by the
-        // share first, they were found by a scan of every request in the container, in a write
-        // that on SQLite holds the deployment's only writer.
+        // Deleting an account deletes the requests to join shares its user made and the codes
+        // sent for them; keyed by share and by address, both were found by a scan of the
+        // container's rows, in a write that on SQLite holds the deployment's only writer.
         Migration(version: 26) { _ in
-            ["CREATE INDEX share_requests_by_user ON share_requests (container, environment, user_record_name)"]
+            [
+                "CREATE INDEX share_requests_by_user ON share_requests (container, environment, user_record_name)",
+                // Only a code that links an address to an account names a user.
+                "CREATE INDEX sign_in_codes_by_user ON sign_in_codes (container, user_record_name) WHERE user_record_name IS NOT NULL",
+            ]
         },
     ]
 
