@@ -12,8 +12,8 @@ public import ServiceLifecycle
 extension NimbusInstance {
     /// The instance's long-lived work, each a service of one group, in start order (they stop in
     /// reverse): the store, then notification dispatch and its relay between instances, APNs and
-    /// webhook delivery, the pruners of inboxes and tombstones, and the collector of assets no
-    /// record references.
+    /// webhook delivery, the pruners of inboxes, expired credentials and tombstones, and the
+    /// collector of assets no record references.
     ///
     /// `nimbus serve` runs them with the HTTP server in the application's group; a test server
     /// without a listener runs them with ``withServices(_:)``.
@@ -24,12 +24,17 @@ extension NimbusInstance {
             BackgroundLoop("NotificationRelay") { await dispatcher.relayAnnouncements() },
             BackgroundLoop("WebhookDelivery") { await webhooks.run() },
             BackgroundLoop("MailOutbox") { await mailOutbox.run() },
-            BackgroundLoop.every(.seconds(3600), on: clock, "InboxPruner") { await pruneInboxesLogged() },
+            BackgroundLoop.every(.seconds(3600), on: clock, "InboxPruner") { await pruneLogged("notification inboxes", pruneInboxes) },
             BackgroundLoop.every(.seconds(3600), on: clock, "AssetCollector") { await collectAssetsLogged() },
+            BackgroundLoop.every(.seconds(3600), on: clock, "CredentialPruner") { await pruneLogged("expired credentials", pruneExpiredCredentials) },
         ]
         if let apns { services.append(BackgroundLoop("APNsDelivery") { await apns.run() }) }
         if let retention = configuration.tombstoneRetention {
-            services.append(BackgroundLoop.every(.seconds(3600), on: clock, "TombstonePruner") { await pruneTombstonesLogged(olderThan: retention) })
+            services.append(
+                BackgroundLoop.every(.seconds(3600), on: clock, "TombstonePruner") {
+                    await pruneLogged("tombstones") { try await database.pruneTombstones(olderThan: retention) }
+                }
+            )
         }
         return services
     }
@@ -65,15 +70,6 @@ extension NimbusInstance {
         }
     }
 
-    private func pruneInboxesLogged() async {
-        do {
-            let removed = try await pruneInboxes()
-            if removed > 0 { logger.info("Pruned notification inboxes", metadata: [LogKey.count: "\(removed)"]) }
-        } catch {
-            logger.warning("Pruning notification inboxes failed", metadata: [LogKey.error: "\(error)"])
-        }
-    }
-
     private func collectAssetsLogged() async {
         do {
             _ = try await assets.collect()
@@ -82,12 +78,13 @@ extension NimbusInstance {
         }
     }
 
-    private func pruneTombstonesLogged(olderThan retention: Duration) async {
+    /// Runs one of the pruners; logs how many rows it removed, if any, or why it failed.
+    private func pruneLogged(_ what: String, _ prune: () async throws -> Int) async {
         do {
-            let removed = try await database.pruneTombstones(olderThan: retention)
-            if removed > 0 { logger.info("Pruned tombstones", metadata: [LogKey.count: "\(removed)"]) }
+            let removed = try await prune()
+            if removed > 0 { logger.info("Pruned \(what)", metadata: [LogKey.count: "\(removed)"]) }
         } catch {
-            logger.warning("Pruning tombstones failed", metadata: [LogKey.error: "\(error)"])
+            logger.warning("Pruning \(what) failed", metadata: [LogKey.error: "\(error)"])
         }
     }
 }

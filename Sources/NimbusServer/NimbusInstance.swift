@@ -216,6 +216,13 @@ public struct NimbusInstance: Sendable {
         return try await store.pruneInboxes(before: cutoff) + store.pruneCourierTokens(unusedSince: cutoff)
     }
 
+    /// Removes web auth tokens and sign-in codes that expired over an hour ago; returns how many
+    /// went (an operator's expired sessions go when they next sign in). The hour is for clocks: an instance whose clock runs behind
+    /// still takes a token for live a little past its end, and must find it.
+    public func pruneExpiredCredentials() async throws -> Int {
+        try await store.pruneExpiredCredentials(expiredBefore: clock.millisecondsSince1970 - 3_600_000)
+    }
+
     /// Checks that the asset store answers (an S3 bucket with these credentials), so a start
     /// with a wrong one fails at once, with the reason.
     public func checkAssetStore() async throws {

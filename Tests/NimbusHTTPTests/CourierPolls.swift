@@ -9,12 +9,12 @@ import NimbusTestSupport
 
 extension HTTPFixture {
     /// Returns once every loop of the server that sleeps on its clock sleeps: the notification
-    /// dispatcher, webhook delivery, the inbox pruner and the asset collector, and APNs delivery and the tombstone
-    /// pruner when configured. Each has then finished the pass it was on, so what it would
+    /// dispatcher, webhook delivery, the pruners of inboxes and expired credentials and the asset
+    /// collector, and APNs delivery and the tombstone pruner when configured. Each has then finished the pass it was on, so what it would
     /// have sent, it has sent.
     func waitForIdleLoops() async {
         let configuration = instance.configuration
-        await clock.waitForSleepers(4 + (configuration.apns == nil ? 0 : 1) + (configuration.tombstoneRetention == nil ? 0 : 1))
+        await clock.waitForSleepers(5 + (configuration.apns == nil ? 0 : 1) + (configuration.tombstoneRetention == nil ? 0 : 1))
     }
 
     /// Sends a web courier poll and returns its answer, moving the server's clock past the

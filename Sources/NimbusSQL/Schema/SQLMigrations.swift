@@ -604,6 +604,14 @@ enum SQLMigrations {
                 "CREATE INDEX sign_in_codes_by_user ON sign_in_codes (container, user_record_name) WHERE user_record_name IS NOT NULL",
             ]
         },
+        // Expired credentials are pruned by the hour (`SQLStore.pruneExpiredCredentials`), found
+        // by when they expire.
+        Migration(version: 27) { _ in
+            [
+                "CREATE INDEX web_auth_tokens_by_expiry ON web_auth_tokens (expires_at)",
+                "CREATE INDEX sign_in_codes_by_expiry ON sign_in_codes (expires_at)",
+            ]
+        },
     ]
 
     /// Brings the schema up to the latest version (or to `through`, for tests of an upgrade).

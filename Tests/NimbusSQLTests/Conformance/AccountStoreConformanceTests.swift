@@ -8,6 +8,8 @@ import NimbusModel
 import NimbusStore
 import Testing
 
+@testable import NimbusSQL
+
 @Suite("account store conformance")
 struct AccountStoreConformanceTests {
     private static let container = StoreFixture.container
@@ -63,6 +65,46 @@ struct AccountStoreConformanceTests {
             // Users are per container.
             try await f.store.addUser(UserIdentity(userRecordName: StoreFixture.alice, name: "Elsewhere"), toContainer: "iCloud.other")
             #expect(try await f.store.user(named: StoreFixture.alice, inContainer: "iCloud.other")?.name == "Elsewhere")
+        }
+    }
+
+    @Test("expired web auth tokens and sign-in codes are pruned a batch at a time; the rest stay", arguments: StoreFactory.all)
+    func expiredCredentialsArePruned(factory: StoreFactory) async throws {
+        try await factory.with { f in
+            let store = try #require(f.store as? SQLStore)
+            let cutoff: Int64 = 1_000_000
+            // Five expired tokens, so that batches of two take three rounds; one that expires at
+            // the cutoff and one after it stay.
+            for (index, expiresAt) in [cutoff - 5, cutoff - 4, cutoff - 3, cutoff - 2, cutoff - 1, cutoff, cutoff + 1].enumerated() {
+                let token = WebAuthTokenRecord(
+                    hash: "t\(index)",
+                    container: Self.container,
+                    userRecordName: StoreFixture.alice,
+                    issuedAt: 0,
+                    expiresAt: expiresAt,
+                    lifetime: expiresAt
+                )
+                try await store.addWebAuthToken(token)
+            }
+            for (email, expiresAt) in [("gone@example.com", cutoff - 1), ("kept@example.com", cutoff + 1)] {
+                let code = SignInCode(
+                    container: Self.container,
+                    email: email,
+                    purpose: .signUp,
+                    codeHash: "c",
+                    expiresAt: expiresAt,
+                    name: "A",
+                    passwordHash: "p"
+                )
+                try await store.saveSignInCode(code)
+            }
+            #expect(try await store.pruneExpiredCredentials(expiredBefore: cutoff, batchSize: 2) == 6)
+            for index in 0..<5 { #expect(try await store.webAuthToken(hash: "t\(index)") == nil) }
+            #expect(try await store.webAuthToken(hash: "t5") != nil)
+            #expect(try await store.webAuthToken(hash: "t6") != nil)
+            #expect(try await store.signInCode(email: "gone@example.com", inContainer: Self.container) == nil)
+            #expect(try await store.signInCode(email: "kept@example.com", inContainer: Self.container) != nil)
+            #expect(try await store.pruneExpiredCredentials(expiredBefore: cutoff) == 0)
         }
     }
 
