@@ -217,8 +217,9 @@ public struct NimbusInstance: Sendable {
     }
 
     /// Removes web auth tokens and sign-in codes that expired over an hour ago; returns how many
-    /// went (an operator's expired sessions go when they next sign in). The hour is for clocks: an instance whose clock runs behind
-    /// still takes a token for live a little past its end, and must find it.
+    /// went. The hour is for clocks: an instance whose clock runs behind still takes a token for
+    /// live a little past its end, and must find it. Operator sessions are not among them: an
+    /// operator's expired sessions are deleted when they next sign in.
     public func pruneExpiredCredentials() async throws -> Int {
         try await store.pruneExpiredCredentials(expiredBefore: clock.millisecondsSince1970 - 3_600_000)
     }

@@ -131,6 +131,27 @@ struct AuthenticationTests {
         }
     }
 
+    @Test("a token is pruned an hour after it ends, not before; the replacement that retired it keeps working")
+    func expiredTokenPruned() async throws {
+        try await HTTPFixture.with { f, client in
+            let header = HTTPField.Name("X-Apple-CloudKit-Web-Auth-Token")!
+            func current(_ token: String) async throws -> TestResponse {
+                try await client.send(.get, f.path("users/current", scope: "public", user: token))
+            }
+            f.clock.advance(by: .seconds(8 * 24 * 60 * 60))
+            let replacement = try #require(try await current(f.alice.webAuthToken).headers[header])
+            // Its first use ends the old token a grace period (a minute) from now.
+            #expect(try await current(replacement).status == .ok)
+            _ = try await f.instance.pruneExpiredCredentials()  // whatever the fixture's set-up left
+            f.clock.advance(by: .seconds(60 + 59 * 60))
+            #expect(try await f.instance.pruneExpiredCredentials() == 0, "ended 59 minutes ago: kept")
+            f.clock.advance(by: .seconds(2 * 60))
+            #expect(try await f.instance.pruneExpiredCredentials() == 1, "ended 61 minutes ago: pruned")
+            try await current(f.alice.webAuthToken).expectError("AUTHENTICATION_FAILED", status: .unauthorized)
+            #expect(try await current(replacement).status == .ok)
+        }
+    }
+
     @Test("a client that never reads the rotation header keeps working for its token's whole life, and no longer")
     func rotationIgnored() async throws {
         try await HTTPFixture.with { f, client in

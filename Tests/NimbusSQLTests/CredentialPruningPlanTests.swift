@@ -4,6 +4,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 
+import NimbusStore
 import Testing
 
 @testable import NimbusSQL
@@ -19,12 +20,39 @@ struct CredentialPruningPlanTests {
             for credential in SQLStore.expiringCredentials {
                 let plan = try connection.query(
                     "EXPLAIN QUERY PLAN " + SQLStore.expiredCredentialsSQL(credential),
-                    [.integer(0), .integer(10)]
+                    [.integer(0), .integer(10), .integer(0)]
                 ).map { $0.string(3) }
                 let detail = plan.joined(separator: "; ")
                 #expect(detail.contains("USING INDEX \(credential.table)_by_expiry (expires_at<?)"), "\(detail)")
+                // The batch's rows are then deleted by key, not every expired row read again.
+                #expect(plan.first?.contains("USING INDEX sqlite_autoindex_\(credential.table)_1") == true, "\(detail)")
                 #expect(!plan.contains { $0.hasPrefix("SCAN ") || $0.contains("TEMP B-TREE") }, "\(detail)")
             }
+        }
+    }
+
+    @Test("pruning runs batch after batch until a short one, for tokens and codes alike")
+    func batchesUntilNoneAreLeft() async throws {
+        try await withTestStore { store in
+            let cutoff: Int64 = 1_000_000
+            for index in 0..<5 {
+                let token = WebAuthTokenRecord(
+                    hash: "t\(index)",
+                    container: "c",
+                    userRecordName: "_u",
+                    issuedAt: 0,
+                    expiresAt: cutoff - 1,
+                    lifetime: cutoff - 1
+                )
+                try await store.addWebAuthToken(token)
+            }
+            for index in 0..<3 {
+                let code = SignInCode(container: "c", email: "\(index)@example.com", purpose: .signUp, codeHash: "h", expiresAt: cutoff - 1)
+                try await store.saveSignInCode(code)
+            }
+            // Batches of two: three of tokens, two of codes.
+            #expect(try await store.pruneExpiredCredentials(expiredBefore: cutoff, batchSize: 2) == 8)
+            #expect(try await store.pruneExpiredCredentials(expiredBefore: cutoff, batchSize: 2) == 0)
         }
     }
 }

@@ -20,11 +20,15 @@ extension SQLStore {
     }
 
     func pruneExpiredCredentials(expiredBefore cutoff: Int64, batchSize: Int) async throws -> Int {
+        precondition(batchSize > 0, "a batch of no rows would never end")
         var removed = 0
         for credential in Self.expiringCredentials {
             while true {
                 let count = try await database.write { connection in
-                    try await connection.query(Self.expiredCredentialsSQL(credential), [.integer(cutoff), .integer(Int64(batchSize))]).count
+                    try await connection.query(
+                        Self.expiredCredentialsSQL(credential),
+                        [.integer(cutoff), .integer(Int64(batchSize)), .integer(cutoff)]
+                    ).count
                 }
                 removed += count
                 if count < batchSize { break }
@@ -34,11 +38,13 @@ extension SQLStore {
     }
 
     /// Deletes a batch of a table's expired rows, found through its index on `expires_at`, so a
-    /// batch holds the writer only briefly.
+    /// batch holds the writer only briefly. The expiry is checked again on the rows deleted: a
+    /// code saved anew, with a new expiry, between the batch's read and its delete stays.
     static func expiredCredentialsSQL(_ credential: (table: String, key: String)) -> String {
         """
         DELETE FROM \(credential.table) WHERE (\(credential.key)) IN (
             SELECT \(credential.key) FROM \(credential.table) WHERE expires_at < ? ORDER BY expires_at LIMIT ?)
+          AND expires_at < ?
         RETURNING expires_at
         """
     }

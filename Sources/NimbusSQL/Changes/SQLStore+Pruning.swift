@@ -7,7 +7,8 @@
 import NimbusStore
 
 extension SQLStore {
-    /// The most tombstones removed in one transaction, so pruning holds the writer only briefly.
+    /// The most rows a pruner (of tombstones, of expired credentials) removes in one transaction,
+    /// so pruning holds the writer only briefly.
     static let pruneBatchSize = 2_000
 
     public func pruneTombstones(deletedBefore cutoff: Int64) async throws -> Int {

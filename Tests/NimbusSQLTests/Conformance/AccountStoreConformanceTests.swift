@@ -8,8 +8,6 @@ import NimbusModel
 import NimbusStore
 import Testing
 
-@testable import NimbusSQL
-
 @Suite("account store conformance")
 struct AccountStoreConformanceTests {
     private static let container = StoreFixture.container
@@ -68,27 +66,32 @@ struct AccountStoreConformanceTests {
         }
     }
 
-    @Test("expired web auth tokens and sign-in codes are pruned a batch at a time; the rest stay", arguments: StoreFactory.all)
+    @Test("web auth tokens and sign-in codes that expired before the cutoff are pruned; the rest stay", arguments: StoreFactory.all)
     func expiredCredentialsArePruned(factory: StoreFactory) async throws {
         try await factory.with { f in
-            let store = try #require(f.store as? SQLStore)
             let cutoff: Int64 = 1_000_000
-            // Five expired tokens, so that batches of two take three rounds; one that expires at
-            // the cutoff and one after it stay.
-            for (index, expiresAt) in [cutoff - 5, cutoff - 4, cutoff - 3, cutoff - 2, cutoff - 1, cutoff, cutoff + 1].enumerated() {
-                let token = WebAuthTokenRecord(
-                    hash: "t\(index)",
-                    container: Self.container,
-                    userRecordName: StoreFixture.alice,
-                    issuedAt: 0,
-                    expiresAt: expiresAt,
-                    lifetime: expiresAt
+            // One that expires at the cutoff and one after it stay.
+            for (index, expiresAt) in [cutoff - 2, cutoff - 1, cutoff, cutoff + 1].enumerated() {
+                try await f.store.addWebAuthToken(
+                    WebAuthTokenRecord(
+                        hash: "t\(index)",
+                        container: Self.container,
+                        userRecordName: StoreFixture.alice,
+                        issuedAt: 0,
+                        expiresAt: expiresAt,
+                        lifetime: expiresAt
+                    )
                 )
-                try await store.addWebAuthToken(token)
             }
-            for (email, expiresAt) in [("gone@example.com", cutoff - 1), ("kept@example.com", cutoff + 1)] {
+            // Codes are keyed by container and address: the same address's live code in another
+            // container stays.
+            let other = "iCloud.test.other"
+            for (container, email, expiresAt) in [
+                (Self.container, "gone@example.com", cutoff - 1), (other, "gone@example.com", cutoff + 1),
+                (Self.container, "kept@example.com", cutoff + 1),
+            ] {
                 let code = SignInCode(
-                    container: Self.container,
+                    container: container,
                     email: email,
                     purpose: .signUp,
                     codeHash: "c",
@@ -96,15 +99,17 @@ struct AccountStoreConformanceTests {
                     name: "A",
                     passwordHash: "p"
                 )
-                try await store.saveSignInCode(code)
+                try await f.store.saveSignInCode(code)
             }
-            #expect(try await store.pruneExpiredCredentials(expiredBefore: cutoff, batchSize: 2) == 6)
-            for index in 0..<5 { #expect(try await store.webAuthToken(hash: "t\(index)") == nil) }
-            #expect(try await store.webAuthToken(hash: "t5") != nil)
-            #expect(try await store.webAuthToken(hash: "t6") != nil)
-            #expect(try await store.signInCode(email: "gone@example.com", inContainer: Self.container) == nil)
-            #expect(try await store.signInCode(email: "kept@example.com", inContainer: Self.container) != nil)
-            #expect(try await store.pruneExpiredCredentials(expiredBefore: cutoff) == 0)
+            #expect(try await f.store.pruneExpiredCredentials(expiredBefore: cutoff) == 3)
+            #expect(try await f.store.webAuthToken(hash: "t0") == nil)
+            #expect(try await f.store.webAuthToken(hash: "t1") == nil)
+            #expect(try await f.store.webAuthToken(hash: "t2") != nil)
+            #expect(try await f.store.webAuthToken(hash: "t3") != nil)
+            #expect(try await f.store.signInCode(email: "gone@example.com", inContainer: Self.container) == nil)
+            #expect(try await f.store.signInCode(email: "gone@example.com", inContainer: other) != nil)
+            #expect(try await f.store.signInCode(email: "kept@example.com", inContainer: Self.container) != nil)
+            #expect(try await f.store.pruneExpiredCredentials(expiredBefore: cutoff) == 0)
         }
     }
 
