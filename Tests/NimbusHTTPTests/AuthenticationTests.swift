@@ -101,13 +101,19 @@ struct AuthenticationTests {
         }
     }
 
+    /// The header a rotated token comes back in.
+    private static let tokenHeader = HTTPField.Name("X-Apple-CloudKit-Web-Auth-Token")!
+
+    /// `users/current`, signed in with `token`.
+    private static func current(_ token: String, _ f: HTTPFixture, _ client: any TestClientProtocol) async throws -> TestResponse {
+        try await client.send(.get, f.path("users/current", scope: "public", user: token))
+    }
+
     @Test("an old token is rotated through the response header; the old one works until the replacement is used, then for a grace period")
     func tokenRotation() async throws {
         try await HTTPFixture.with { f, client in
-            let header = HTTPField.Name("X-Apple-CloudKit-Web-Auth-Token")!
-            func current(_ token: String) async throws -> TestResponse {
-                try await client.send(.get, f.path("users/current", scope: "public", user: token))
-            }
+            let header = Self.tokenHeader
+            func current(_ token: String) async throws -> TestResponse { try await Self.current(token, f, client) }
             f.clock.advance(by: .seconds(8 * 24 * 60 * 60))
             let first = try await current(f.alice.webAuthToken)
             #expect(first.status == .ok)
@@ -134,10 +140,8 @@ struct AuthenticationTests {
     @Test("a token is pruned an hour after it ends, not before; the replacement that retired it keeps working")
     func expiredTokenPruned() async throws {
         try await HTTPFixture.with { f, client in
-            let header = HTTPField.Name("X-Apple-CloudKit-Web-Auth-Token")!
-            func current(_ token: String) async throws -> TestResponse {
-                try await client.send(.get, f.path("users/current", scope: "public", user: token))
-            }
+            let header = Self.tokenHeader
+            func current(_ token: String) async throws -> TestResponse { try await Self.current(token, f, client) }
             f.clock.advance(by: .seconds(8 * 24 * 60 * 60))
             let replacement = try #require(try await current(f.alice.webAuthToken).headers[header])
             // Its first use ends the old token a grace period (a minute) from now.
