@@ -216,8 +216,8 @@ public struct NimbusInstance: Sendable {
         return try await store.pruneInboxes(before: cutoff) + store.pruneCourierTokens(unusedSince: cutoff)
     }
 
-    /// Removes web auth tokens and sign-in codes that expired over an hour ago; returns how many
-    /// went. The hour is for clocks: an instance whose clock runs behind still takes a token for
+    /// Removes web auth tokens, sign-in codes and codes to verify an address that expired over an
+    /// hour ago; returns how many went. The hour is for clocks: an instance whose clock runs behind still takes a token for
     /// live a little past its end, and must find it. Operator sessions are not among them: an
     /// operator's expired sessions are deleted when they next sign in.
     public func pruneExpiredCredentials() async throws -> Int {

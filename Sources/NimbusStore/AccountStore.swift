@@ -57,9 +57,9 @@ public protocol AccountStore: ContactStore, SignInStore {
     /// `retiredAt` (or sooner, if it ends sooner), and the replacement no longer names it.
     func retireReplacedWebAuthToken(replacement: String, retiredAt: Int64) async throws
 
-    /// Deletes the web auth tokens and sign-in codes that expired before `cutoff` (milliseconds
-    /// since 1970), in every container, a batch per transaction; returns how many went. Neither
-    /// can be used once expired, and nothing else reads them.
+    /// Deletes the web auth tokens, sign-in codes and codes to verify an address that expired
+    /// before `cutoff` (milliseconds since 1970), in every container, a batch per transaction;
+    /// returns how many went. None can be used once expired, and nothing else reads them.
     func pruneExpiredCredentials(expiredBefore cutoff: Int64) async throws -> Int
 
     /// Registers a server-to-server public key.

@@ -31,7 +31,7 @@ struct CredentialPruningPlanTests {
         }
     }
 
-    @Test("pruning runs batch after batch until a short one, for tokens and codes alike")
+    @Test("pruning runs batch after batch until a short one, for every kind of credential")
     func batchesUntilNoneAreLeft() async throws {
         try await withTestStore { store in
             let cutoff: Int64 = 1_000_000
@@ -50,8 +50,19 @@ struct CredentialPruningPlanTests {
                 let code = SignInCode(container: "c", email: "\(index)@example.com", purpose: .signUp, codeHash: "h", expiresAt: cutoff - 1)
                 try await store.saveSignInCode(code)
             }
-            // Batches of two: three of tokens, two of codes.
-            #expect(try await store.pruneExpiredCredentials(expiredBefore: cutoff, batchSize: 2) == 8)
+            for index in 0..<2 {
+                let verification = ContactVerification(
+                    container: "c",
+                    userRecordName: "_u",
+                    address: .emailAddress("\(index)@example.com"),
+                    codeHash: "v",
+                    expiresAt: cutoff - 1
+                )
+                try await store.saveVerification(verification)
+            }
+            // Batches of two: three of tokens, two of codes, two of verifications (the second
+            // one empty).
+            #expect(try await store.pruneExpiredCredentials(expiredBefore: cutoff, batchSize: 2) == 10)
             #expect(try await store.pruneExpiredCredentials(expiredBefore: cutoff, batchSize: 2) == 0)
         }
     }

@@ -8,11 +8,13 @@ import NimbusStore
 
 extension SQLStore {
     /// The expiring credentials, each by the key a batch is deleted by: every sign-in leaves web
-    /// auth tokens behind, and every sign-up that was never finished a code with its name and
-    /// password hash; without pruning, both tables would grow for as long as the deployment runs.
+    /// auth tokens behind, every sign-up that was never finished a code with its name and
+    /// password hash, and every address a user began to prove and never did its code; without
+    /// pruning, the tables would grow for as long as the deployment runs.
     static let expiringCredentials: [(table: String, key: String)] = [
         ("web_auth_tokens", "token_hash"),
         ("sign_in_codes", "container, email"),
+        ("contact_verifications", "container, user_record_name, kind, value"),
     ]
 
     public func pruneExpiredCredentials(expiredBefore cutoff: Int64) async throws -> Int {

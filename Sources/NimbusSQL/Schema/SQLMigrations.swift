@@ -610,6 +610,7 @@ enum SQLMigrations {
             [
                 "CREATE INDEX web_auth_tokens_by_expiry ON web_auth_tokens (expires_at)",
                 "CREATE INDEX sign_in_codes_by_expiry ON sign_in_codes (expires_at)",
+                "CREATE INDEX contact_verifications_by_expiry ON contact_verifications (expires_at)",
             ]
         },
     ]

@@ -66,7 +66,7 @@ struct AccountStoreConformanceTests {
         }
     }
 
-    @Test("web auth tokens and sign-in codes that expired before the cutoff are pruned; the rest stay", arguments: StoreFactory.all)
+    @Test("tokens, sign-in codes and address verifications that expired before the cutoff are pruned; the rest stay", arguments: StoreFactory.all)
     func expiredCredentialsArePruned(factory: StoreFactory) async throws {
         try await factory.with { f in
             let cutoff: Int64 = 1_000_000
@@ -101,7 +101,17 @@ struct AccountStoreConformanceTests {
                 )
                 try await f.store.saveSignInCode(code)
             }
-            #expect(try await f.store.pruneExpiredCredentials(expiredBefore: cutoff) == 3)
+            for (address, expiresAt) in [("gone@example.com", cutoff - 1), ("kept@example.com", cutoff + 1)] {
+                let verification = ContactVerification(
+                    container: Self.container,
+                    userRecordName: StoreFixture.alice,
+                    address: .emailAddress(address),
+                    codeHash: "v",
+                    expiresAt: expiresAt
+                )
+                try await f.store.saveVerification(verification)
+            }
+            #expect(try await f.store.pruneExpiredCredentials(expiredBefore: cutoff) == 4)
             #expect(try await f.store.webAuthToken(hash: "t0") == nil)
             #expect(try await f.store.webAuthToken(hash: "t1") == nil)
             #expect(try await f.store.webAuthToken(hash: "t2") != nil)
@@ -109,6 +119,10 @@ struct AccountStoreConformanceTests {
             #expect(try await f.store.signInCode(email: "gone@example.com", inContainer: Self.container) == nil)
             #expect(try await f.store.signInCode(email: "gone@example.com", inContainer: other) != nil)
             #expect(try await f.store.signInCode(email: "kept@example.com", inContainer: Self.container) != nil)
+            let gone = try await f.store.verification(of: .emailAddress("gone@example.com"), by: StoreFixture.alice, inContainer: Self.container)
+            #expect(gone == nil)
+            let kept = try await f.store.verification(of: .emailAddress("kept@example.com"), by: StoreFixture.alice, inContainer: Self.container)
+            #expect(kept != nil)
             #expect(try await f.store.pruneExpiredCredentials(expiredBefore: cutoff) == 0)
         }
     }
